@@ -1,0 +1,38 @@
+# pitdesk build entry points. The project is installed editable into .venv
+# (resources/ is read from the repo root, see pyproject.toml).
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup run test test-slow bench clean
+
+setup: $(STAMP)
+
+# Re-install only when pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/pitdesk
+
+test test-slow bench: export QT_QPA_PLATFORM = offscreen
+
+test: setup
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest
+
+# Only the tests marked slow (addopts would otherwise deselect them).
+# Exit code 5 (no tests collected) is not a failure here.
+test-slow: setup
+	$(BIN)/python -m pytest -q -o addopts='' -m slow; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "no slow tests yet"; exit 0; fi; exit $$rc
+
+bench: setup
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .benchmarks
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Device layer: serial/network I/O with table hardware (card shufflers, readers)."""

@@ -1,0 +1,1 @@
+"""Report layer: summaries and exports built from stored sessions."""

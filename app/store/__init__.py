@@ -1,0 +1,1 @@
+"""Store layer: persistence of sessions and results (SQLite via sqlite-utils)."""

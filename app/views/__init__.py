@@ -1,0 +1,1 @@
+"""View layer: PySide6/pyqtgraph user interface."""
