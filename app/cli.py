@@ -1,12 +1,185 @@
-"""TEMPORARY placeholder CLI (created by build-setup; to be replaced)."""
+"""The ``pitdesk`` command line: JSON out, for scripting and audits.
+
+Bad input exits with status 2 and a message naming the fault. With ``--batch`` every stdin
+line is one request and gets one JSON line back, in order; a bad line gets {"error": ...}
+and the run ends with status 2 after the last line.
+"""
+
+from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from app.engine.cards import CardError, cards_str, parse_cards
+from app.engine.rank import compare, describe, legal_set
+from app.resources import DEFAULT_PROFILE, ResourceError, names, profile
+
+EXIT_BAD_INPUT = 2
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="pitdesk", description="Pai Gow Poker pit desk.")
-    parser.parse_args(argv)
-    parser.print_help()
+class InputError(ValueError):
+    pass
+
+
+def _two_hands(text: str) -> tuple[str, str]:
+    for sep in ("|", "/"):
+        if sep in text:
+            a, b = text.split(sep, 1)
+            return a, b
+    raise InputError(f"expected two hands separated by '|' or '/', got {text.strip()!r}")
+
+
+# -- hand commands: each takes the request text and the profile, returns a JSON object ----
+def hand_rank(text: str, prof) -> dict:
+    cards = parse_cards(text, count=(5, 2))
+    return describe(prof.ranker().hand(cards), prof.wheel)
+
+
+def hand_compare(text: str, prof) -> dict:
+    a_text, b_text = _two_hands(text)
+    a = parse_cards(a_text, count=(5, 2))
+    b = parse_cards(b_text, count=len(a))
+    dup = set(a) & set(b)
+    if dup:
+        raise CardError(f"card {cards_str(sorted(dup))[0]!r} is in both hands")
+    r = prof.ranker()
+    return {"result": compare(r.hand(a), r.hand(b))}
+
+
+def hand_legal(text: str, prof) -> dict:
+    high_text, low_text = _two_hands(text)
+    high = parse_cards(high_text, count=5)
+    low = parse_cards(low_text, count=2)
+    dup = set(high) & set(low)
+    if dup:
+        raise CardError(f"card {cards_str(sorted(dup))[0]!r} is in both hands")
+    ok, reason = legal_set(prof.ranker(), high, low)
+    return {"legal": ok, "reason": reason}
+
+
+def hand_set(text: str, prof, house_way: str | None = None) -> dict:
+    cards = parse_cards(text, count=7)
+    s = prof.house(house_way).set(cards)
+    return {"high": cards_str(s.high), "low": cards_str(s.low), "rule": s.rule}
+
+
+def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
+    from app.engine import bonus
+    from app.resources import paytable
+
+    cards = parse_cards(text, count=7)
+    r = prof.ranker()
+    v = bonus.view(cards, r)
+    fortune_table = prof.paytables.get("fortune") or paytable("fortune-000")
+    seven_table = prof.paytables.get("seven_card") or paytable("seven-card-001-b")
+    prog_table = prof.paytables.get("progressive_1") or paytable("progressive-1")
+    fcat, ftrips = bonus.fortune(cards, r, prof.royal_match, v)
+    scat, strips = bonus.seven_card(cards, r, v)
+    meter_cents = meter if meter is not None else prog_table.extras.get("minimum_reset", 1_000_000)
+    prog = prog_table.best_progressive(bonus.progressive_lines(cards, r), meter_cents)
+    return {
+        "fortune": (fortune_table.line(fcat, ftrips) or fcat) if fcat != "none" else "none",
+        "insurance": bonus.insurance(cards),
+        "seven_card": (seven_table.line(scat, strips) if strips else scat),
+        "three_card": bonus.three_card(cards[:3]),
+        "ace_high": bonus.ace_high(cards, r, v),
+        "progressive": prog or "none",
+    }
+
+
+def _run(handler: Callable[[str], dict], args: argparse.Namespace) -> int:
+    if args.batch:
+        failed = False
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                out = handler(line)
+            except (CardError, InputError, ResourceError, ValueError) as e:
+                out, failed = {"error": str(e)}, True
+            print(json.dumps(out), flush=False)
+        sys.stdout.flush()
+        return EXIT_BAD_INPUT if failed else 0
+    text = " ".join(args.cards)
+    if handler is not None and getattr(args, "two_hands", False) and len(args.cards) == 2 \
+            and "|" not in text and "/" not in text:
+        text = f"{args.cards[0]} | {args.cards[1]}"
+    if not text.strip():
+        raise InputError("no cards given (or use --batch to read them from stdin)")
+    print(json.dumps(handler(text)))
+    return 0
+
+
+def _add_hand_parser(sub, name: str, help_text: str, cards_help: str, two_hands: bool = False):
+    p = sub.add_parser(name, help=help_text, description=help_text)
+    p.add_argument("cards", nargs="*", help=cards_help)
+    p.add_argument("--profile", default=DEFAULT_PROFILE,
+                   help=f"rule profile, one of {', '.join(names('rules'))} (default: {DEFAULT_PROFILE})")
+    p.add_argument("--batch", action="store_true", help="one request per stdin line, one JSON object per line")
+    p.set_defaults(two_hands=two_hands)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pitdesk",
+        description="pitdesk: the Pai Gow Poker pit supervisor's workstation. "
+                    "Cards are written As Kd Th 10h 9c Jk (case-insensitive).")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    hand = sub.add_parser("hand", help="rank, compare, check and set hands; classify bonuses")
+    hs = hand.add_subparsers(dest="hand_command", metavar="ACTION", required=True)
+    _add_hand_parser(hs, "rank", "rank a five-card high hand or two-card low hand", "five or two cards")
+    _add_hand_parser(hs, "compare", "compare two hands of the same size: higher, lower or copy",
+                     "HAND_A HAND_B (two quoted hands, or A | B)", two_hands=True)
+    _add_hand_parser(hs, "legal", "is a set legal: five and two cards, high at least the low (001 11.9(a))",
+                     "HIGH5 LOW2 (two quoted hands, or HIGH | LOW)", two_hands=True)
+    p = _add_hand_parser(hs, "set", "set seven cards by a house way", "seven cards")
+    p.add_argument("--house-way", choices=names("houseways"),
+                   help="house way (default: the profile's)")
+    p = _add_hand_parser(hs, "bonus", "bonus categories of seven cards (the first three for the three-card bonus)",
+                         "seven cards, in the order dealt")
+    p.add_argument("--meter", type=int, help="progressive meter in cents (default: the minimum reset, $10,000)")
+
+    an = sub.add_parser("analyze", help="exact analysis of every seven-card hand and every pay table")
+    asub = an.add_subparsers(dest="analyze_command", metavar="ACTION", required=True)
+    e = asub.add_parser("enumerate", help="classify all C(53,7) = 154,143,080 hands and write the counts")
+    e.add_argument("--out", default="data/enumeration.json", help="counts file (default: data/enumeration.json)")
+    e.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
+    pt = asub.add_parser("paytables", help="probability of each line and the house edge of every pay table")
+    pt.add_argument("--counts", default="data/enumeration.json",
+                    help="counts from 'analyze enumerate' (default: data/enumeration.json)")
+    pt.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            parser.print_help()
+            return 0
+        if args.command == "hand":
+            prof = profile(args.profile)
+            handlers = {
+                "rank": lambda t: hand_rank(t, prof),
+                "compare": lambda t: hand_compare(t, prof),
+                "legal": lambda t: hand_legal(t, prof),
+                "set": lambda t: hand_set(t, prof, args.house_way),
+                "bonus": lambda t: hand_bonus(t, prof, args.meter),
+            }
+            return _run(handlers[args.hand_command], args)
+        if args.command == "analyze":
+            from app import analysis
+            if args.analyze_command == "enumerate":
+                return analysis.enumerate_command(args.out, args.workers)
+            return analysis.paytables_command(args.counts, as_json=args.json)
+    except (CardError, InputError, ResourceError) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return 0
 
 
