@@ -1,0 +1,171 @@
+"""The numpy path: bonus categories of many seven-card hands at once.
+
+A hand is four 13-bit suit masks (bit ``rank - 2``) and a joker flag. Pairs, trips and quads
+come from bitwise counting across the suits; straights, flushes and seven-card straight
+flushes from lookup tables over a 13-bit mask. The rules are those of bonus.py (the scalar
+path); tests/test_vector.py proves the two agree.
+
+Codes (uint8) are indexes into the *_CODES tuples below. Fortune keeps "straight holding
+three of a kind" apart, so a pay table can pay it on the better-paying line (issue 2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .cards import JOKER, rank_of, suit_of
+
+FORTUNE_CODES = ("none", "straight", "straight+three_of_a_kind", "three_of_a_kind", "flush", "full_house",
+                 "four_of_a_kind", "straight_flush", "royal_flush", "five_aces", "sf7_joker",
+                 "royal_plus_royal_match", "sf7_natural")
+SEVEN_CARD_CODES = ("none", "straight", "straight+three_of_a_kind", "three_of_a_kind", "flush", "full_house",
+                    "four_of_a_kind", "straight_flush_with_joker", "straight_flush_without_joker",
+                    "royal_flush", "five_aces")
+INSURANCE_CODES = ("none", "nine_high", "ten_high", "jack_high", "queen_high", "king_high", "ace_high")
+ACE_HIGH_CODES = ("none", "ace_high_natural", "ace_high_joker")
+
+ACE_BIT = 1 << 12
+ROYAL = 0b1111100000000  # T J Q K A
+KQ = (1 << 11) | (1 << 10)
+AK = (1 << 12) | (1 << 11)
+
+
+def _windows(width: int) -> list[int]:
+    """Masks of ``width`` consecutive ranks, the ace also low (A-2-3-...)."""
+    out = []
+    for low in range(1, 15 - width + 1):  # low rank 1 = ace low
+        m = 0
+        for r in range(low, low + width):
+            m |= ACE_BIT if r in (1, 14) else 1 << (r - 2)
+        out.append(m)
+    return out
+
+
+def _tables():
+    masks = np.arange(8192, dtype=np.int64)
+    pop = np.array([bin(m).count("1") for m in range(8192)], dtype=np.uint8)
+    w5, w7 = _windows(5), _windows(7)
+
+    def holds(windows, missing):
+        # a window with at most ``missing`` of its ranks absent
+        out = np.zeros(8192, dtype=bool)
+        for w in windows:
+            out |= pop[masks & w] >= pop[w] - missing
+        return out
+
+    straight = holds(w5, 0)
+    straight_j = holds(w5, 1)
+    # seven of one suit, consecutive: the mask is the window (natural) or six of it (joker)
+    sf7 = np.isin(masks, w7)
+    sf7_j = np.zeros(8192, dtype=bool)
+    for w in w7:
+        sf7_j |= (pop == 6) & ((masks & ~w) == 0)
+    royal = (masks & ROYAL) == ROYAL
+    royal_j = pop[masks & ROYAL] >= 4
+    high = np.zeros(8192, dtype=np.int8)  # highest rank present, 2..14 (0 if none)
+    for m in range(1, 8192):
+        high[m] = m.bit_length() + 1
+    return pop, straight, straight_j, sf7, sf7_j, royal, royal_j, high
+
+
+_POP, _ST, _STJ, _SF7, _SF7J, _ROYAL, _ROYALJ, _HIGH = _tables()
+
+
+def hands_to_masks(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(n, 7) card ints -> ((4, n) uint16 suit masks, (n,) bool joker)."""
+    hands = np.asarray(hands)
+    joker = (hands == JOKER).any(axis=1)
+    natural = hands != JOKER
+    suit = np.where(natural, hands // 13, 0)
+    bit = np.where(natural, np.left_shift(1, hands % 13), 0).astype(np.uint16)
+    masks = np.zeros((4, len(hands)), dtype=np.uint16)
+    for s in range(4):
+        masks[s] = np.bitwise_or.reduce(np.where(suit == s, bit, 0), axis=1)
+    return masks, joker
+
+
+def cards_to_masks(cards: Sequence[int]) -> tuple[list[int], bool]:
+    masks = [0, 0, 0, 0]
+    for c in cards:
+        if c != JOKER:
+            masks[suit_of(c)] |= 1 << (rank_of(c) - 2)
+    return masks, JOKER in cards
+
+
+def classify(m: np.ndarray, joker: np.ndarray) -> dict[str, np.ndarray]:
+    """Codes for fortune (K-Q royal match, 000(c)(6)(ii)), fortune_ak (the A-K variant of
+    001 11.3(f)2.ii), seven_card, insurance and ace_high of every hand; ``m`` is (4, n) masks."""
+    m = m.astype(np.int64)
+    m0, m1, m2, m3 = m
+    j = joker.astype(bool)
+    ja = np.where(j, ACE_BIT, 0)
+    ones = m0 | m1 | m2 | m3
+    two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    four = m0 & m1 & m2 & m3
+    # the joker used alone is an ace (000(c)(1)): it lifts the ace count by one
+    ones_j = ones | ja
+    two_j = two | (ja & ones)
+    three_j = three | (ja & two)
+    four_j = four | (ja & three)
+    five_aces = (ja & four) != 0
+    quads = four_j != 0
+    trips = three_j != 0
+    full_house = trips & (_POP[two_j] >= 2)
+    # the joker completes a straight or flush (000(c)(3))
+    straight = _ST[ones] | (j & _STJ[ones])
+    flush = np.zeros(len(j), dtype=bool)
+    sf_nat = np.zeros(len(j), dtype=bool)
+    sf_j = np.zeros(len(j), dtype=bool)
+    royal = np.zeros(len(j), dtype=bool)
+    sf7n = np.zeros(len(j), dtype=bool)
+    sf7j = np.zeros(len(j), dtype=bool)
+    rrm = np.zeros(len(j), dtype=bool)
+    rrm_ak = np.zeros(len(j), dtype=bool)
+    for s in range(4):
+        ms = m[s]
+        p = _POP[ms]
+        flush |= (p >= 5) | (j & (p >= 4))
+        sf_nat |= _ST[ms]
+        sf_j |= j & _STJ[ms]
+        royal |= _ROYAL[ms] | (j & _ROYALJ[ms])
+        sf7n |= _SF7[ms] & ~j
+        sf7j |= _SF7J[ms] & j
+        # royal flush of suit s (the joker may fill it) and a natural match of another suit
+        royal_here = ((ms == ROYAL) & ~j) | (((ms & ~ROYAL) == 0) & (p == 4) & j)
+        for t in range(4):
+            if t != s:
+                others = [m[u] for u in range(4) if u not in (s, t)]
+                alone = royal_here & (others[0] == 0) & (others[1] == 0)
+                rrm |= alone & (m[t] == KQ)
+                rrm_ak |= alone & (m[t] == AK)
+    sf = sf_nat | sf_j
+    st_trips = straight & trips
+
+    fortune = np.zeros(len(j), dtype=np.uint8)
+    seven = np.zeros(len(j), dtype=np.uint8)
+    # lowest first, each later line overwrites: the order of 000(c)(2),(6)
+    for code, cond in ((1, straight), (2, st_trips), (3, trips & ~straight), (4, flush), (5, full_house),
+                       (6, quads), (7, sf), (8, royal), (9, five_aces)):
+        fortune[cond] = code
+        seven[cond] = code
+    seven[sf & sf_nat & ~royal & ~five_aces] = 8
+    seven[royal & ~five_aces] = 9
+    seven[five_aces] = 10
+    seven[sf & ~sf_nat & ~royal & ~five_aces] = 7
+    fortune[sf7j] = 10
+    fortune[rrm] = 11
+    fortune[sf7n] = 12
+    fortune_ak = np.where(rrm, 8, fortune).astype(np.uint8)  # a K-Q match is then only a royal flush
+    fortune_ak[rrm_ak] = 11
+
+    # insurance: a pai gow with the joker an ace and never wild (001 11.3(h))
+    nat_flush = (_POP[m0] >= 5) | (_POP[m1] >= 5) | (_POP[m2] >= 5) | (_POP[m3] >= 5)
+    pai_gow = (_POP[ones_j] == 7) & ~_ST[ones_j] & ~nat_flush
+    insurance = np.where(pai_gow, _HIGH[ones_j] - 8, 0).astype(np.uint8)
+    # 002 ace-high: no pair, straight or flush with the joker wild, and an ace high
+    ace_hi = (two_j == 0) & ~straight & ~flush & ((ones_j & ACE_BIT) != 0)
+    ace_high = np.where(ace_hi, np.where(j, 2, 1), 0).astype(np.uint8)
+    return {"fortune": fortune, "fortune_ak": fortune_ak, "seven_card": seven, "insurance": insurance, "ace_high": ace_high}
