@@ -27,6 +27,26 @@ ALWAYS = 0   # threshold meaning "never split"
 
 _SF_CATEGORIES = frozenset((STRAIGHT, FLUSH, STRAIGHT_FLUSH, ROYAL_FLUSH))
 
+# Per-card tables, so the hot path does no arithmetic on cards.
+_RANK = tuple(rank_of(c) for c in range(53))
+_ORDER = tuple((c == JOKER, c) for c in range(53))           # natural cards first, the joker last
+_DISPLAY = tuple((-rank_of(c), c == JOKER, c) for c in range(53))
+_SUIT = tuple(suit_of(c) for c in range(53))
+# rank bits with the ace also in the low position (bit 1), for the straight pre-check
+_RBITS = tuple(0 if c == JOKER else (1 << rank_of(c)) | (2 if rank_of(c) == ACE else 0) for c in range(53))
+
+
+def _runs_table(need: int) -> bytes:
+    """For each 15-bit rank mask: does some window of five ranks hold at least ``need``?"""
+    out = bytearray(1 << 15)
+    windows = [0x1F << low for low in range(1, 11)]
+    for m in range(1 << 15):
+        out[m] = any(bin(m & w).count("1") >= need for w in windows)
+    return bytes(out)
+
+
+_RUN5, _RUN4 = _runs_table(5), _runs_table(4)
+
 
 @dataclass(frozen=True)
 class HouseWayTable:
@@ -53,8 +73,8 @@ class _Hand:
         self.cards = tuple(cards)
         groups: dict[int, list[int]] = {}
         # natural cards by suit first, the joker last, so natural cards are taken first
-        for c in sorted(self.cards, key=lambda c: (c == JOKER, c)):
-            groups.setdefault(rank_of(c), []).append(c)
+        for c in sorted(self.cards, key=_ORDER.__getitem__):
+            groups.setdefault(_RANK[c], []).append(c)
         self.groups = groups
         by = sorted(groups, reverse=True)
         self.quads = [r for r in by if len(groups[r]) == 4]
@@ -256,7 +276,7 @@ class HouseWay:
 
 def _by_rank(cards: Sequence[int]) -> tuple[int, ...]:
     """Cards highest rank first (the joker with the aces, after them), for display."""
-    return tuple(sorted(cards, key=lambda c: (-rank_of(c), c == JOKER, c)))
+    return tuple(sorted(cards, key=_DISPLAY.__getitem__))
 
 
 def _is_pair(front: tuple[int, int]) -> bool:
@@ -270,16 +290,8 @@ def _may_hold_straight_or_flush(cards: Sequence[int]) -> bool:
     bits = 0
     for c in cards:
         if c != JOKER:
-            suits[suit_of(c)] += 1
-            r = rank_of(c)
-            bits |= 1 << r
-            if r == ACE:
-                bits |= 1 << 1  # the ace also plays low (A-2-3-4-5)
+            suits[_SUIT[c]] += 1
+            bits |= _RBITS[c]
     if max(suits) + joker >= 5:
         return True
-    need = 4 if joker else 5
-    for low in range(1, 11):
-        window = (bits >> low) & 0x1F
-        if bin(window).count("1") >= need:
-            return True
-    return False
+    return bool((_RUN4 if joker else _RUN5)[bits])

@@ -1,0 +1,141 @@
+"""pitdesk hand-engine benchmarks, side by side in one run (`make bench`).
+
+1. Five-card ranking against treys on the same joker-free hands (and ours with the joker).
+2. Seven-card bonus classification: the numpy path from card arrays, and the scalar path.
+3. House-way setting, casino (003) and face-up (002).
+4. The full enumeration of C(53,7) hands (skip with --quick).
+
+Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
+Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+GOALS = {
+    "five_card_rank": "at least treys' rate, with the joker supported",
+    "seven_card_bonus_vector": ">= 400,000 hands/s",
+    "house_way_casino": ">= 50,000 hands/s",
+    "house_way_face_up": ">= 50,000 hands/s",
+    "enumeration": "within 5 minutes on 2 cores",
+}
+
+
+def best_rate(fn, n: int, repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return n / best
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="skip the full enumeration")
+    args = ap.parse_args()
+
+    from treys import Card, Evaluator
+
+    from app.engine import bonus, vector
+    from app.engine.rank import PACKED, Ranker
+    from app.resources import profile
+
+    rng = random.Random(2026)
+    rows: list[tuple[str, str, float, str]] = []
+
+    # 1. five-card ranking, the same joker-free hands for both
+    n5 = 200_000
+    hands5 = [rng.sample(range(52), 5) for _ in range(n5)]
+    ours = Ranker()
+    five = ours.five
+    treys_eval = Evaluator()
+    ranks, suits = "23456789TJQKA", "shdc"
+    treys_hands = [[Card.new(ranks[c % 13] + suits[c // 13]) for c in h] for h in hands5]
+    t_rate = best_rate(lambda: [treys_eval.evaluate(h, []) for h in treys_hands], n5)
+    o_rate = best_rate(lambda: [five(h) for h in hands5], n5)
+    packed = [tuple(PACKED[c] for c in h) for h in hands5]
+    fp = ours.five_packed
+    p_rate = best_rate(lambda: [fp(*h) for h in packed], n5)
+    joker5 = [rng.sample(range(52), 4) + [52] for _ in range(n5)]
+    j_rate = best_rate(lambda: [five(h) for h in joker5], n5)
+    rows += [
+        ("five_card_rank", "treys Evaluator.evaluate (joker-free hands)", t_rate, ""),
+        ("five_card_rank", "pitdesk Ranker.five (same hands)", o_rate, f"{o_rate / t_rate:.2f}x treys"),
+        ("five_card_rank", "pitdesk Ranker.five_packed (same hands, pre-packed)", p_rate,
+         f"{p_rate / t_rate:.2f}x treys"),
+        ("five_card_rank", "pitdesk Ranker.five, hands holding the joker", j_rate, ""),
+    ]
+
+    # 2. seven-card bonus classification
+    n7 = 1_000_000
+    hands7 = np.array([rng.sample(range(53), 7) for _ in range(n7)], dtype=np.int16)
+
+    def vec():
+        m, j = vector.hands_to_masks(hands7)
+        vector.classify(m, j)
+
+    rows.append(("seven_card_bonus_vector", "numpy path, card arrays in (fortune, seven-card, insurance, ace-high)",
+                 best_rate(vec, n7), ""))
+    few = hands7[:20_000].tolist()
+
+    def scalar():
+        for h in few:
+            v = bonus.view(h, ours)
+            bonus.fortune(h, ours, v=v)
+            bonus.seven_card(h, ours, v)
+            bonus.insurance(h)
+            bonus.ace_high(h, ours, v)
+
+    rows.append(("seven_card_bonus_scalar", "scalar path, one hand at a time (same four)", best_rate(scalar, len(few)), ""))
+
+    # 3. house ways
+    n_hw = 50_000
+    hw_hands = [rng.sample(range(53), 7) for _ in range(n_hw)]
+    for key, prof in (("house_way_casino", "casino"), ("house_way_face_up", "face-up-ca")):
+        hw = profile(prof).house()
+        rows.append((key, f"HouseWay.set, profile {prof}", best_rate(lambda: [hw.set(h) for h in hw_hands], n_hw), ""))
+
+    # 4. full enumeration
+    if not args.quick:
+        from app import analysis
+        t = time.perf_counter()
+        data = analysis.enumerate_all(workers=2)
+        dt = time.perf_counter() - t
+        rows.append(("enumeration", f"all {data['hands_classified']:,} hands, 2 workers",
+                     data["hands_classified"] / dt, f"{dt:.1f} s"))
+
+    print(f"Machine: {machine()}\n")
+    print("| benchmark | what | hands/s | note | goal |")
+    print("|---|---|---:|---|---|")
+    for key, what, rate, note in rows:
+        print(f"| {key} | {what} | {rate:,.0f} | {note} | {GOALS.get(key, '')} |")
+    out = Path(__file__).with_name("results.json")
+    out.write_text(json.dumps({"machine": machine(), "rows": [
+        {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows]}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
