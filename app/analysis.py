@@ -81,7 +81,11 @@ CLASSIFIERS = {"fortune": vector.FORTUNE_CODES, "fortune_ak": vector.FORTUNE_COD
 def count_task(task) -> tuple[int, dict[str, list[int]]]:
     m, j = _block(task)
     codes = vector.classify(m, j)
-    return m.shape[1], {k: np.bincount(codes[k], minlength=len(CLASSIFIERS[k])).tolist() for k in CLASSIFIERS}
+    out = {k: np.bincount(codes[k], minlength=len(CLASSIFIERS[k])).tolist() for k in CLASSIFIERS}
+    best, with_pair = vector.progressive_codes(m, j)
+    n = len(vector.PROGRESSIVE_BACK_CODES)
+    out["progressive"] = np.bincount(best.astype(np.int64) * n + with_pair, minlength=n * n).tolist()
+    return m.shape[1], out
 
 
 def three_card_counts() -> dict[str, int]:
@@ -96,6 +100,8 @@ def enumerate_all(workers: int = 0, progress=None) -> dict:
     todo = tasks()
     workers = workers or mp.cpu_count()
     totals = {k: [0] * len(v) for k, v in CLASSIFIERS.items()}
+    n_back = len(vector.PROGRESSIVE_BACK_CODES)
+    totals["progressive"] = [0] * (n_back * n_back)
     done = 0
     started = time.monotonic()
     with mp.get_context("spawn").Pool(workers) as pool:
@@ -115,7 +121,11 @@ def enumerate_all(workers: int = 0, progress=None) -> dict:
         "elapsed_seconds": round(elapsed, 1),
         "workers": workers,
         "counts": {k: dict(zip(CLASSIFIERS[k], totals[k])) for k in CLASSIFIERS},
+        # best back hand, and best back hand with a pair in front: "best|with_pair" -> hands
+        "progressive": {f"{vector.PROGRESSIVE_BACK_CODES[i // n_back]}|{vector.PROGRESSIVE_BACK_CODES[i % n_back]}": c
+                        for i, c in enumerate(totals["progressive"]) if c},
         "three_card": {"total_hands": math.comb(53, 3), "counts": three_card_counts()},
+        "ace_high_joint": ace_high_joint(),
         "notes": {
             "fortune": "royal_plus_royal_match with the K-Q match (000(c)(6)(ii)); fortune_ak: the natural A-K "
                        "match of 001 11.3(f)2.ii",
@@ -182,18 +192,21 @@ def price(table: PayTable, data: dict) -> dict:
     elif table.kind == "three_card":
         counts, total = data["three_card"]["counts"], data["three_card"]["total_hands"]
     elif table.kind == "ace_high":
-        c = data["counts"]["ace_high"]
-        probs = {"dealer_ace_high_joker": Fraction(c["ace_high_joker"], total),
-                 "dealer_ace_high_natural": Fraction(c["ace_high_natural"], total)}
-        return {"table": table.name, "citation": table.citation, "lines": _fmt_lines(table, probs),
-                "house_edge": None,
-                "note": "player_and_dealer_ace_high needs the joint two-hand analysis (not yet computed); "
-                        "no house edge without it"}
+        # 002: the best qualifying line pays; both hands ace-high beats the dealer's alone
+        j = data["ace_high_joint"]
+        deals = math.comb(53, 7) * math.comb(46, 7)
+        both = j["both_dealer_natural"] + j["both_dealer_joker"]
+        probs = {"player_and_dealer_ace_high": Fraction(both, deals),
+                 "dealer_ace_high_joker": Fraction(j["dealer_ace_high_joker"], total)
+                 - Fraction(j["both_dealer_joker"], deals),
+                 "dealer_ace_high_natural": Fraction(j["dealer_ace_high_natural"], total)
+                 - Fraction(j["both_dealer_natural"], deals)}
+        note = ("exact joint analysis of the player-dealer's and the player's seven cards "
+                "(app.analysis.ace_high_joint); the best qualifying line pays")
     elif table.kind == "progressive":
-        return {"table": table.name, "citation": table.citation, "lines": [], "house_edge": None,
-                "note": "progressive hand types need the split analysis of every hand (not yet in the "
-                        "enumeration)"}
-    probs = _line_probabilities(table, counts, total)
+        return price_progressive(table, data)
+    if counts is not None:
+        probs = _line_probabilities(table, counts, total)
     out = {"table": table.name, "citation": table.citation, "lines": _fmt_lines(table, probs)}
     if table.kind == "envy":
         ev = sum(p * table.pays[ln].cents for ln, p in probs.items())
@@ -207,6 +220,26 @@ def price(table: PayTable, data: dict) -> dict:
     if note:
         out["note"] = note
     return out
+
+
+def price_progressive(table: PayTable, data: dict, meter_cents: int | None = None) -> dict:
+    """000(q)(4): each hand is set to its best-paying type at the meter (000(l)(9)); priced at
+    the minimum reset meter (000(q)(6)) unless another meter is given."""
+    meter = meter_cents if meter_cents is not None else table.extras["minimum_reset"]
+    wager = table.extras["wager"]
+    codes = vector.PROGRESSIVE_BACK_CODES
+    probs: dict[str, Fraction] = {}
+    for key, n in data["progressive"].items():
+        best, with_pair = key.split("|")
+        line = table.best_progressive(vector.progressive_line_sets(codes.index(best), codes.index(with_pair)), meter)
+        if line:
+            probs[line] = probs.get(line, Fraction(0)) + Fraction(n, data["total_hands"])
+    ev = sum(p * table.pays[ln].amount(wager, meter) for ln, p in probs.items()) / wager - 1
+    return {"table": table.name, "citation": table.citation, "lines": _fmt_lines(table, probs),
+            "house_edge": float(-ev), "house_edge_exact": str(-ev), "meter_cents": meter,
+            "note": f"priced at a meter of ${meter // 100:,}.{meter % 100:02d} (000(q)(6) minimum reset); the "
+                    f"rate of progression ({table.extras.get('rate_of_progression_percent')}% of wagers, 000(q)(5)) "
+                    "funds the meter and is not counted here"}
 
 
 def _fmt_lines(table: PayTable, probs: dict[str, Fraction]) -> list[dict]:
@@ -243,3 +276,63 @@ def paytables_command(counts_path: str, as_json: bool = False) -> int:
             print(f"  note: {r['note']}")
     return 0
 
+
+
+# -- 002 Ace-High bonus: the player's and the player-dealer's hands together ----------------
+def _ace_high_rank_sets() -> dict[bool, list[int]]:
+    """Rank masks of seven-card ace-high hands (002): natural (seven ranks with the ace) and
+    with the joker (six ranks without the ace: the joker is the ace). No straight is possible,
+    the joker wild (002 CARD VALUES)."""
+    from app.engine.vector import _ST, _STJ, ACE_BIT
+    natural, joker = [], []
+    for m in range(8192):
+        p = bin(m).count("1")
+        if p == 7 and m & ACE_BIT and not _ST[m]:
+            natural.append(m)
+        if p == 6 and not m & ACE_BIT and not _STJ[m]:
+            joker.append(m)
+    return {False: natural, True: joker}
+
+
+def _suit_counts(n: int, shared: int, flush_at: int) -> np.ndarray:
+    """For n ranks of which the first ``shared`` are shared with the other hand: the number of
+    suit assignments with no suit held ``flush_at`` times, by the suits of the shared ranks."""
+    assign = np.indices((4,) * n).reshape(n, -1).T
+    counts = np.stack([(assign == s).sum(axis=1) for s in range(4)], axis=1)
+    ok = counts.max(axis=1) < flush_at
+    key = np.zeros(len(assign), dtype=np.int64)
+    for i in range(shared):
+        key = key * 4 + assign[:, i]
+    return np.bincount(key[ok], minlength=4 ** shared).astype(object)
+
+
+def _pairs_differing(cnt_d: np.ndarray, cnt_p: np.ndarray, shared: int) -> int:
+    """Sum of cnt_d[a] * cnt_p[b] over shared-suit vectors a, b that differ in every place
+    (one card cannot be in both hands)."""
+    t = cnt_p.reshape((4,) * shared) if shared else cnt_p
+    for axis in range(shared):
+        t = t.sum(axis=axis, keepdims=True) - t  # (J - I) along this axis
+    return int((cnt_d * t.reshape(-1)).sum()) if shared else int(cnt_d[0] * t[0])
+
+
+def ace_high_joint() -> dict[str, int]:
+    """Exact counts of ordered (player-dealer hand, player hand) pairs of disjoint seven-card
+    hands, out of C(53,7) * C(46,7), for the lines of 002 ACE HIGH BONUS BET."""
+    sets = _ace_high_rank_sets()
+    arrays = {jk: np.array(v, dtype=np.int64) for jk, v in sets.items()}
+    pop = np.array([bin(m).count("1") for m in range(8192)])
+    single = {jk: len(v) * int(_suit_counts(6 if jk else 7, 0, 4 if jk else 5)[0]) for jk, v in sets.items()}
+    both = {False: 0, True: 0}  # keyed by the dealer holding the joker
+    for dj in (False, True):
+        for pj in (False, True):
+            if dj and pj:
+                continue  # one joker in the deck
+            overlap = np.bincount(pop[np.bitwise_and.outer(arrays[dj], arrays[pj])].ravel(), minlength=8)
+            for k, n_sets in enumerate(overlap):
+                if n_sets == 0:
+                    continue
+                cd = _suit_counts(6 if dj else 7, k, 4 if dj else 5)
+                cp = _suit_counts(6 if pj else 7, k, 4 if pj else 5)
+                both[dj] += int(n_sets) * _pairs_differing(cd, cp, k)
+    return {"dealer_ace_high_natural": single[False], "dealer_ace_high_joker": single[True],
+            "both_dealer_natural": both[False], "both_dealer_joker": both[True]}

@@ -35,3 +35,39 @@ def test_full_enumeration_counts():
     # nine-high pai gow (001 11.1): rank sets {2,3,4,5,7,8,9} and {2,3,4,6,7,8,9}, suits without a flush
     flushes = 4 * (math.comb(7, 5) * 9 + 7 * 3 + 1)
     assert data["counts"]["insurance"]["nine_high"] == 2 * (4 ** 7 - flushes)
+    # two independent methods agree on the single-hand ace-high counts (002)
+    assert data["counts"]["ace_high"]["ace_high_natural"] == data["ace_high_joint"]["dealer_ace_high_natural"]
+    assert data["counts"]["ace_high"]["ace_high_joker"] == data["ace_high_joint"]["dealer_ace_high_joker"]
+    # 000(q)(4) five aces and pair: AAAA + joker + a pair of any of 12 other ranks
+    assert sum(n for k, n in data["progressive"].items() if k.endswith("|five_aces")) == 12 * 6
+
+
+def test_ace_high_joint_is_symmetric_and_bounded():
+    # 002 ACE HIGH BONUS BET: both hands ace-high. Counting (dealer, player) pairs must be the
+    # same whichever hand holds the joker when both are natural, and no more than the dealer's
+    # ace-high hands times every player hand from the other 46 cards.
+    j = analysis.ace_high_joint()
+    assert j["both_dealer_natural"] <= j["dealer_ace_high_natural"] * math.comb(46, 7)
+    assert j["both_dealer_joker"] <= j["dealer_ace_high_joker"] * math.comb(46, 7)
+    # the same marginals from the rank-set method and from first principles for the joker:
+    # six non-ace ranks without a straight (joker wild) times suits with no four of one suit
+    sets = analysis._ace_high_rank_sets()[True]
+    no_flush = sum(1 for a in range(4 ** 6)
+                   if max([(a >> (2 * i)) & 3 for i in range(6)].count(s) for s in range(4)) < 4)
+    assert j["dealer_ace_high_joker"] == len(sets) * no_flush
+
+
+def test_ace_high_joint_matches_a_simulation():
+    # an independent check: deal 400,000 pairs of hands and classify them with the numpy path
+    import numpy as np
+
+    from app.engine import vector
+    j = analysis.ace_high_joint()
+    p = (j["both_dealer_natural"] + j["both_dealer_joker"]) / (math.comb(53, 7) * math.comb(46, 7))
+    rng = np.random.default_rng(20261121)
+    n = 400_000
+    deals = np.argsort(rng.random((n, 53)), axis=1)[:, :14]
+    a = vector.classify(*vector.hands_to_masks(deals[:, :7]))["ace_high"] > 0
+    b = vector.classify(*vector.hands_to_masks(deals[:, 7:]))["ace_high"] > 0
+    sd = math.sqrt(p * (1 - p) / n)
+    assert abs((a & b).mean() - p) < 5 * sd

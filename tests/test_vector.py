@@ -71,3 +71,22 @@ def test_large_random_sample_agrees():
     rng = random.Random(8)
     for _ in range(20):
         agree([rng.sample(range(53), 7) for _ in range(50_000)])
+
+
+def test_progressive_codes_agree_with_the_scalar_best_setting():
+    # 000(q)(4), (l)(9): the best-paying setting, at two meter values, for both wager sizes
+    from app.resources import paytable
+    rng = random.Random(9)
+    hands = [rng.sample(range(53), 7) for _ in range(8_000)] + [rng.sample(range(52), 6) + [52] for _ in range(4_000)]
+    hands += [parse_cards(t) for t in ("As Ks Qs Js Ts Ah Ad", "As Ks Qs Js Ts Jk Ah", "As Ah Ad Ac Jk 2c 2d",
+                                        "Jk Ks Qs Js Ts 9h 9d", "7s 7h 7d 7c 9d 9h 2c", "2s 3s 4s 5s 6s 6h 6d")]
+    m, j = vector.hands_to_masks(np.array(hands))
+    best, with_pair = vector.progressive_codes(m, j)
+    for name in ("progressive-1", "progressive-5"):
+        table = paytable(name)
+        for meter in (1_000_000, 7_654_321):
+            for i, h in enumerate(hands):
+                exp = table.best_progressive(bonus.progressive_lines(h, R), meter)
+                got = table.best_progressive(vector.progressive_line_sets(int(best[i]), int(with_pair[i])), meter)
+                amount = [table.pays[x].amount(table.extras["wager"], meter) if x else 0 for x in (exp, got)]
+                assert amount[0] == amount[1], (h, exp, got)

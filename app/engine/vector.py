@@ -169,3 +169,85 @@ def classify(m: np.ndarray, joker: np.ndarray) -> dict[str, np.ndarray]:
     ace_hi = (two_j == 0) & ~straight & ~flush & ((ones_j & ACE_BIT) != 0)
     ace_high = np.where(ace_hi, np.where(j, 2, 1), 0).astype(np.uint8)
     return {"fortune": fortune, "fortune_ak": fortune_ak, "seven_card": seven, "insurance": insurance, "ace_high": ace_high}
+
+
+# -- progressive hand types (000(q)(4), 001 11.14(d)) -------------------------------------
+# Back-hand codes: what a five-card high hand can be for the progressive pay tables.
+PROGRESSIVE_BACK_CODES = ("none", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind",
+                          "straight_flush", "royal", "natural_royal", "five_aces")
+
+
+def _back_code(m: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Best progressive back-hand code of the cards in (4, n) masks ``m`` and joker flags ``j``."""
+    m0, m1, m2, m3 = m
+    ja = np.where(j, ACE_BIT, 0)
+    ones = m0 | m1 | m2 | m3
+    two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    four = m0 & m1 & m2 & m3
+    two_j, three_j, four_j = two | (ja & ones), three | (ja & two), four | (ja & three)
+    flush = np.zeros(len(j), dtype=bool)
+    sf = np.zeros(len(j), dtype=bool)
+    royal_nat = np.zeros(len(j), dtype=bool)
+    royal_any = np.zeros(len(j), dtype=bool)
+    for s in range(4):
+        ms = m[s]
+        p = _POP[ms]
+        flush |= (p >= 5) | (j & (p >= 4))
+        sf |= _ST[ms] | (j & _STJ[ms])
+        royal_nat |= _ROYAL[ms]
+        royal_any |= _ROYAL[ms] | (j & _ROYALJ[ms])
+    code = np.zeros(len(j), dtype=np.uint8)
+    for c, cond in ((1, three_j != 0), (2, _ST[ones] | (j & _STJ[ones])), (3, flush),
+                    (4, (three_j != 0) & (_POP[two_j] >= 2)), (5, four_j != 0), (6, sf), (7, royal_any),
+                    (8, royal_nat), (9, (ja & four) != 0)):
+        code[cond] = c
+    return code
+
+
+def progressive_codes(m: np.ndarray, joker: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(best back code of the hand, best back code with a pair in front) for every hand.
+
+    The progressive pays "X and Pair" when the high hand is X and the low hand a pair, and
+    the dealer sets the hand to the best-paying type (000(l)(9)). Both pay ladders rise with X,
+    so these two codes decide the best line for any pay table and meter value.
+    """
+    m = m.astype(np.int64)
+    j = joker.astype(bool)
+    best = _back_code(m, j)
+    with_pair = np.zeros(len(j), dtype=np.uint8)
+    ones = m[0] | m[1] | m[2] | m[3]
+    two = (m[0] & m[1]) | (m[0] & m[2]) | (m[0] & m[3]) | (m[1] & m[2]) | (m[1] & m[3]) | (m[2] & m[3])
+    # only hands that can put a pair in front and hold a straight or better need the splits
+    cand = np.nonzero((best >= 2) & ((two != 0) | (j & ((ones & ACE_BIT) != 0))))[0]
+    if len(cand):
+        cm, cj = m[:, cand], j[cand]
+        cbest = np.zeros(len(cand), dtype=np.uint8)
+        fronts = [(1 << r, s1, s2) for r in range(13) for s1 in range(4) for s2 in range(s1 + 1, 4)]
+        for bit, s1, s2 in fronts:
+            sel = np.nonzero((cm[s1] & cm[s2] & bit) != 0)[0]
+            if len(sel):
+                sub = cm[:, sel].copy()
+                sub[s1] ^= bit
+                sub[s2] ^= bit
+                cbest[sel] = np.maximum(cbest[sel], _back_code(sub, cj[sel]))
+        for s in range(4):  # the joker and an ace: a pair of aces in front (000(c)(1))
+            sel = np.nonzero(cj & ((cm[s] & ACE_BIT) != 0))[0]
+            if len(sel):
+                sub = cm[:, sel].copy()
+                sub[s] ^= ACE_BIT
+                cbest[sel] = np.maximum(cbest[sel], _back_code(sub, np.zeros(len(sel), dtype=bool)))
+        with_pair[cand] = cbest
+    return best, with_pair
+
+
+def progressive_line_sets(best: int, with_pair: int) -> set[str]:
+    """The progressive lines two codes stand for (at least these; lower lines pay less)."""
+    names = {1: "three_of_a_kind", 2: "straight", 3: "flush", 4: "full_house", 5: "four_of_a_kind",
+             6: "straight_flush", 7: "royal", 8: "natural_royal", 9: "five_aces"}
+    out = set()
+    if best:
+        out.add(names[best])
+    if with_pair >= 2:
+        out.add(names[with_pair] + "_and_pair")
+    return out
