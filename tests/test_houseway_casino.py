@@ -24,12 +24,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.cards import cards_str, parse_cards
 from app.engine.houseway import HouseWay
-from app.engine.rank import Ranker, legal_set
+from app.engine.rank import Ranker
 from app.resources import house_way_table
 
-CARDS, RANKS, RANKS_JK_A = "cards", "ranks", "ranks-jk-as-ace"
+from tests.houseway_cases import CARDS, RANKS, RANKS_JK_A, check_setting
 
 
 @pytest.fixture(scope="module")
@@ -40,42 +39,6 @@ def ranker() -> Ranker:
 @pytest.fixture(scope="module")
 def hw(ranker: Ranker) -> HouseWay:
     return HouseWay(house_way_table("casino"), ranker)
-
-
-def _labels(cards, mode: str) -> list[str]:
-    out = []
-    for s in cards_str(cards):
-        if mode == CARDS:
-            out.append(s)
-        elif s == "Jk":
-            out.append("A" if mode == RANKS_JK_A else "Jk")
-        else:
-            out.append(s[0])
-    return sorted(out)
-
-
-def _expected(text: str, mode: str) -> list[str]:
-    if mode == CARDS:
-        return sorted(cards_str(parse_cards(text)))
-    toks = [t.upper() if t.lower() != "jk" else "Jk" for t in text.split()]
-    toks = ["T" if t == "10" else t for t in toks]
-    if mode == RANKS_JK_A:
-        toks = ["A" if t == "Jk" else t for t in toks]
-    return sorted(toks)
-
-
-def _check(hw: HouseWay, ranker: Ranker, hand: str, high: str, low: str, mode: str) -> None:
-    cards = parse_cards(hand, 7)
-    # the expected setting itself must be a partition of the seven cards
-    assert sorted(_expected(high, mode) + _expected(low, mode)) == _labels(cards, mode), "bad case"
-    s = hw.set(cards)
-    assert len(s.high) == 5 and len(s.low) == 2
-    assert sorted(list(s.high) + list(s.low)) == sorted(cards)
-    shown = f"{hand} -> {' '.join(cards_str(s.high))} / {' '.join(cards_str(s.low))} ({s.rule})"
-    assert _labels(s.low, mode) == _expected(low, mode), shown
-    assert _labels(s.high, mode) == _expected(high, mode), shown
-    # 003 IMPORTANT NOTES 1: the bank cannot set an automatic loser (no foul)
-    assert legal_set(ranker, s.high, s.low)[0], shown
 
 
 # (hand, expected high, expected low, comparison mode), with the rule as the id
@@ -203,4 +166,4 @@ CASES = [
 
 @pytest.mark.parametrize("hand, high, low, mode", CASES)
 def test_casino_house_way(hw, ranker, hand, high, low, mode):
-    _check(hw, ranker, hand, high, low, mode)
+    check_setting(hw, ranker, hand, high, low, mode)

@@ -94,22 +94,25 @@ def cards_to_masks(cards: Sequence[int]) -> tuple[list[int], bool]:
     return masks, JOKER in cards
 
 
+def _counts(m: np.ndarray, j: np.ndarray):
+    """Ranks held at least once, twice, three and four times (bitwise across the suits), and
+    the same with the joker used alone as an ace (000(c)(1)): it lifts the ace count by one."""
+    m0, m1, m2, m3 = m
+    ja = np.where(j, ACE_BIT, 0)
+    ones = m0 | m1 | m2 | m3
+    two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
+    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
+    four = m0 & m1 & m2 & m3
+    return ja, ones, two, four, ones | ja, two | (ja & ones), three | (ja & two), four | (ja & three)
+
+
 def classify(m: np.ndarray, joker: np.ndarray) -> dict[str, np.ndarray]:
     """Codes for fortune (K-Q royal match, 000(c)(6)(ii)), fortune_ak (the A-K variant of
     001 11.3(f)2.ii), seven_card, insurance and ace_high of every hand; ``m`` is (4, n) masks."""
     m = m.astype(np.int64)
     m0, m1, m2, m3 = m
     j = joker.astype(bool)
-    ja = np.where(j, ACE_BIT, 0)
-    ones = m0 | m1 | m2 | m3
-    two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
-    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
-    four = m0 & m1 & m2 & m3
-    # the joker used alone is an ace (000(c)(1)): it lifts the ace count by one
-    ones_j = ones | ja
-    two_j = two | (ja & ones)
-    three_j = three | (ja & two)
-    four_j = four | (ja & three)
+    ja, ones, two, four, ones_j, two_j, three_j, four_j = _counts(m, j)
     five_aces = (ja & four) != 0
     quads = four_j != 0
     trips = three_j != 0
@@ -179,13 +182,7 @@ PROGRESSIVE_BACK_CODES = ("none", "three_of_a_kind", "straight", "flush", "full_
 
 def _back_code(m: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Best progressive back-hand code of the cards in (4, n) masks ``m`` and joker flags ``j``."""
-    m0, m1, m2, m3 = m
-    ja = np.where(j, ACE_BIT, 0)
-    ones = m0 | m1 | m2 | m3
-    two = (m0 & m1) | (m0 & m2) | (m0 & m3) | (m1 & m2) | (m1 & m3) | (m2 & m3)
-    three = (m0 & m1 & m2) | (m0 & m1 & m3) | (m0 & m2 & m3) | (m1 & m2 & m3)
-    four = m0 & m1 & m2 & m3
-    two_j, three_j, four_j = two | (ja & ones), three | (ja & two), four | (ja & three)
+    ja, ones, two, four, _, two_j, three_j, four_j = _counts(m, j)
     flush = np.zeros(len(j), dtype=bool)
     sf = np.zeros(len(j), dtype=bool)
     royal_nat = np.zeros(len(j), dtype=bool)
@@ -216,8 +213,7 @@ def progressive_codes(m: np.ndarray, joker: np.ndarray) -> tuple[np.ndarray, np.
     j = joker.astype(bool)
     best = _back_code(m, j)
     with_pair = np.zeros(len(j), dtype=np.uint8)
-    ones = m[0] | m[1] | m[2] | m[3]
-    two = (m[0] & m[1]) | (m[0] & m[2]) | (m[0] & m[3]) | (m[1] & m[2]) | (m[1] & m[3]) | (m[2] & m[3])
+    _, ones, two, *_ = _counts(m, j)
     # only hands that can put a pair in front and hold a straight or better need the splits
     cand = np.nonzero((best >= 2) & ((two != 0) | (j & ((ones & ACE_BIT) != 0))))[0]
     if len(cand):
