@@ -14,6 +14,8 @@ from pathlib import Path
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
+from app.engine.profile import (BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, FOUL_RULES, SIDE_BETS,
+                                SURRENDER_RULES, Commission, Envy, Limits, RuleProfile)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
@@ -183,17 +185,37 @@ def house_way_table(name: str) -> HouseWayTable:
 PROFILE_TABLE_KINDS = {"fortune": "fortune", "envy": "envy", "insurance": "insurance",
                        "three_card": "three_card", "seven_card": "seven_card", "ace_high": "ace_high",
                        "progressive_1": "progressive", "progressive_5": "progressive"}
+# which pay tables a side bet needs
+SIDE_BET_TABLES = {"fortune": ("fortune", "envy"), "insurance": ("insurance",), "three_card": ("three_card",),
+                   "seven_card": ("seven_card",), "ace_high": ("ace_high",),
+                   "progressive": ("progressive_1", "progressive_5"), "additional": ()}
 
 
 @dataclass(frozen=True)
 class Profile:
-    name: str
-    rule_text: str
-    title: str
-    wheel: str
-    house_way: str
-    royal_match: str
-    paytables: dict[str, PayTable]
+    """A loaded rule profile: the engine's RuleProfile and the house way it names."""
+
+    rules: RuleProfile
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def wheel(self) -> str:
+        return self.rules.wheel
+
+    @property
+    def house_way(self) -> str:
+        return self.rules.house_way
+
+    @property
+    def royal_match(self) -> str:
+        return self.rules.royal_match
+
+    @property
+    def paytables(self) -> dict[str, PayTable]:
+        return self.rules.paytables
 
     def ranker(self) -> Ranker:
         return _ranker(self.wheel)
@@ -212,9 +234,55 @@ def _house(name: str, wheel: str) -> HouseWay:
     return HouseWay(house_way_table(name), _ranker(wheel))
 
 
+class _Section:
+    """Typed reads from one table of a profile file, naming file and key on every fault."""
+
+    def __init__(self, path: Path, data: dict, name: str, keys: set[str], optional: set[str] = frozenset()):
+        self.path, self.name = path, name
+        value = data.get(name)
+        if value is None:
+            raise ResourceError(f"{_rel(path)}: missing table [{name}]")
+        if not isinstance(value, dict):
+            raise ResourceError(f"{_rel(path)}: key {name!r} must be a table, got {value!r}")
+        _check_keys(path, value, keys, optional, where=f"{name}.")
+        self.data = value
+
+    def key(self, k: str) -> str:
+        return f"{self.name}.{k}"
+
+    def get(self, k: str, typ, what: str, default=None):
+        if k not in self.data:
+            return default
+        return _expect(self.path, self.key(k), self.data[k], typ, what)
+
+    def cents(self, k: str, default=None, allow_zero: bool = False) -> int | None:
+        v = self.get(k, int, "a whole number of cents", default)
+        if v is not None and (v < 0 or (v == 0 and not allow_zero)):
+            raise ResourceError(f"{_rel(self.path)}: key {self.key(k)!r} must be positive cents, got {v!r}")
+        return v
+
+    def choice(self, k: str, options, default=None) -> str:
+        v = self.get(k, str, "a string", default)
+        if v not in options:
+            raise ResourceError(f"{_rel(self.path)}: key {self.key(k)!r} must be one of {tuple(options)}, got {v!r}")
+        return v
+
+    def odds(self, k: str) -> tuple[int, int] | None:
+        v = self.get(k, list, "[N, M] for N to M")
+        if v is None:
+            return None
+        if len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) and x > 0 for x in v):
+            raise ResourceError(f"{_rel(self.path)}: key {self.key(k)!r} must be two positive whole numbers [N, M], got {v!r}")
+        return (v[0], v[1])
+
+    def bad(self, k: str, why: str):
+        raise ResourceError(f"{_rel(self.path)}: key {self.key(k)!r} value {self.data.get(k)!r}: {why}")
+
+
 def load_profile_file(path: Path) -> Profile:
     data = _read(path)
-    _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables"})
+    _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
+                             "base", "commission", "banking", "side_bets", "envy", "limits", "seating"})
     for key in ("name", "rule_text", "title", "wheel", "house_way", "royal_match"):
         _expect(path, key, data[key], str, "a string")
     if data["wheel"] not in WHEEL_SETTINGS:
@@ -239,8 +307,91 @@ def load_profile_file(path: Path) -> Profile:
         chosen[role] = t
     if data["name"] != path.stem:
         raise ResourceError(f"{_rel(path)}: key 'name' is {data['name']!r} but the file is {path.name}")
-    return Profile(data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"],
-                   data["royal_match"], chosen)
+
+    base = _Section(path, data, "base", {"payout_odds", "payout_odds_reason", "foul", "surrender"},
+                    {"dealer_ace_high_pushes"})
+    payout = base.odds("payout_odds")
+    reason = base.get("payout_odds_reason", str, "a string")
+    foul = base.choice("foul", FOUL_RULES)
+    surrender = base.choice("surrender", SURRENDER_RULES)
+    ace_high_pushes = base.get("dealer_ace_high_pushes", bool, "true or false", False)
+
+    com = _Section(path, data, "commission", {"mode"},
+                   {"percent", "round_up_to_cents", "minimum_cents", "prepaid_allowed", "flat_fees"})
+    mode = com.choice("mode", COMMISSION_MODES)
+    percent = com.get("percent", int, "a whole percent", 5)
+    if not 0 < percent <= 10:  # 004(12): "not more than ten percent"
+        com.bad("percent", "must be 1 to 10 (004(12): not more than ten percent)")
+    fees = com.get("flat_fees", list, "a list of [largest wager cents, fee cents]", [])
+    flat: list[tuple[int, int]] = []
+    for i, row in enumerate(fees):
+        if not (isinstance(row, list) and len(row) == 2 and all(isinstance(x, int) and x > 0 for x in row)):
+            com.bad("flat_fees", f"row {i} must be [largest wager cents, fee cents]")
+        flat.append((row[0], row[1]))
+    if len(flat) > 5:
+        com.bad("flat_fees", "at most five collection rates per table (002 COLLECTION PROCEDURES)")
+    if [w for w, _ in flat] != sorted({w for w, _ in flat}):
+        com.bad("flat_fees", "rows must be in rising order of wager")
+    if mode == COMMISSION_FLAT_FEE and not flat:
+        com.bad("mode", "flat_fee needs the flat_fees schedule")
+    commission = Commission(mode, percent, com.cents("round_up_to_cents", 25), com.cents("minimum_cents", 0, True),
+                            com.get("prepaid_allowed", bool, "true or false", False), tuple(flat))
+
+    bank = _Section(path, data, "banking", {"modes"}, {"lucky_money_percent"})
+    modes = tuple(bank.get("modes", list, "a list of banking modes"))
+    if not modes or any(m not in BANKING_MODES for m in modes):
+        bank.bad("modes", f"each must be one of {BANKING_MODES}")
+    lucky = bank.get("lucky_money_percent", int, "a whole percent", 0)
+    if not 0 <= lucky <= 100:
+        bank.bad("lucky_money_percent", "must be 0 to 100")
+
+    side = _Section(path, data, "side_bets", {"offered"}, {"minimum_bonus_wager_cents", "additional_odds"})
+    offered = tuple(side.get("offered", list, "a list of side bets"))
+    for bet in offered:
+        if bet not in SIDE_BETS:
+            side.bad("offered", f"{bet!r} is not one of {SIDE_BETS}")
+        for role in SIDE_BET_TABLES[bet]:
+            if role not in chosen:
+                side.bad("offered", f"{bet!r} needs the pay table 'paytables.{role}'")
+    if "fortune" in offered and ({"three_card", "seven_card"} & set(offered)):
+        side.bad("offered", "the bonus wager and the three-/seven-card bonus wagers may not share a table "
+                            "(001 11.15(a), 11.17(a))")
+    additional = side.odds("additional_odds")
+    if "additional" in offered:
+        if additional is None:
+            side.bad("offered", "'additional' needs side_bets.additional_odds")
+        from fractions import Fraction
+        if not Fraction(11, 2) <= Fraction(*additional) <= 6:
+            side.bad("additional_odds", "000(p)(2)(vi): no less than 5 1/2 to 1 and no more than 6 to 1")
+
+    env = _Section(path, data, "envy", {"minimum_wager_cents", "counts_nonbetting_hands",
+                                        "player_banker_hand_counts"}, {"toke_max_payout_cents"})
+    envy = Envy(env.cents("minimum_wager_cents"), env.get("counts_nonbetting_hands", bool, "true or false"),
+                env.get("player_banker_hand_counts", bool, "true or false"), env.cents("toke_max_payout_cents"))
+
+    lim = _Section(path, data, "limits", set(), {"per_player", "per_table_cents", "approval_threshold_cents"})
+    per_player = []
+    for i, row in enumerate(lim.get("per_player", list, "a list of {cents, wagers}", [])):
+        if not isinstance(row, dict) or set(row) != {"cents", "wagers"} or not isinstance(row["cents"], int) \
+                or row["cents"] <= 0 or not isinstance(row["wagers"], list) \
+                or any(w not in SIDE_BETS for w in row["wagers"]):
+            lim.bad("per_player", f"row {i} must be {{cents = N, wagers = [side bets]}}")
+        per_player.append((row["cents"], tuple(row["wagers"])))
+    limits = Limits(tuple(per_player), lim.cents("per_table_cents"), lim.cents("approval_threshold_cents"))
+
+    seat = _Section(path, data, "seating", {"bettors_per_circle", "adjacent_areas"})
+    bettors = seat.get("bettors_per_circle", int, "a whole number")
+    areas = seat.get("adjacent_areas", int, "a whole number")
+    if not 1 <= bettors <= 4:
+        seat.bad("bettors_per_circle", "must be 1 to 4 (003: a maximum of four players on one betting circle)")
+    if not 1 <= areas <= 2:
+        seat.bad("adjacent_areas", "must be 1 or 2 (000(o)(1), 001 11.12(a): no more than two adjacent areas)")
+
+    rules = RuleProfile(
+        data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
+        chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
+        side.cents("minimum_bonus_wager_cents", 100), additional, lucky, bettors, areas, ace_high_pushes)
+    return Profile(rules)
 
 
 DEFAULT_PROFILE = "casino"

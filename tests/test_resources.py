@@ -101,3 +101,52 @@ def test_broken_toml_is_named(tmp_path):
 def test_unknown_profile_lists_the_known_ones():
     with pytest.raises(ResourceError, match="unknown rule profile 'vegas'; known: casino, face-up-ca"):
         profile("vegas")
+
+
+def test_settlement_settings_cite_their_texts():
+    r = {n: profile(n).rules for n in names("rules")}
+    assert r["section6"].payout_odds == (2, 1) and "000(l)(9)" in r["section6"].payout_odds_reason
+    assert all(r[n].payout_odds == (1, 1) for n in ("nj", "face-up-ca", "casino", "sd"))
+    assert r["sd"].foul == "reset" and r["sd"].surrender == "returns_half"          # 004(5), 004(9)
+    assert r["sd"].banking_modes == ("house",)                                      # 004(3)
+    assert r["face-up-ca"].commission.mode == "flat_fee"                            # 002
+    assert r["face-up-ca"].banking_modes == ("player-dealer",)
+    assert r["casino"].limits.per_table_cents == 7_500_000                          # 003
+    assert r["casino"].commission.prepaid_allowed and r["casino"].lucky_money_percent == 10
+    assert r["casino"].bettors_per_circle == 4
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('foul = "loses"', 'foul = "forgiven"', r"key 'base.foul' must be one of .*got 'forgiven'"),
+    ("percent = 5", "percent = 12", r"key 'commission.percent' value 12: must be 1 to 10 \(004\(12\)"),
+    ('offered = ["fortune"]', 'offered = ["fortune", "keno"]', r"'keno' is not one of"),
+    ('offered = ["fortune"]', 'offered = ["fortune", "insurance"]', r"'insurance' needs the pay table"),
+    ("bettors_per_circle = 4", "bettors_per_circle = 5", r"'seating.bettors_per_circle' value 5: must be 1 to 4"),
+    ('modes = ["house", "player", "co-bank"]', 'modes = ["house", "casino"]', r"'banking.modes'"),
+    ("per_table_cents = 7500000", "per_table_cents = -1", r"'limits.per_table_cents' must be positive cents, got -1"),
+    ("payout_odds = [1, 1]", "payout_odds = [1, 0]", r"'base.payout_odds' must be two positive whole numbers"),
+    ("[seating]", "[seats]", r"unknown key 'seats'"),
+])
+def test_bad_settlement_settings_are_refused(tmp_path, old, new, message):
+    p = _copy(tmp_path, "rules", "casino")
+    _edit(p, old, new)
+    with pytest.raises(ResourceError, match=message) as e:
+        load_profile_file(p)
+    assert "casino.toml" in str(e.value)
+
+
+def test_fortune_and_three_card_bonus_never_share_a_table(tmp_path):
+    # 001 11.15(a), 11.17(a)
+    p = _copy(tmp_path, "rules", "nj")
+    _edit(p, '[paytables]', '[paytables]\nfortune = "fortune-001"\nenvy = "envy-001"')
+    _edit(p, 'offered = ["insurance"', 'offered = ["fortune", "insurance"')
+    with pytest.raises(ResourceError, match=r"may not share a table \(001 11.15\(a\), 11.17\(a\)\)"):
+        load_profile_file(p)
+
+
+def test_additional_wager_odds_must_be_within_the_regulation(tmp_path):
+    # 000(p)(2)(vi): no less than 5 1/2 to 1 and no more than 6 to 1
+    p = _copy(tmp_path, "rules", "section6")
+    _edit(p, "additional_odds = [11, 2]", "additional_odds = [7, 1]")
+    with pytest.raises(ResourceError, match=r"000\(p\)\(2\)\(vi\)"):
+        load_profile_file(p)

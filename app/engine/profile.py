@@ -1,0 +1,100 @@
+"""A table's rule profile as values: everything on which the rule texts differ is a setting.
+
+The data lives in resources/rules/*.toml (one profile per text) and is validated by
+app/resources.py; the engine only reads these values and never asks which text a profile is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .paytable import PayTable
+
+FOUL_LOSES = "loses"              # 000(l)(6)(iii), 001 11.9(g)3, 002, 003 DEALER BANK 5
+FOUL_RESET = "reset"              # 004(5): reset by the dealer according to the house rules
+FOUL_RULES = (FOUL_LOSES, FOUL_RESET)
+
+SURRENDER_FORBIDDEN = "forbidden"
+SURRENDER_FORFEITS_ALL = "forfeits_all"    # 000(l)(4), 001 11.9(e): the wager is collected
+SURRENDER_RETURNS_HALF = "returns_half"    # 004(9): half to the rack, half back to the player
+SURRENDER_RULES = (SURRENDER_FORBIDDEN, SURRENDER_FORFEITS_ALL, SURRENDER_RETURNS_HALF)
+
+COMMISSION_PERCENT = "percent"     # 000(l)(9), 001 11.9(j), 003, 004(12)
+COMMISSION_FLAT_FEE = "flat_fee"   # 002 COLLECTION PROCEDURES: fees set before play, never a percentage
+COMMISSION_MODES = (COMMISSION_PERCENT, COMMISSION_FLAT_FEE)
+
+BANKING_MODES = ("house", "player", "co-bank", "player-dealer")
+SIDE_BETS = ("fortune", "insurance", "three_card", "seven_card", "ace_high", "progressive", "additional")
+
+
+@dataclass(frozen=True)
+class Commission:
+    mode: str = COMMISSION_PERCENT
+    percent: int = 5                 # of the amount won; 004(12): "not more than ten percent"
+    round_up_to_cents: int = 25      # 000(l)(9): "25 cents or the next highest multiple of 25 cents"
+    minimum_cents: int = 25          # 003 DEALER BANK 16, COLLECTING 4
+    prepaid_allowed: bool = False    # 003 COLLECTING 6
+    flat_fees: tuple[tuple[int, int], ...] = ()  # 002: (largest wager in cents, fee in cents), at most five
+
+    def on_win(self, win_cents: int) -> int:
+        """Commission on a winning base wager's win (percent mode), in cents.
+
+        5% rounded up to the next 25 cents equals 003's rule (the wager rounded up to the next
+        $5 unit, then 5%: $26 -> $30 -> $1.50) for every amount: both are ceil(w / $5) x 25c.
+        """
+        if self.mode != COMMISSION_PERCENT or win_cents <= 0:
+            return 0
+        raw = win_cents * self.percent  # hundredths of a cent
+        step = self.round_up_to_cents * 100
+        cents = -(-raw // step) * self.round_up_to_cents
+        return max(cents, self.minimum_cents)
+
+    def flat_fee(self, wager_cents: int) -> int:
+        """002: the posted collection fee for a wager of this size (set before play)."""
+        for limit, fee in self.flat_fees:
+            if wager_cents <= limit:
+                return fee
+        return self.flat_fees[-1][1] if self.flat_fees else 0
+
+
+@dataclass(frozen=True)
+class Limits:
+    # per player per round, on the named wagers: 000(s)(3) $40,000 bonus; 001 11.16(d) $40,000
+    # bonus + insurance; 001 11.18(d) $50,000 seven-card
+    per_player: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    per_table_cents: int | None = None     # 003: $75,000 aggregate, envy paid first
+    approval_threshold_cents: int | None = None  # 003 Clearing the Layout 1a: notify at $250
+
+
+@dataclass(frozen=True)
+class Envy:
+    minimum_wager_cents: int = 500        # 000(r)(3), 001 11.15(c), 002, 003 #2
+    counts_nonbetting_hands: bool = True  # 001 11.15(d)2 (all hands rearranged) vs 002 ("who placed a Fortune Bonus Bet")
+    player_banker_hand_counts: bool = True  # 003 GENERAL RULES 10
+    toke_max_payout_cents: int | None = None  # 003 GENERAL RULES 6: toke bets pay at most $500, no envy
+
+
+@dataclass(frozen=True)
+class RuleProfile:
+    name: str
+    rule_text: str
+    title: str
+    wheel: str
+    house_way: str
+    royal_match: str
+    paytables: dict[str, PayTable]
+    payout_odds: tuple[int, int] = (1, 1)        # base wager, N to M
+    payout_odds_reason: str = ""
+    foul: str = FOUL_LOSES
+    surrender: str = SURRENDER_FORBIDDEN
+    commission: Commission = field(default_factory=Commission)
+    banking_modes: tuple[str, ...] = ("house",)
+    side_bets: tuple[str, ...] = ()
+    envy: Envy = field(default_factory=Envy)
+    limits: Limits = field(default_factory=Limits)
+    minimum_bonus_wager_cents: int = 100         # 000(r)(2), 001 11.15(b)
+    additional_odds: tuple[int, int] | None = None  # 000(p)(2)(vi): 5.5 to 1 .. 6 to 1, as (N, M)
+    lucky_money_percent: int = 0                 # 003 PLAYER BANK 7: the dealer bets up to 10% more
+    bettors_per_circle: int = 1                  # 003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1: four
+    adjacent_areas: int = 1                      # 000(o)(1), 001 11.12: two adjacent areas
+    dealer_ace_high_pushes: bool = False         # 002 OBJECT OF THE GAME
