@@ -89,6 +89,32 @@ def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
     }
 
 
+def settle_command(path: str) -> int:
+    from pathlib import Path
+
+    from app.engine.round import RoundError, parse_round
+    from app.engine.settle import settle
+
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise InputError(f"cannot read round file {path}: {e.strerror}") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON: {e}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("profile"), str):
+        raise InputError(f"{path}: a round file is a JSON object naming its 'profile'")
+    prof = profile(obj["profile"])
+    try:
+        rnd = parse_round(obj, prof.rules)
+        result = settle(rnd, prof.rules, prof.ranker(), prof.house())
+    except RoundError as e:
+        raise InputError(f"{path}: {e}") from None
+    print(json.dumps(result.as_json(), indent=2))
+    return 0
+
+
 def _run(handler: Callable[[str], dict], args: argparse.Namespace) -> int:
     if args.batch:
         failed = False
@@ -143,6 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "seven cards, in the order dealt")
     p.add_argument("--meter", type=int, help="progressive meter in cents (default: the minimum reset, $10,000)")
 
+    st = sub.add_parser("settle", help="settle a round file and print the settlement as JSON",
+                        description="Settle ROUND.json (docs/round-format.md) under the rule profile it names. "
+                                    "Prints every wager's outcome, the ledger of chip movements with the rule "
+                                    "behind each, approval requests and the aggregate-limit working.")
+    st.add_argument("round_file", metavar="ROUND.json")
+
     an = sub.add_parser("analyze", help="exact analysis of every seven-card hand and every pay table")
     asub = an.add_subparsers(dest="analyze_command", metavar="ACTION", required=True)
     e = asub.add_parser("enumerate", help="classify all C(53,7) = 154,143,080 hands and write the counts")
@@ -172,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
                 "bonus": lambda t: hand_bonus(t, prof, args.meter),
             }
             return _run(handlers[args.hand_command], args)
+        if args.command == "settle":
+            return settle_command(args.round_file)
         if args.command == "analyze":
             from app import analysis
             if args.analyze_command == "enumerate":
