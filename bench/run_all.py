@@ -27,6 +27,7 @@ GOALS = {
     "house_way_casino": ">= 50,000 hands/s",
     "house_way_face_up": ">= 50,000 hands/s",
     "enumeration": "within 5 minutes on 2 cores",
+    "settle_full_round": "<= 0.5 ms median",
 }
 
 
@@ -117,7 +118,16 @@ def main() -> int:
         hw = profile(prof).house()
         rows.append((key, f"HouseWay.set, profile {prof}", best_rate(lambda: [hw.set(h) for h in hw_hands], n_hw), ""))
 
-    # 4. full enumeration
+    # 4. settlement of a full seven-seat round (issue 3), median of 2000 runs
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    import settle_round
+    for name in ("casino", "section6", "nj"):
+        ms, info = settle_round.bench(name)
+        rows.append(("settle_full_round", f"profile {name}: six seats + dealer, every side bet offered "
+                     f"({info['envy']} envy, {info['limits']} limit applied)", 1000 / ms, f"median {ms:.3f} ms"))
+
+    # 5. full enumeration
     if not args.quick:
         from app import analysis
         t = time.perf_counter()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .cards import ACE, JOKER, rank_of, suit_of
-from .rank import (FIVE_ACES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, ROYAL_FLUSH, STRAIGHT,
+from .rank import (PACKED, FIVE_ACES, FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, HIGH_CARD, ROYAL_FLUSH, STRAIGHT,
                    STRAIGHT_FLUSH, THREE_OF_A_KIND, Ranker, category_of, digits_of)
 
 FORTUNE_CATEGORIES = (
@@ -110,14 +110,20 @@ def royal_plus_royal_match(cards: Sequence[int], variant: str = ROYAL_MATCH_KQ) 
     return False
 
 
+_JOKER_PACKED = PACKED[JOKER]
+_SF_SCORE = STRAIGHT_FLUSH << 20  # straight flushes and above score at least this
+
+
 def view(cards: Sequence[int], ranker: Ranker) -> SevenCardView:
     best = -1
     natural_sf = False
-    for five in combinations(cards, 5):
-        s = ranker.five(five)
+    five = ranker.five_packed
+    jp = _JOKER_PACKED
+    for a, b, c, d, e in combinations([PACKED[x] for x in cards], 5):
+        s = five(a, b, c, d, e)
         if s > best:
             best = s
-        if JOKER not in five and category_of(s) in (STRAIGHT_FLUSH, ROYAL_FLUSH):
+        if s >= _SF_SCORE and s < (FIVE_ACES << 20) and jp not in (a, b, c, d, e):
             natural_sf = True
     has_trips = max(_rank_counts(cards).values()) >= 3
     return SevenCardView(best, natural_sf, has_trips)
@@ -212,25 +218,34 @@ def ace_high(cards: Sequence[int], ranker: Ranker, v: SevenCardView | None = Non
     return "ace_high_joker" if JOKER in cards else "ace_high_natural"
 
 
-def progressive_lines(cards: Sequence[int], ranker: Ranker) -> set[str]:
+_SPLITS = tuple((i, j, tuple(k for k in range(7) if k not in (i, j))) for i, j in combinations(range(7), 2))
+_PROGRESSIVE_NAMES = {FIVE_ACES: "five_aces", STRAIGHT_FLUSH: "straight_flush", FOUR_OF_A_KIND: "four_of_a_kind",
+                      FULL_HOUSE: "full_house", FLUSH: "flush", STRAIGHT: "straight"}
+
+
+def progressive_lines(cards: Sequence[int], ranker: Ranker, v: SevenCardView | None = None) -> set[str]:
     """Every progressive hand type the seven cards can be set to (000(q)(4), 001 11.14(d))."""
     out: set[str] = set()
-    for i, j in combinations(range(7), 2):
-        front = (cards[i], cards[j])
-        back = [cards[k] for k in range(7) if k != i and k != j]
-        s = ranker.five(back)
-        cat = category_of(s)
+    if v is not None and category_of(v.best) < THREE_OF_A_KIND:
+        return out  # no five cards of the seven make three of a kind or better
+    packed = [PACKED[c] for c in cards]
+    ranks = [rank_of(c) for c in cards]
+    five = ranker.five_packed
+    jp = _JOKER_PACKED
+    for i, j, (a, b, c, d, e) in _SPLITS:
+        s = five(packed[a], packed[b], packed[c], packed[d], packed[e])
+        cat = s >> 20
         if cat < THREE_OF_A_KIND:
             continue
-        pair = rank_of(front[0]) == rank_of(front[1])
         if cat == THREE_OF_A_KIND:
             out.add("three_of_a_kind")
             continue
+        pair = ranks[i] == ranks[j]
         if cat == ROYAL_FLUSH:
-            names = ["royal"] + (["natural_royal"] if JOKER not in back else [])
+            natural = jp not in (packed[a], packed[b], packed[c], packed[d], packed[e])
+            names = ("royal", "natural_royal") if natural else ("royal",)
         else:
-            names = [{FIVE_ACES: "five_aces", STRAIGHT_FLUSH: "straight_flush", FOUR_OF_A_KIND: "four_of_a_kind",
-                      FULL_HOUSE: "full_house", FLUSH: "flush", STRAIGHT: "straight"}[cat]]
+            names = (_PROGRESSIVE_NAMES[cat],)
         for n in names:
             out.add(n)
             if pair:

@@ -40,7 +40,23 @@ def make_card(rank: int, suit: int) -> Card:
     return suit * 13 + rank - 2
 
 
+def _token_table() -> dict[str, Card]:
+    table = {"jk": JOKER, "joker": JOKER, "jo": JOKER}
+    for c in range(52):
+        r, su = RANK_CHARS[c % 13].lower(), SUITS[c // 13]
+        table[r + su] = c
+        if r == "t":
+            table["10" + su] = c
+    return table
+
+
+_TOKENS = _token_table()
+
+
 def _parse_token(token: str) -> Card:
+    card = _TOKENS.get(token.lower())
+    if card is not None:
+        return card
     t = token.strip()
     low = t.lower()
     if low in ("jk", "joker", "jo"):
@@ -71,6 +87,11 @@ def parse_cards(text: str | Iterable[str], count: int | Sequence[int] | None = N
     ``count`` is the number of cards the operation needs (or a tuple of acceptable counts).
     """
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    fast = [_TOKENS.get(t.lower()) for t in tokens]
+    if None not in fast and len(set(fast)) == len(fast) and (
+            count is None or len(fast) == count or (not isinstance(count, int) and len(fast) in count)):
+        return fast
+    # the careful path, which names the offending token
     cards: list[Card] = []
     seen: dict[Card, str] = {}
     for tok in tokens:

@@ -219,15 +219,20 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
     base_claims, base_results = _base_claims(rnd, rules, ranker, house_way, banker, book, order, face_up_push)
     results += base_results
 
-    # side-wager claims, before limits
+    # side-wager claims, before limits; each seat's seven cards are looked at once
+    views = {s.seat: bonus.view(list(s.hand.cards), ranker) for s in order}
+    fortunes = {}
+    if "envy" in rules.paytables or "fortune" in rules.side_bets:
+        fortunes = {s.seat: bonus.fortune(list(s.hand.cards), ranker, rules.royal_match, views[s.seat])
+                    for s in order}
     claims: list[Claim] = []
     for seat in order:
         if seat.surrender:
             continue
-        claims += side_claims(seat, rules, ranker)
+        claims += side_claims(seat, rules, ranker, views[seat.seat], fortunes.get(seat.seat))
         if seat.wagers.get("ace_high"):
             claims.append(ace_high_claim(seat, rnd.seat(rnd.banking.seat).hand.cards, rules, ranker))
-    envy = _envy_claims(rnd, rules, ranker, order)
+    envy = _envy_claims(rnd, rules, ranker, order, views, fortunes)
     claims, envy = _apply_limits(rnd, rules, claims, envy, limits_working, book)
 
     if mode == "house":
@@ -240,13 +245,14 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
         _pay_player_dealer(rnd, rules, base_claims, claims, envy, book, results, order)
 
     # progressive last for each seat (000(l)(8): the base wager is paid first), in order
-    meter = _pay_progressive(rnd, rules, ranker, order, meter, book, results)
+    meter = _pay_progressive(rnd, rules, ranker, order, meter, book, results, views)
     _threshold_approvals(rules, results, book)
     return Settlement(rules.name, mode, tuple(banker[0]), tuple(banker[1]), results, book.movements,
                       book.approvals, limits_working, book.notes, meter_before, meter)
 
 
-def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Seat]) -> list[Claim]:
+def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Seat], views: dict,
+                 fortunes: dict) -> list[Claim]:
     """000(r)(4)(iii), (s)(2): each qualifying bonus wager earns an envy bonus for every
     other player's premium hand; never for the player's own or the dealer's hand."""
     table = rules.paytables.get("envy")
@@ -261,7 +267,7 @@ def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Sea
             continue
         if not seat.wagers.get("fortune") and not rules.envy.counts_nonbetting_hands:
             continue
-        line = envy_lines(seat, rules, ranker)
+        line = envy_lines(seat, rules, ranker, views[seat.seat], fortunes.get(seat.seat))
         if line:
             premium.append((seat, line))
     out = []
@@ -497,7 +503,7 @@ def _pay_player_dealer(rnd: Round, rules: RuleProfile, base_claims: list[_BaseCl
 
 
 def _pay_progressive(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Seat], meter: int | None,
-                     book: Book, results: list[Result]) -> int | None:
+                     book: Book, results: list[Result], views: dict) -> int | None:
     """000(q)(3)-(7): paid whatever the base outcome, at the meter as it stands when paid;
     large payouts come off the meter, smaller ones from the table inventory."""
     for seat in order:
@@ -505,7 +511,8 @@ def _pay_progressive(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list
         if not stake or seat.surrender:
             continue
         table = rules.paytables["progressive_1" if stake == 100 else "progressive_5"]
-        line = table.best_progressive(bonus.progressive_lines(list(seat.hand.cards), ranker), meter)
+        line = table.best_progressive(bonus.progressive_lines(list(seat.hand.cards), ranker, views[seat.seat]),
+                                      meter)
         if line is None:
             results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake, rule="000(q)(3)"))
             continue

@@ -40,14 +40,13 @@ def odds_claim(seat: Seat, wager: str, table: PayTable, category: str, also_trip
     return Claim(seat.seat, wager, stake, line, win, f"{table.citation}")
 
 
-def side_claims(seat: Seat, rules: RuleProfile, ranker: Ranker) -> list[Claim]:
+def side_claims(seat: Seat, rules: RuleProfile, ranker: Ranker, view=None, fortune=None) -> list[Claim]:
     """Claims of the fortune, toke, insurance, three-card and seven-card wagers of a seat."""
     out: list[Claim] = []
     cards = list(seat.hand.cards)
-    view = None
     if seat.wagers.get("fortune") or seat.wagers.get("fortune_toke"):
-        view = bonus.view(cards, ranker)
-        cat, trips = bonus.fortune(cards, ranker, rules.royal_match, view)
+        view = view or bonus.view(cards, ranker)
+        cat, trips = fortune or bonus.fortune(cards, ranker, rules.royal_match, view)
         for w in ("fortune", "fortune_toke"):
             if seat.wagers.get(w):
                 c = odds_claim(seat, w, rules.paytables["fortune"], cat, trips)
@@ -83,8 +82,8 @@ def ace_high_claim(seat: Seat, banker_cards, rules: RuleProfile, ranker: Ranker)
     return Claim(seat.seat, "ace_high", stake, line, win, table.citation)
 
 
-def envy_lines(seat: Seat, rules: RuleProfile, ranker: Ranker) -> str | None:
+def envy_lines(seat: Seat, rules: RuleProfile, ranker: Ranker, view=None, fortune=None) -> str | None:
     """The envy line another player's hand earns (000(s)(2)), or None."""
-    cat, _ = bonus.fortune(list(seat.hand.cards), ranker, rules.royal_match)
+    cat, _ = fortune or bonus.fortune(list(seat.hand.cards), ranker, rules.royal_match, view)
     table = rules.paytables.get("envy")
     return cat if table and cat in table.pays else None
