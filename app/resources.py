@@ -376,6 +376,15 @@ def load_profile_file(path: Path) -> Profile:
                 or row["cents"] <= 0 or not isinstance(row["wagers"], list) \
                 or any(w not in SIDE_BETS for w in row["wagers"]):
             lim.bad("per_player", f"row {i} must be {{cents = N, wagers = [side bets]}}")
+        # 000(s)(3), 001 11.16(d): at least $40,000; 001 11.18(d): seven-card at least $50,000;
+        # or the most one player could win betting the minimum, whichever is greater
+        floor = 5_000_000 if "seven_card" in row["wagers"] else 4_000_000
+        top = max((max(p.odds or 0 for p in chosen[w].pays.values()) for w in row["wagers"] if w in chosen),
+                  default=0)
+        floor = max(floor, top * side.cents("minimum_bonus_wager_cents", 100))
+        if row["cents"] < floor:
+            lim.bad("per_player", f"row {i}: {row['cents']} cents is below the least limit allowed, {floor} cents "
+                                  "(000(s)(3), 001 11.16(d), 11.18(d))")
         per_player.append((row["cents"], tuple(row["wagers"])))
     limits = Limits(tuple(per_player), lim.cents("per_table_cents"), lim.cents("approval_threshold_cents"))
 

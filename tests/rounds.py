@@ -62,9 +62,9 @@ def random_round(seed: int, profile_name: str, mode: str | None = None) -> dict:
     banking: dict = {"mode": mode}
     if mode in ("player", "co-bank"):
         n, m = rules.payout_odds
-        banking.update(seat=bank_seat, chips=total_base * n // m + rng.randint(0, 50000))
+        banking.update(seat=bank_seat, chips=total_base * n // m + rng.randint(0, 50000), last_wager=2000)
         if mode == "player" and rng.random() < 0.7:
-            banking.update(last_wager=2000, dealer_wager=rng.choice([0, 1000, 2000]))
+            banking.update(dealer_wager=rng.choice([0, 1000, 2000]))
             banking["chips"] += 2000 * n // m
     elif mode == "player-dealer":
         banking.update(seat=bank_seat, wager=rng.choice([1000, 5000, 100000]),

@@ -150,3 +150,11 @@ def test_additional_wager_odds_must_be_within_the_regulation(tmp_path):
     _edit(p, "additional_odds = [11, 2]", "additional_odds = [7, 1]")
     with pytest.raises(ResourceError, match=r"000\(p\)\(2\)\(vi\)"):
         load_profile_file(p)
+
+
+def test_per_player_limit_below_the_regulation_floor_is_refused(tmp_path):
+    # 000(s)(3): at least $40,000 or the most a minimum bettor could win
+    p = _copy(tmp_path, "rules", "section6")
+    _edit(p, "cents = 4000000", "cents = 3999999")
+    with pytest.raises(ResourceError, match=r"below the least limit allowed, 4000000 cents"):
+        load_profile_file(p)

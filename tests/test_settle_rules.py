@@ -229,6 +229,7 @@ LOSER = "Jh Td 8c 6h 4d 3s 2s", "Jh Td 8c 6h 4d", "3s 2s"      # loses both ways
 
 
 def banked(mode, win_stake, lose_stake, chips=100_000, **banking):
+    banking.setdefault("last_wager", 2000)
     return {"profile": "casino", "banking": {"mode": mode, "seat": 3, "chips": chips, **banking},
             "dealer": {"cards": "Ac Kh 9s 7d 5c 4s Th"},
             "seats": [seat(1, *WINNER, base=win_stake), seat(2, *LOSER, base=lose_stake), copy.deepcopy(BANK)]}
@@ -283,6 +284,18 @@ def test_lucky_money_at_most_ten_percent_more():
 def test_bank_that_cannot_cover_is_refused():
     with pytest.raises(RoundError, match=r"must cover 3000 cents.*000\(m\)\(4\)\(ii\)"):
         run(banked("player", 1000, 2000, chips=2999))
+
+
+def test_no_player_banks_two_rounds_in_a_row():
+    # 000(m)(3): in no event may any player bank two consecutive rounds of play
+    with pytest.raises(RoundError, match=r"two consecutive rounds \(000\(m\)\(3\)"):
+        run(banked("player", 1000, 2000, banked_last_round=True))
+
+
+def test_bank_must_have_wagered_in_the_last_unbanked_round():
+    # 000(m)(4)(i)
+    with pytest.raises(RoundError, match=r"000\(m\)\(4\)\(i\)"):
+        run(banked("co-bank", 1000, 2000, last_wager=0))
 
 
 def test_bank_foul_is_reset_by_the_house_way():

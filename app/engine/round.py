@@ -65,6 +65,7 @@ class Banking:
     last_wager: int | None = None     # the bank's last wager against the dealer (000(m)(7), 003 #7)
     wager: int | None = None          # the player-dealer's wager (002)
     action_seat: int | None = None    # 002: the seat holding the action button
+    banked_last_round: bool = False   # 000(m)(3): no player banks two consecutive rounds
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
     if obj["profile"] != profile.name:
         raise RoundError(f"round.profile: the round is for {obj['profile']!r}, not {profile.name!r}")
     b = _keys(obj["banking"], "banking", {"mode", "seat", "chips", "dealer_wager", "last_wager", "wager",
-                                          "action_seat"}, {"mode"})
+                                          "action_seat", "banked_last_round"}, {"mode"})
     mode = b["mode"]
     if mode not in profile.banking_modes:
         raise RoundError(f"banking.mode: {mode!r} is not allowed by profile {profile.name!r} "
@@ -145,6 +146,7 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
         last_wager=_cents(b["last_wager"], "banking.last_wager") if "last_wager" in b else None,
         wager=_cents(b["wager"], "banking.wager", allow_zero=False) if "wager" in b else None,
         action_seat=b.get("action_seat"),
+        banked_last_round=b.get("banked_last_round", False) is True,
     )
     max_seat = 7 if mode == "player-dealer" else 6
     if mode != "house":
@@ -277,13 +279,17 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if len(by_player[bank_player]) > 1:
             raise RoundError(f"banking.seat: the bank may only wager on one betting area (000(m)(6))")
     if banking.mode in ("player", "co-bank"):
+        if banking.banked_last_round:
+            raise RoundError("banking.banked_last_round: no player may bank two consecutive rounds (000(m)(3), "
+                             "001 11.10(c), 003 PLAYER BANK 2)")
+        if not banking.last_wager:
+            raise RoundError("banking.last_wager: the bank must have wagered against the dealer in the last round "
+                             "without a player bank (000(m)(4)(i), 003 PLAYER BANK 1)")
         if banking.chips is None:
             raise RoundError("banking.chips: the bank's chips on the table are required (000(m)(4)(ii))")
         if banking.mode == "co-bank" and banking.dealer_wager:
             raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank (000(m)(5))")
         if banking.mode == "player" and banking.dealer_wager:
-            if banking.last_wager is None:
-                raise RoundError("banking.last_wager: needed to check the dealer's wager (000(m)(7))")
             cap = banking.last_wager * (100 + profile.lucky_money_percent) // 100
             if banking.dealer_wager > cap:
                 raise RoundError(f"banking.dealer_wager: {banking.dealer_wager} cents is more than the bank's last "
