@@ -281,6 +281,13 @@ def test_lucky_money_at_most_ten_percent_more():
         run(banked("player", 1000, 2000, dealer_wager=2201, last_wager=2000))
 
 
+def test_lucky_money_or_prepaid_commission_not_both():
+    # 003 PLAYER BANK 7
+    run(banked("player", 1000, 2000, dealer_wager=2000, last_wager=2000, dealer_prepaid_commission=100))
+    with pytest.raises(RoundError, match="Lucky Money or prepaid commission, not both"):
+        run(banked("player", 1000, 2000, dealer_wager=2200, last_wager=2000, dealer_prepaid_commission=100))
+
+
 def test_bank_that_cannot_cover_is_refused():
     with pytest.raises(RoundError, match=r"must cover 3000 cents.*000\(m\)\(4\)\(ii\)"):
         run(banked("player", 1000, 2000, chips=2999))
@@ -388,3 +395,31 @@ def test_two_areas_must_be_adjacent():
     b = dict(seat(3, "As Ac 8s 6s 4s Kd Jd", "As Ac 8s 6s 4s", "Kd Jd", base=1000), player="pat")
     with pytest.raises(RoundError, match="must be adjacent"):
         run(house_round(a, b, profile_name="section6"))
+
+
+# -- New Jersey's own wagers ------------------------------------------------------------------
+def test_nj_insurance_three_card_and_seven_card():
+    # 001 11.16(c) table A: nine-high pai gow 400 to 1; 11.18(b): 2-3-4 a three-card straight 4 to 1;
+    # the first three A-A-A are three of a kind 25 to 1; 11.18(c) table A: A-A-A-J-J a full house 5 to 1
+    one = seat(1, "2s 3h 4d 5c 7s 8h 9d", "9d 5c 4d 3h 2s", "8h 7s", base=1000, insurance=500, three_card=500,
+               seven_card=500)
+    two = seat(2, "Ah Ad As 9s Jh Jc 4h", "As Ad Ah 9s 4h", "Jh Jc", base=2000, three_card=500, seven_card=1000)
+    s = run(house_round(one, two, profile_name="nj", dealer="Kc Qh Jd Tc 8c 6d 3c"))
+    assert result(s, 1, "insurance").win == 200_000
+    assert result(s, 1, "three_card").win == 2_000
+    assert result(s, 1, "seven_card").outcome == "lose"
+    assert result(s, 2, "three_card").win == 12_500
+    assert result(s, 2, "seven_card").win == 5_000
+
+
+def test_per_player_limit_adds_up_two_adjacent_seats():
+    # 000(o)(1), (s)(3): one player on seats 1 and 2; $5 on a natural seven-card straight flush
+    # ($40,000) and $100 on four of a kind ($2,500) exceed $40,000: shared 4,000,000 : 250,000,
+    # rounded down (3,764,705 and 235,294) with the cent left over to the larger remainder
+    a = dict(seat(1, "2s 3s 4s 5s 6s 7s 8s", "4s 5s 6s 7s 8s", "2s 3s", base=1000, fortune=500), player="pat")
+    b = dict(seat(2, "9c 9d 9h 9s Kd 4c 2h", "9c 9d 9h 9s 2h", "Kd 4c", base=1000, fortune=10000), player="pat")
+    s = run(house_round(a, b, profile_name="section6", dealer="Kc Qh Jd Tc 8c 6d 3c"))
+    assert result(s, 1, "fortune").win == 3_764_706
+    assert result(s, 2, "fortune").win == 235_294
+    # 000(a)(1)(v): the other seat's hand is the player's own cards: no envy either way
+    assert not [r for r in s.results if r.wager.startswith("envy")]

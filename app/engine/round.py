@@ -66,6 +66,7 @@ class Banking:
     wager: int | None = None          # the player-dealer's wager (002)
     action_seat: int | None = None    # 002: the seat holding the action button
     banked_last_round: bool = False   # 000(m)(3): no player banks two consecutive rounds
+    dealer_prepaid_commission: int = 0  # 003 PLAYER BANK 7, COLLECTING 8: with the dealer's wager
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,8 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
     if obj["profile"] != profile.name:
         raise RoundError(f"round.profile: the round is for {obj['profile']!r}, not {profile.name!r}")
     b = _keys(obj["banking"], "banking", {"mode", "seat", "chips", "dealer_wager", "last_wager", "wager",
-                                          "action_seat", "banked_last_round"}, {"mode"})
+                                          "action_seat", "banked_last_round", "dealer_prepaid_commission"},
+              {"mode"})
     mode = b["mode"]
     if mode not in profile.banking_modes:
         raise RoundError(f"banking.mode: {mode!r} is not allowed by profile {profile.name!r} "
@@ -147,6 +149,7 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
         wager=_cents(b["wager"], "banking.wager", allow_zero=False) if "wager" in b else None,
         action_seat=b.get("action_seat"),
         banked_last_round=b.get("banked_last_round", False) is True,
+        dealer_prepaid_commission=_cents(b.get("dealer_prepaid_commission", 0), "banking.dealer_prepaid_commission"),
     )
     max_seat = 7 if mode == "player-dealer" else 6
     if mode != "house":
@@ -289,6 +292,12 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError("banking.chips: the bank's chips on the table are required (000(m)(4)(ii))")
         if banking.mode == "co-bank" and banking.dealer_wager:
             raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank (000(m)(5))")
+        if banking.dealer_prepaid_commission and banking.dealer_wager > banking.last_wager:
+            raise RoundError("banking.dealer_prepaid_commission: the bank may have Lucky Money or prepaid "
+                             "commission, not both (003 PLAYER BANK 7)")
+        if banking.dealer_prepaid_commission and not profile.commission.prepaid_allowed:
+            raise RoundError(f"banking.dealer_prepaid_commission: profile {profile.name!r} does not take prepaid "
+                             "commission")
         if banking.mode == "player" and banking.dealer_wager:
             cap = banking.last_wager * (100 + profile.lucky_money_percent) // 100
             if banking.dealer_wager > cap:

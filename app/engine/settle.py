@@ -275,7 +275,8 @@ def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Sea
         if seat.wagers.get("fortune", 0) < rules.envy.minimum_wager_cents or seat.surrender:
             continue
         for other, line in premium:
-            if other.seat != seat.seat:
+            # 000(a)(1)(v): never for the player's own cards, which include a second area (000(o))
+            if other.player != seat.player:
                 out.append(Claim(seat.seat, f"envy of seat {other.seat}", 0, line, table.pays[line].cents,
                                  f"{table.citation}; 000(r)(4)(iii)"))
     return out
