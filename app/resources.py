@@ -14,8 +14,9 @@ from pathlib import Path
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
-from app.engine.profile import (BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, FOUL_RULES, SIDE_BETS,
-                                SURRENDER_RULES, Commission, Envy, Limits, RuleProfile)
+from app.engine.profile import (BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
+                                POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Commission, Envy, Limits, Procedures,
+                                RuleProfile)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
@@ -282,7 +283,8 @@ class _Section:
 def load_profile_file(path: Path) -> Profile:
     data = _read(path)
     _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
-                             "base", "commission", "banking", "side_bets", "envy", "limits", "seating"})
+                             "base", "commission", "banking", "side_bets", "envy", "limits", "seating",
+                             "procedures"})
     for key in ("name", "rule_text", "title", "wheel", "house_way", "royal_match"):
         _expect(path, key, data[key], str, "a string")
     if data["wheel"] not in WHEEL_SETTINGS:
@@ -396,10 +398,29 @@ def load_profile_file(path: Path) -> Profile:
     if not 1 <= areas <= 2:
         seat.bad("adjacent_areas", "must be 1 or 2 (000(o)(1), 001 11.12(a): no more than two adjacent areas)")
 
+    proc = _Section(path, data, "procedures", {"starting_position", "deal", "delivery", "deck_hours_shoe",
+                                               "deck_hours_hand", "dice_hours"}, {"deck_hours_shuffler"})
+    methods = {}
+    for key, allowed in (("starting_position", POSITION_METHODS), ("deal", DEAL_METHODS)):
+        values = proc.get(key, list, "a list of methods")
+        if not values or any(v not in allowed for v in values):
+            proc.bad(key, f"each must be one of {allowed}")
+        methods[key] = tuple(values)
+    hours = {}
+    for key in ("deck_hours_shoe", "deck_hours_hand", "dice_hours", "deck_hours_shuffler"):
+        v = proc.get(key, int, "a whole number of hours")
+        if v is not None and not 0 < v <= 24:
+            proc.bad(key, "must be 1 to 24 hours (000(e)(5), (d)(1)(ii))")
+        hours[key] = v
+    procedures = Procedures(methods["starting_position"], methods["deal"],
+                            proc.choice("delivery", ("clockwise", "counterclockwise")), hours["deck_hours_shoe"],
+                            hours["deck_hours_hand"], hours["deck_hours_shuffler"], hours["dice_hours"])
+
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
         chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
-        side.cents("minimum_bonus_wager_cents", 100), additional, lucky, bettors, areas, ace_high_pushes)
+        side.cents("minimum_bonus_wager_cents", 100), additional, lucky, bettors, areas, ace_high_pushes,
+        procedures)
     return Profile(rules)
 
 

@@ -74,6 +74,21 @@ class Envy:
     toke_max_payout_cents: int | None = None  # 003 GENERAL RULES 6: toke bets pay at most $500, no envy
 
 
+POSITION_METHODS = ("dice", "rng", "button", "two-dice", "action")
+DEAL_METHODS = ("manual-shoe", "hand", "automated-shoe", "three-four")
+
+
+@dataclass(frozen=True)
+class Procedures:
+    starting_position: tuple[str, ...] = ("dice", "rng", "button")  # 000(k)(1)
+    deal: tuple[str, ...] = ("manual-shoe", "hand", "automated-shoe")  # 000(h), (i), (j)
+    delivery: str = "clockwise"                 # 000(h)(3), (i)(6), (j)(4); 003 DEALER BANK 2: counterclockwise
+    deck_hours_shoe: int = 8                    # 000(e)(5)
+    deck_hours_hand: int = 4                    # 000(e)(5)
+    deck_hours_shuffler: int | None = None      # 003 NEW CARDS IN PLAY 1: every four hours
+    dice_hours: int = 24                        # 000(d)(1)(ii)
+
+
 @dataclass(frozen=True)
 class RuleProfile:
     name: str
@@ -98,3 +113,4 @@ class RuleProfile:
     bettors_per_circle: int = 1                  # 003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1: four
     adjacent_areas: int = 1                      # 000(o)(1), 001 11.12: two adjacent areas
     dealer_ace_high_pushes: bool = False         # 002 OBJECT OF THE GAME
+    procedures: Procedures = field(default_factory=Procedures)
