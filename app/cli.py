@@ -89,6 +89,39 @@ def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
     }
 
 
+def replay_command(path: str, profile_name: str) -> int:
+    from pathlib import Path
+
+    from app.engine.procedure import Event, Refused, due, replay
+
+    rules = profile(profile_name).rules
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as e:
+        raise InputError(f"cannot read events file {path}: {e.strerror}") from None
+    events = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append((n, Event.from_json(json.loads(line))))
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{n}: not valid JSON: {e}") from None
+        except Refused as e:
+            raise InputError(f"{path}:{n}: {e}") from None
+    state, refused = replay([e for _, e in events], rules)
+    out = {"state": state.as_json()}
+    if state.last_time is not None:
+        out["due"] = due(state, rules, state.last_time)
+    if refused:
+        i, event, reason = refused
+        out["refused"] = {"line": events[i][0], "type": event.type, "reason": reason}
+        print(json.dumps(out, indent=2))
+        return EXIT_BAD_INPUT
+    print(json.dumps(out, indent=2))
+    return 0
+
+
 def deal_command(args) -> int:
     from app.engine import deal, position
     from app.engine.position import PositionError
@@ -239,6 +272,15 @@ def build_parser() -> argparse.ArgumentParser:
     do.add_argument("--first-stack", type=int, default=1, help="hand deal: the stack the bank picks (000(m)(9))")
     do.add_argument("--wagering", default="", help="three-four: the seats with a wager, e.g. 1,4,6")
 
+    rp = sub.add_parser("round", help="follow a table through its events")
+    rsub = rp.add_subparsers(dest="round_command", metavar="ACTION", required=True)
+    rr = rsub.add_parser("replay", help="rebuild a table's state from its events (JSON lines)",
+                         description="Each line of EVENTS.jsonl is an event: {\"type\", \"time\" (ISO 8601), "
+                                     "\"actor\", \"role\", ...}. Prints the resulting state and what is due, or "
+                                     "the first refused event and why (exit 2).")
+    rr.add_argument("events_file", metavar="EVENTS.jsonl")
+    rr.add_argument("--profile", default=DEFAULT_PROFILE)
+
     an = sub.add_parser("analyze", help="exact analysis of every seven-card hand and every pay table")
     asub = an.add_subparsers(dest="analyze_command", metavar="ACTION", required=True)
     e = asub.add_parser("enumerate", help="classify all C(53,7) = 154,143,080 hands and write the counts")
@@ -268,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
                 "bonus": lambda t: hand_bonus(t, prof, args.meter),
             }
             return _run(handlers[args.hand_command], args)
+        if args.command == "round":
+            return replay_command(args.events_file, args.profile)
         if args.command == "deal":
             return deal_command(args)
         if args.command == "settle":

@@ -399,7 +399,8 @@ def load_profile_file(path: Path) -> Profile:
         seat.bad("adjacent_areas", "must be 1 or 2 (000(o)(1), 001 11.12(a): no more than two adjacent areas)")
 
     proc = _Section(path, data, "procedures", {"starting_position", "deal", "delivery", "deck_hours_shoe",
-                                               "deck_hours_hand", "dice_hours"}, {"deck_hours_shuffler"})
+                                               "deck_hours_hand", "dice_hours", "dealer_exposed_card"},
+                    {"deck_hours_shuffler"})
     methods = {}
     for key, allowed in (("starting_position", POSITION_METHODS), ("deal", DEAL_METHODS)):
         values = proc.get(key, list, "a list of methods")
@@ -414,7 +415,8 @@ def load_profile_file(path: Path) -> Profile:
         hours[key] = v
     procedures = Procedures(methods["starting_position"], methods["deal"],
                             proc.choice("delivery", ("clockwise", "counterclockwise")), hours["deck_hours_shoe"],
-                            hours["deck_hours_hand"], hours["deck_hours_shuffler"], hours["dice_hours"])
+                            hours["deck_hours_hand"], hours["deck_hours_shuffler"], hours["dice_hours"],
+                            proc.choice("dealer_exposed_card", ("void", "play")))
 
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],

@@ -87,6 +87,7 @@ class Procedures:
     deck_hours_hand: int = 4                    # 000(e)(5)
     deck_hours_shuffler: int | None = None      # 003 NEW CARDS IN PLAY 1: every four hours
     dice_hours: int = 24                        # 000(d)(1)(ii)
+    dealer_exposed_card: str = "void"           # 000(n)(5): all hands void; 003 EXPOSED CARDS 2: "must be played"
 
 
 @dataclass(frozen=True)

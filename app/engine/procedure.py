@@ -1,0 +1,368 @@
+"""A table through the procedures of its rule text, as a state machine driven by events.
+
+The state is a pure function of the event list: ``replay(events, rules)`` rebuilds a table
+from its log, and an event that the procedures do not allow in the current state is refused
+with the reason. Events carry their own time and actor; nothing here reads a clock.
+
+States (000(e)-(l), 001 11.5-11.9, 003 NEW CARDS IN PLAY):
+closed -> opening (deck received, inspected by the dealer, verified by the floor person,
+spread for the first player, washed) -> betting -> no_more_bets -> starting_position ->
+dealing -> setting -> revealing -> settling -> round_complete -> shuffling -> betting ... -> closed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from .deal import four_card_check
+from .profile import RuleProfile
+
+STATES = ("closed", "opening", "betting", "no_more_bets", "starting_position", "dealing", "setting",
+          "revealing", "settling", "round_complete", "shuffling")
+
+ROLES = ("dealer", "floor supervisor", "pit manager", "administrator", "device", "player")
+SUPERVISORS = ("floor supervisor", "pit manager")
+
+
+class Refused(ValueError):
+    """An event the procedures do not allow now; nothing of it is applied."""
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    time: datetime
+    actor: str
+    role: str
+    data: dict = field(default_factory=dict)
+
+    @staticmethod
+    def from_json(obj: Any) -> "Event":
+        if not isinstance(obj, dict):
+            raise Refused(f"an event is a JSON object, got {obj!r}")
+        for k in ("type", "time", "actor", "role"):
+            if k not in obj:
+                raise Refused(f"event without {k!r}: {obj!r}")
+        try:
+            t = datetime.fromisoformat(obj["time"])
+        except (TypeError, ValueError):
+            raise Refused(f"event time must be ISO 8601 like 2026-11-21T14:30:00, got {obj['time']!r}") from None
+        if obj["role"] not in ROLES:
+            raise Refused(f"unknown role {obj['role']!r}; roles are {', '.join(ROLES)}")
+        data = {k: v for k, v in obj.items() if k not in ("type", "time", "actor", "role")}
+        return Event(obj["type"], t, str(obj["actor"]), obj["role"], data)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    received: datetime
+    inspected: bool = False
+    verified_by: str | None = None
+    spread: bool = False
+    washed: bool = False
+    in_play_since: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Irregularity:
+    ref: int
+    kind: str
+    time: datetime
+    consequence: str
+    rule: str
+    needs_ack: bool
+    acknowledged_by: str | None = None
+
+
+@dataclass(frozen=True)
+class TableState:
+    state: str = "closed"
+    round: int = 0                     # rounds begun since the table opened
+    decks: dict[str, Deck] = field(default_factory=dict)
+    deck_in_play: str | None = None    # the deck dealt this round
+    last_deck_dealt: str | None = None  # 000(b)(2)(iv): two decks alternate
+    dealing_method: str | None = None
+    dice_placed: datetime | None = None
+    starting_position: int | None = None
+    void: bool = False                 # this round is void (an irregularity)
+    irregularities: tuple[Irregularity, ...] = ()
+    last_time: datetime | None = None
+
+    def pending_acks(self) -> list[Irregularity]:
+        return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
+
+    def as_json(self) -> dict:
+        return {
+            "state": self.state, "round": self.round, "deck_in_play": self.deck_in_play,
+            "decks": {d.id: {"received": d.received.isoformat(), "inspected": d.inspected,
+                             "verified_by": d.verified_by, "spread": d.spread, "washed": d.washed,
+                             "in_play_since": d.in_play_since.isoformat() if d.in_play_since else None}
+                      for d in self.decks.values()},
+            "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
+            "starting_position": self.starting_position, "void": self.void,
+            "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
+                                "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
+                                "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
+            "pending_acknowledgements": [i.ref for i in self.pending_acks()],
+        }
+
+
+# -- the irregularities of 000(n), 001 11.11, 003 EXPOSED CARDS / DICE SHAKING ---------------
+# kind -> (consequence, rule, needs a supervisor's acknowledgement, what happens to the round)
+IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
+    "no_roll": ("No roll: the dice are shaken again", "000(n)(1),(2); 003 DICE SHAKING 4, 7", False, "continue"),
+    "wrong_dice_total": ("all hands dead, the cards reshuffled", "000(n)(3)", True, "void"),
+    "player_card_exposed": ("the player may void the hand before looking at the rest", "000(n)(4)", False,
+                            "continue"),
+    "dealer_card_exposed": ("all hands void, the cards reshuffled", "000(n)(5)", True, "void"),
+    "card_face_up_in_shoe": ("the card goes to the discard rack and is not used", "000(n)(6)", False, "continue"),
+    "cards_face_up_in_shoe": ("more than one card face up: all hands void, reshuffle", "000(n)(6)", True, "void"),
+    "card_drawn_in_error": ("used as though it were the next card", "000(n)(7)", False, "continue"),
+    "wrong_number_of_cards": ("all hands void, the cards reshuffled", "000(n)(8); 003 #18", True, "void"),
+    "dealer_hand_not_house_way": ("the hands are reset by the house way and the round completed",
+                                  "000(n)(9); 003 DEALER BANK 8", True, "continue"),
+    "bank_hand_not_set_correctly": ("the dealer resets the bank's hands by the house way", "000(n)(10)", True,
+                                    "continue"),
+    "card_exposed_while_dealing_stacks": ("the cards are reshuffled", "000(n)(11)", True, "void"),
+    "shuffler_jam": ("the cards are reshuffled", "000(n)(13); 003 GENERAL RULES 5", True, "void"),
+    "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
+                 "void"),
+    "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
+                                "void"),
+}
+
+# the states each event may arrive in, and the state it leaves the table in
+TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
+    "deck_received": (("closed", "opening", "betting", "round_complete", "shuffling"), None),
+    "deck_inspected": (("opening", "betting", "round_complete", "shuffling"), None),
+    "deck_verified": (("opening", "betting", "round_complete", "shuffling"), None),
+    "deck_spread": (("opening", "betting", "round_complete", "shuffling"), None),
+    "deck_washed": (("opening", "betting", "round_complete", "shuffling"), None),
+    "deck_removed": (("opening", "betting", "round_complete", "shuffling", "closed"), None),
+    "dice_placed": (("closed", "opening", "betting", "round_complete", "shuffling"), None),
+    "shuffle_started": (("opening", "round_complete", "betting"), "shuffling"),
+    "shuffle_completed": (("shuffling",), "betting"),
+    "no_more_bets": (("betting",), "no_more_bets"),
+    "position_determined": (("no_more_bets", "dealing"), None),
+    "dealt": (("no_more_bets", "starting_position", "dealing"), None),
+    "hands_set": (("setting",), "revealing"),
+    "revealed": (("revealing",), "settling"),
+    "settled": (("settling",), "round_complete"),
+    "acknowledged": (STATES, None),
+    "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
+}
+
+
+def _deck(state: TableState, event: Event) -> Deck:
+    d = event.data.get("deck")
+    if d not in state.decks:
+        raise Refused(f"{event.type}: no deck {d!r} at the table (received: {', '.join(state.decks) or 'none'})")
+    return state.decks[d]
+
+
+def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """The table after ``event``, or Refused with the reason."""
+    if state.last_time is not None and event.time < state.last_time:
+        raise Refused(f"{event.type}: time {event.time.isoformat()} is before the previous event")
+    t = event.type
+    if t in IRREGULARITIES:
+        return _irregularity(state, event, rules)
+    if t not in TRANSITIONS:
+        raise Refused(f"unknown event type {t!r}")
+    allowed, after = TRANSITIONS[t]
+    if state.state not in allowed:
+        raise Refused(f"{t}: not allowed while the table is {state.state} (allowed in: {', '.join(allowed)})")
+    s = replace(state, last_time=event.time)
+    d = event.data
+
+    if t == "deck_received":
+        # 000(e)(1), 001 11.5(a); 000(b)(2): at most two decks, each of a different back colour
+        deck_id = d.get("deck")
+        if not isinstance(deck_id, str) or not deck_id:
+            raise Refused("deck_received: the deck needs an id")
+        if deck_id in s.decks:
+            raise Refused(f"deck_received: deck {deck_id!r} is already at the table")
+        if len(s.decks) >= 2:
+            raise Refused("deck_received: a table uses one deck, or two with a shuffler (000(b)(2))")
+        decks = dict(s.decks)
+        decks[deck_id] = Deck(deck_id, event.time)
+        return replace(s, decks=decks, state="opening" if s.state == "closed" else s.state)
+    if t in ("deck_inspected", "deck_verified", "deck_spread", "deck_washed"):
+        deck = _deck(s, event)
+        if t == "deck_inspected":
+            if event.role != "dealer":
+                raise Refused("deck_inspected: the dealer sorts and inspects the cards (000(e)(1))")
+            deck = replace(deck, inspected=True)
+        elif t == "deck_verified":
+            if event.role not in SUPERVISORS:
+                raise Refused("deck_verified: the floor person verifies the inspection (000(e)(1)), not a "
+                              f"{event.role}")
+            if not deck.inspected:
+                raise Refused("deck_verified: the dealer has not inspected this deck yet (000(e)(1))")
+            deck = replace(deck, verified_by=event.actor)
+        elif t == "deck_spread":
+            if deck.verified_by is None:
+                raise Refused("deck_spread: spread for the first player after the floor person's verification "
+                              "(000(e)(2))")
+            deck = replace(deck, spread=True)
+        else:
+            if not deck.spread:
+                raise Refused("deck_washed: the cards are washed after the first player's inspection (000(e)(3))")
+            deck = replace(deck, washed=True)
+        return replace(s, decks={**s.decks, deck.id: deck})
+    if t == "deck_removed":
+        deck = _deck(s, event)
+        decks = {k: v for k, v in s.decks.items() if k != deck.id}
+        return replace(s, decks=decks, deck_in_play=None if s.deck_in_play == deck.id else s.deck_in_play)
+    if t == "dice_placed":
+        return replace(s, dice_placed=event.time)
+    if t == "shuffle_started":
+        ready = [k for k, v in s.decks.items() if v.washed]
+        if not ready:
+            raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed (000(e)(1)-(4))")
+        return replace(s, state="shuffling")
+    if t == "shuffle_completed":
+        deck = _deck(s, event)
+        if not deck.washed:
+            raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play (000(e)(4))")
+        if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
+            raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
+                          "(000(b)(2)(iv))")
+        return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None)
+    if t == "no_more_bets":
+        if s.deck_in_play is None:
+            raise Refused("no_more_bets: no shuffled deck is ready")
+        pending = s.pending_acks()
+        if pending:
+            raise Refused(f"no_more_bets: irregularity {pending[0].ref} ({pending[0].kind}) awaits a "
+                          "supervisor's acknowledgement")
+        method = d.get("method")
+        if method not in rules.procedures.deal:
+            raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
+                          f"profile {rules.name!r}, got {method!r}")
+        deck = s.decks[s.deck_in_play]
+        decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
+        return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
+                       void=False, starting_position=None)
+    if t == "position_determined":
+        pos = d.get("position")
+        if not isinstance(pos, int) or not 0 <= pos <= 7:
+            raise Refused(f"position_determined: position is 0 (dealer) or a seat, got {pos!r}")
+        if d.get("method") not in rules.procedures.starting_position:
+            raise Refused(f"position_determined: method must be one of "
+                          f"{', '.join(rules.procedures.starting_position)}, got {d.get('method')!r}")
+        if s.state == "dealing":  # 000(i)(5): from the hand, the stacks are dealt first
+            return replace(s, starting_position=pos, state="setting")
+        return replace(s, starting_position=pos, state="starting_position")
+    if t == "dealt":
+        if s.state == "no_more_bets" and s.dealing_method != "hand":
+            raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
+                          "the hand makes the stacks first (000(i)(5))")
+        remaining = d.get("remaining")
+        sizes = d.get("hand_sizes", [7] * 7)
+        if not isinstance(remaining, int) or not isinstance(sizes, list):
+            raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
+        verdict, rule = four_card_check(remaining, sizes)
+        if verdict != "ok":
+            kind = "misdeal" if verdict == "misdeal" else "deck_count_wrong"
+            irr = Irregularity(len(s.irregularities) + 1, kind, event.time,
+                               "all hands void, reshuffle" if verdict == "misdeal"
+                               else "round void, the deck is removed from the table", rule, True)
+            out = replace(s, irregularities=s.irregularities + (irr,), void=True, state="round_complete")
+            if verdict == "deck_removed":
+                decks = {k: v for k, v in out.decks.items() if k != s.deck_in_play}
+                out = replace(out, decks=decks, deck_in_play=None)
+            return out
+        if s.state == "no_more_bets":
+            return replace(s, state="dealing")
+        return replace(s, state="setting")
+    if t in ("hands_set", "revealed"):
+        return replace(s, state=after)
+    if t == "settled":
+        return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None)
+    if t == "acknowledged":
+        if event.role not in SUPERVISORS:
+            raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
+                          "or pit manager must")
+        ref = d.get("ref")
+        found = [i for i in s.irregularities if i.ref == ref]
+        if not found:
+            raise Refused(f"acknowledged: no irregularity {ref!r}")
+        if found[0].acknowledged_by is not None:
+            raise Refused(f"acknowledged: irregularity {ref} was already acknowledged by {found[0].acknowledged_by}")
+        irr = tuple(replace(i, acknowledged_by=event.actor) if i.ref == ref else i for i in s.irregularities)
+        return replace(s, irregularities=irr)
+    if t == "table_closed":
+        return replace(s, state="closed", deck_in_play=None)
+    raise Refused(f"unhandled event {t!r}")  # pragma: no cover - every TRANSITIONS key is handled
+
+
+IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
+
+
+def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableState:
+    kind = event.type
+    consequence, rule, needs_ack, effect = IRREGULARITIES[kind]
+    if kind == "dealer_card_exposed" and rules.procedures.dealer_exposed_card == "play":
+        consequence, rule, effect = "the dealer's hand must be played", "003 EXPOSED CARDS 2", "continue"
+    if kind in ("no_roll", "wrong_dice_total") and state.state not in ("no_more_bets", "starting_position",
+                                                                         "dealing", "setting"):
+        raise Refused(f"{kind}: only while the starting position is being determined or dealt to")
+    if effect == "void" and state.state not in IN_ROUND and kind not in ("shuffler_jam",
+                                                                       "cards_exposed_after_cut"):
+        raise Refused(f"{kind}: there is no round in progress to void")
+    if kind == "player_card_exposed":
+        option = event.data.get("option")
+        if option not in ("void", "play"):
+            raise Refused("player_card_exposed: the player's option is 'void' or 'play' (000(n)(4))")
+        consequence = f"the player chose to {option} the hand"
+    if kind == "cards_exposed_after_cut" and event.data.get("count", 0) < 3:
+        consequence, needs_ack, effect = "fewer than three cards exposed: play continues", False, "continue"
+    irr = Irregularity(len(state.irregularities) + 1, kind, event.time, consequence, rule, needs_ack)
+    s = replace(state, irregularities=state.irregularities + (irr,), last_time=event.time)
+    if effect == "void":
+        if state.state in IN_ROUND:
+            s = replace(s, void=True, state="round_complete", deck_in_play=None, last_deck_dealt=state.deck_in_play)
+        else:
+            s = replace(s, state="shuffling" if state.state != "closed" else "closed")
+    return s
+
+
+def replay(events: list[Event], rules: RuleProfile) -> tuple[TableState, tuple[int, Event, str] | None]:
+    """Rebuild a table from its events; stops at the first refused event (index, event, reason)."""
+    s = TableState()
+    for i, e in enumerate(events):
+        try:
+            s = apply(s, e, rules)
+        except Refused as r:
+            return s, (i, e, str(r))
+    return s, None
+
+
+# -- what is due: deck and dice clocks -------------------------------------------------------
+def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
+    """000(e)(5): cards dealt from a shoe are changed within eight hours, from the hand within
+    four (003: every four hours with the shuffler); 000(d)(1)(ii): dice within 24 hours."""
+    p = rules.procedures
+    out = []
+    for deck in state.decks.values():
+        if deck.in_play_since is None:
+            continue
+        method = state.dealing_method or "hand"
+        if p.deck_hours_shuffler is not None:
+            hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
+        elif method in ("manual-shoe", "automated-shoe", "three-four"):
+            hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
+        else:
+            hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
+        at = deck.in_play_since + timedelta(hours=hours)
+        out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now >= at,
+                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
+    if state.dice_placed is not None:
+        at = state.dice_placed + timedelta(hours=p.dice_hours)
+        out.append({"item": "dice", "due": at.isoformat(), "overdue": now >= at,
+                    "minutes_left": int((at - now).total_seconds() // 60), "rule": "000(d)(1)(ii)"})
+    return sorted(out, key=lambda x: x["due"])

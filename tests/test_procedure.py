@@ -1,0 +1,188 @@
+"""The table state machine: the procedures of the texts, replayed from events (issue 4)."""
+
+import json
+import re
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app.engine.procedure import Event, Refused, TableState, apply, due, replay
+from app.resources import profile
+
+T0 = datetime(2026, 11, 21, 14, 0)
+RULES = profile("section6").rules
+
+
+def ev(kind, minutes, role="dealer", actor="ann", **data):
+    return Event(kind, T0 + timedelta(minutes=minutes), actor, role, data)
+
+
+def opened(deck="red", start=0):
+    # 000(e)(1)-(3): received, sorted and inspected by the dealer, verified by the floor person,
+    # spread for the first player, washed
+    return [ev("deck_received", start, deck=deck), ev("deck_inspected", start + 1, deck=deck),
+            ev("deck_verified", start + 2, "floor supervisor", "bob", deck=deck),
+            ev("deck_spread", start + 3, deck=deck), ev("deck_washed", start + 4, deck=deck)]
+
+
+def a_round(deck, t, method="manual-shoe"):
+    return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck=deck),
+            ev("no_more_bets", t + 2, method=method),
+            ev("position_determined", t + 3, method="dice", value=14, position=6),
+            ev("dealt", t + 4, remaining=4), ev("hands_set", t + 5), ev("revealed", t + 6), ev("settled", t + 7)]
+
+
+def run(events, rules=RULES):
+    state, refused = replay(events, rules)
+    return state, refused
+
+
+def test_a_whole_round():
+    state, refused = run(opened() + a_round("red", 10))
+    assert refused is None
+    assert (state.state, state.round) == ("round_complete", 1)
+
+
+def test_replay_rebuilds_the_same_state_at_every_step():
+    events = opened() + a_round("red", 10) + a_round("red", 20)
+    s = TableState()
+    for i, e in enumerate(events):
+        s = apply(s, e, RULES)
+        assert run(events[:i + 1])[0] == s
+
+
+@pytest.mark.parametrize("events,reason", [
+    (lambda: opened()[:1] + [ev("deck_verified", 2, "floor supervisor", "bob", deck="red")],
+     "the dealer has not inspected this deck yet"),
+    (lambda: opened()[:2] + [ev("deck_verified", 2, "dealer", deck="red")],
+     "the floor person verifies the inspection"),
+    (lambda: opened()[:3] + [ev("deck_washed", 4, deck="red")], "after the first player's inspection"),
+    (lambda: opened() + [ev("no_more_bets", 6, method="manual-shoe")], "not allowed while the table is opening"),
+    (lambda: opened() + a_round("red", 10)[:3] + [ev("dealt", 14, remaining=4)], "determine the starting position"),
+    (lambda: opened() + a_round("red", 10)[:2] + [ev("no_more_bets", 12, method="manual-shoe"),
+                                                  ev("no_more_bets", 13, method="manual-shoe")],
+     "not allowed while the table is no_more_bets"),
+    (lambda: opened() + [ev("shuffle_started", 3)], "time .* is before the previous event"),
+])
+def test_illegal_events_are_refused_with_a_reason(events, reason):
+    state, refused = run(events())
+    assert refused is not None
+    assert re.search(reason, refused[2]), refused[2]
+
+
+def test_the_deal_method_must_be_the_profiles():
+    # sd deals from the hand only (004(2))
+    state, refused = run(opened() + a_round("red", 10), profile("sd").rules)
+    assert "deal method must be one of hand" in refused[2]
+
+
+def test_from_the_hand_the_stacks_come_before_the_position():
+    # 000(i)(4)-(5): four-card check after the stacks, then the starting position
+    events = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                         ev("no_more_bets", 12, method="hand"), ev("dealt", 13, remaining=4),
+                         ev("position_determined", 14, method="rng", value=3, position=2)]
+    state, refused = run(events)
+    assert refused is None and state.state == "setting"
+
+
+def test_two_decks_alternate():
+    # 000(b)(2)(iv): each deck used for every other round
+    events = opened("red") + opened("blue", 5) + a_round("red", 10)
+    events += [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red")]
+    state, refused = run(events)
+    assert "dealt last round; the two decks alternate" in refused[2]
+    events[-1] = ev("shuffle_completed", 21, deck="blue")
+    assert run(events)[1] is None
+
+
+def test_misdeal_voids_and_a_wrong_count_removes_the_deck():
+    # 000(h)(4)(ii)
+    base = opened() + a_round("red", 10)[:4]
+    state, _ = run(base + [ev("dealt", 14, remaining=5, hand_sizes=[7, 7, 6, 7, 7, 7, 7])])
+    assert state.void and state.irregularities[-1].kind == "misdeal" and "red" in state.decks
+    state, _ = run(base + [ev("dealt", 14, remaining=3)])
+    assert state.void and state.irregularities[-1].kind == "deck_count_wrong" and "red" not in state.decks
+
+
+def test_dealer_card_exposed_voids_and_needs_a_supervisor():
+    # 000(n)(5): all hands void; the next round waits for a supervisor's acknowledgement
+    events = opened() + a_round("red", 10)[:4] + [ev("dealer_card_exposed", 14)] + a_round("red", 20)
+    state, refused = run(events)
+    assert "awaits a supervisor's acknowledgement" in refused[2]
+    with_dealer_ack = events[:-8] + [ev("acknowledged", 15, "dealer", ref=1)]
+    assert "a dealer cannot acknowledge" in run(with_dealer_ack)[1][2]
+    acked = events[:-8] + [ev("acknowledged", 15, "floor supervisor", "bob", ref=1)] + a_round("red", 20)
+    state, refused = run(acked)
+    assert refused is None and state.round == 2 and state.irregularities[0].acknowledged_by == "bob"
+
+
+def test_in_003_an_exposed_dealer_card_is_played():
+    # 003 EXPOSED CARDS 2: "If the cards are exposed in the Dealer's hand, the hand must be played"
+    rules = profile("casino").rules
+    events = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                         ev("no_more_bets", 12, method="hand"), ev("dealt", 13, remaining=4),
+                         ev("position_determined", 14, method="rng", value=3, position=2),
+                         ev("dealer_card_exposed", 15)]
+    state, refused = run(events, rules)
+    assert refused is None and not state.void and state.state == "setting"
+
+
+def test_one_card_face_up_in_the_shoe_is_discarded_more_voids():
+    # 000(n)(6)
+    base = opened() + a_round("red", 10)[:4]
+    one, _ = run(base + [ev("card_face_up_in_shoe", 14)])
+    assert not one.void and not one.pending_acks()
+    more, _ = run(base + [ev("cards_face_up_in_shoe", 14, count=2)])
+    assert more.void
+
+
+def test_player_may_void_an_exposed_hand():
+    # 000(n)(4): the player's option, decided without looking at the unexposed cards
+    base = opened() + a_round("red", 10)[:5]
+    state, refused = run(base + [ev("player_card_exposed", 15, seat=2)])
+    assert "'void' or 'play'" in refused[2]
+    state, _ = run(base + [ev("player_card_exposed", 15, seat=2, option="void")])
+    assert state.irregularities[-1].consequence == "the player chose to void the hand"
+
+
+def test_deck_and_dice_clocks():
+    # 000(e)(5): a shoe deck within 8 hours, a hand deck within 4; (d)(1)(ii): dice within 24 hours;
+    # 003 NEW CARDS IN PLAY 1: every four hours with the shuffler
+    events = opened() + [ev("dice_placed", 5)] + a_round("red", 10)
+    state, _ = run(events)
+    items = {d["item"]: d for d in due(state, RULES, T0 + timedelta(hours=8, minutes=11))}
+    assert items["deck red"]["due"] == (T0 + timedelta(hours=8, minutes=12)).isoformat()
+    assert not items["deck red"]["overdue"]
+    assert items["dice"]["due"] == (T0 + timedelta(hours=24, minutes=5)).isoformat()
+    hand = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                       ev("no_more_bets", 12, method="hand")]
+    state, _ = run(hand)
+    (deck,) = due(state, RULES, T0 + timedelta(hours=4, minutes=12))
+    assert deck["overdue"] and deck["rule"] == "000(e)(5): from the hand"
+    state, _ = run(hand, profile("casino").rules)
+    (deck,) = due(state, profile("casino").rules, T0)
+    assert deck["rule"] == "003 NEW CARDS IN PLAY 1"
+
+
+PITDESK = str(Path(sys.executable).with_name("pitdesk"))
+
+
+def test_replay_cli(tmp_path):
+    events = opened() + a_round("red", 10)
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(json.dumps({"type": e.type, "time": e.time.isoformat(), "actor": e.actor,
+                                          "role": e.role, **e.data}) for e in events) + "\n")
+    p = subprocess.run([PITDESK, "round", "replay", str(path), "--profile", "section6"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["state"]["state"] == "round_complete"
+    path.write_text(path.read_text() + json.dumps({"type": "hands_set", "time": "2026-11-21T15:00:00",
+                                                   "actor": "ann", "role": "dealer"}) + "\n")
+    p = subprocess.run([PITDESK, "round", "replay", str(path), "--profile", "section6"], capture_output=True,
+                       text=True)
+    out = json.loads(p.stdout)
+    assert p.returncode == 2 and out["refused"]["line"] == len(events) + 1
+    assert "not allowed while the table is round_complete" in out["refused"]["reason"]
