@@ -310,8 +310,10 @@ def load_profile_file(path: Path) -> Profile:
     if data["name"] != path.stem:
         raise ResourceError(f"{_rel(path)}: key 'name' is {data['name']!r} but the file is {path.name}")
 
-    base = _Section(path, data, "base", {"payout_odds", "payout_odds_reason", "foul", "surrender"},
-                    {"dealer_ace_high_pushes"})
+    base = _Section(path, data, "base", {"payout_odds", "payout_odds_reason", "foul", "surrender", "ties",
+                                         "cite_win", "cite_lose", "cite_push"}, {"dealer_ace_high_pushes"})
+    ties = base.choice("ties", ("banker", "push"))
+    cites = {k: base.get(f"cite_{k}", str, "a citation") for k in ("win", "lose", "push")}
     payout = base.odds("payout_odds")
     reason = base.get("payout_odds_reason", str, "a string")
     foul = base.choice("foul", FOUL_RULES)
@@ -347,7 +349,17 @@ def load_profile_file(path: Path) -> Profile:
     if not 0 <= lucky <= 100:
         bank.bad("lucky_money_percent", "must be 0 to 100")
 
-    side = _Section(path, data, "side_bets", {"offered"}, {"minimum_bonus_wager_cents", "additional_odds"})
+    side = _Section(path, data, "side_bets", {"offered"}, {"minimum_bonus_wager_cents", "additional_odds",
+                                                           "maximum_cents", "progressive_reset_cents",
+                                                           "fortune_before_base"})
+    maxima = side.get("maximum_cents", dict, "a table of wager -> cents", {})
+    for k, v in maxima.items():
+        if k not in SIDE_BETS or not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            side.bad("maximum_cents", f"{k} = {v!r}: a side bet and a positive number of cents")
+    reset = side.cents("progressive_reset_cents", 1_000_000)
+    if reset < 1_000_000:
+        side.bad("progressive_reset_cents", "000(q)(6): never less than $10,000")
+    fortune_first = side.get("fortune_before_base", bool, "true or false", False)
     offered = tuple(side.get("offered", list, "a list of side bets"))
     for bet in offered:
         if bet not in SIDE_BETS:
@@ -422,7 +434,7 @@ def load_profile_file(path: Path) -> Profile:
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
         chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
         side.cents("minimum_bonus_wager_cents", 100), additional, lucky, bettors, areas, ace_high_pushes,
-        procedures)
+        procedures, ties, cites, dict(maxima), reset, fortune_first)
     return Profile(rules)
 
 

@@ -50,7 +50,7 @@ def random_round(seed: int, profile_name: str, mode: str | None = None) -> dict:
             if "additional" in rules.side_bets and rng.random() < 0.3:
                 seat["additional"] = {str(rng.randint(1, 7)): rng.choice([500, 1000])}
             if rules.bettors_per_circle > 1 and n != bank_seat and rng.random() < 0.3:
-                seat["bettors"] = [{"name": f"b{k}", "base": rng.choice([500, 2600])}
+                seat["bettors"] = [{"name": f"b{n}-{k}", "base": rng.choice([500, 2600])}
                                    for k in range(rng.randint(1, rules.bettors_per_circle - 1))]
                 total_base += sum(b["base"] for b in seat["bettors"])
         seat["wagers"] = wagers
@@ -63,8 +63,8 @@ def random_round(seed: int, profile_name: str, mode: str | None = None) -> dict:
     if mode in ("player", "co-bank"):
         n, m = rules.payout_odds
         banking.update(seat=bank_seat, chips=total_base * n // m + rng.randint(0, 50000), last_wager=2000)
-        if mode == "player" and rng.random() < 0.7:
-            banking.update(dealer_wager=rng.choice([0, 1000, 2000]))
+        if mode == "player":
+            banking.update(dealer_wager=rng.choice([0, 0, 1000, 2000]))
             banking["chips"] += 2000 * n // m
     elif mode == "player-dealer":
         banking.update(seat=bank_seat, wager=rng.choice([1000, 5000, 100000]),

@@ -230,6 +230,8 @@ LOSER = "Jh Td 8c 6h 4d 3s 2s", "Jh Td 8c 6h 4d", "3s 2s"      # loses both ways
 
 def banked(mode, win_stake, lose_stake, chips=100_000, **banking):
     banking.setdefault("last_wager", 2000)
+    if mode == "player":
+        banking.setdefault("dealer_wager", 0)
     return {"profile": "casino", "banking": {"mode": mode, "seat": 3, "chips": chips, **banking},
             "dealer": {"cards": "Ac Kh 9s 7d 5c 4s Th"},
             "seats": [seat(1, *WINNER, base=win_stake), seat(2, *LOSER, base=lose_stake), copy.deepcopy(BANK)]}
@@ -423,3 +425,124 @@ def test_per_player_limit_adds_up_two_adjacent_seats():
     assert result(s, 2, "fortune").win == 235_294
     # 000(a)(1)(v): the other seat's hand is the player's own cards: no envy either way
     assert not [r for r in s.results if r.wager.startswith("envy")]
+
+
+# -- from the review against the texts ---------------------------------------------------------
+def test_exhausted_player_dealer_returns_every_later_wager():
+    # 002 TYPE OF GAME: "Once the player-dealer's wager has been exhausted, the wagers not covered
+    # by the player-dealer shall be returned": a $50 player-dealer pays seat 3 (the action seat)
+    # $50 of its $100 win and is exhausted; seat 2's losing $100 is returned, not collected
+    players = [seat(2, "Th 8h 6s 4d 3d 7c 2h", "Th 8h 6s 4d 3d", "7c 2h", base=10000),
+               seat(3, "Kd Kh Qs Jd 8c 6h Ts", "Kd Kh 8c 6h Ts", "Qs Jd", base=10000)]
+    s = run(face_up("2s 3h 4c 5d 7s 9d Jc", players, wager=5000))
+    assert result(s, 3, "base").win == 5000
+    assert result(s, 2, "base").outcome == "returned" and result(s, 2, "base").net == 0
+    assert result(s, 4, "player-dealer").net == -5000
+
+
+def test_south_dakota_ties_push():
+    # 004(7): "If either of the dealer's hand results in a tie or loss to a player, the player
+    # receives a push"; the player loses only when both dealer hands are superior
+    dealer = "9h 9d 5c 4s 3h Kd Qc"           # set by the house way: 9-9-5-4-3 / K-Q
+    tie_high = seat(1, "9s 9c 5d 4c 3s Jh Tc", "9s 9c 5d 4c 3s", "Jh Tc", base=1000)   # copy high, lower low
+    s = run(house_round(tie_high, profile_name="sd", dealer=dealer))
+    assert result(s, 1, "base").outcome == "push" and result(s, 1, "base").rule == "004(7)"
+    s = run(house_round(tie_high, dealer=dealer))  # 003: the banker wins absolute ties
+    assert result(s, 1, "base").outcome == "lose"
+
+
+def test_surrender_keeps_the_three_card_bonus_and_refuses_seven_card_wagers():
+    # 000(l)(4): only the base wager is surrendered; 001 11.17(f): the three-card bonus is
+    # settled on the first three cards before the rest are dealt; the seven cards of a
+    # surrender are collected unseen, so no insurance or seven-card wager may be at stake
+    st = dict(seat(1, "2s 3h 4d 5c 7s 8h 9d", "9d 5c 4d 3h 2s", "8h 7s", base=1000, three_card=500),
+              surrender=True)
+    s = run(house_round(st, profile_name="nj", dealer="Kc Qh Jd Tc 8c 6d 3c"))
+    assert result(s, 1, "base").net == -1000
+    assert result(s, 1, "three_card").win == 2000   # 2-3-4, a three-card straight, 4 to 1
+    st["wagers"]["insurance"] = 500
+    with pytest.raises(RoundError, match="insurance wager at stake"):
+        run(house_round(st, profile_name="nj", dealer="Kc Qh Jd Tc 8c 6d 3c"))
+
+
+def test_no_surrender_while_an_envy_bet_is_on_the_game():
+    # 003 GENERAL RULES 12: with envy bets on the game all hands receive action
+    sur = dict(seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000), surrender=True)
+    other = seat(2, "As Ac 8s 6s 4s Kd Jd", "As Ac 8s 6s 4s", "Kd Jd", base=1000, fortune=500)
+    with pytest.raises(RoundError, match="every hand receives action"):
+        run(house_round(sur, other))
+
+
+def test_surrender_against_a_player_bank_goes_to_the_center():
+    # 000(m)(12): collected wagers go to the center of the layout, for the bank
+    obj = banked("player", 1000, 2000)
+    obj["seats"][1]["surrender"] = True
+    s = run(obj)
+    assert ("seat 2", "center", 2000) in moves(s)
+    assert result(s, 3, "bank").net == 1000 - 50   # 2000 surrendered - 1000 paid, less 50 vig
+
+
+def test_per_player_limit_counts_envy():
+    # 000(s)(3): "Notwithstanding ... the fixed bonus amount required in (s)(2)": a $5 bonus on a
+    # natural seven-card straight flush ($40,000) plus $5 envy for another's four of a kind is
+    # limited to $40,000 in all
+    a = seat(1, "2s 3s 4s 5s 6s 7s 8s", "4s 5s 6s 7s 8s", "2s 3s", base=1000, fortune=500)
+    b = seat(2, "9c 9d 9h 9s Kd 4c 2h", "9c 9d 9h 9s 2h", "Kd 4c", base=1000)
+    s = run(house_round(a, b, profile_name="section6", dealer="Kc Qh Jd Tc 8c 6d 3c"))
+    assert result(s, 1, "fortune").win + result(s, 1, "envy of seat 2").win == 4_000_000
+
+
+def test_toke_payouts_count_in_the_003_table_limit():
+    a = seat(1, "2s 3s 4s 5s 6s 7s 8s", "4s 5s 6s 7s 8s", "2s 3s", base=1000, fortune=1000, fortune_toke=100)
+    s = run(house_round(a, dealer="Kc Qh Jd Tc 8c 6d 3c"))
+    paid = result(s, 1, "fortune").win + result(s, 1, "fortune_toke").win
+    assert paid == 7_500_000
+
+
+def test_meter_resets_only_after_the_whole_meter_is_paid():
+    # 000(q)(6): the reset amount follows the top award; a 10% award just comes off the meter
+    five = seat(1, "As Ah Ad Ac Jk 9h 2d", "As Ah Ad Ac Jk", "9h 2d", base=1000, progressive=100)
+    s = run(house_round(five, profile_name="section6", dealer="Kc Qh Jd Tc 8c 6d 3c", progressive_meter=1_000_000))
+    assert result(s, 1, "progressive").win == 100_002   # 10% of $10,000.21
+    assert s.meter_after == 1_000_021 - 100_002
+
+
+def test_bettors_on_the_banks_circle_and_too_many_circles_are_refused():
+    obj = banked("player", 1000, 2000)
+    obj["seats"][2]["bettors"] = [{"name": "ann", "base": 1000}]
+    with pytest.raises(RoundError, match="nobody wagers on the bank's circle"):
+        run(obj)
+    # 003 DEALER BANK 15: a player without a hand bets on at most two other hands
+    seats = [dict(seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000),
+                  bettors=[{"name": "zoe", "base": 500}]),
+             dict(seat(2, "As Ac 8s 6s 4s Kd Jd", "As Ac 8s 6s 4s", "Kd Jd", base=1000),
+                  bettors=[{"name": "zoe", "base": 500}]),
+             dict(seat(4, "Qh Qc 7c 6c 5d 3c 2d", "Qh Qc 7c 6c 5d", "3c 2d", base=1000),
+                  bettors=[{"name": "zoe", "base": 500}])]
+    with pytest.raises(RoundError, match="at most 2 other hand"):
+        run(house_round(*seats, dealer="Jc Tc 9h 8h 4c 3s 2h"))
+
+
+def test_the_dealers_wager_must_be_stated_and_no_bank_at_the_start():
+    obj = banked("player", 1000, 2000)
+    del obj["banking"]["dealer_wager"]
+    with pytest.raises(RoundError, match=r"000\(m\)\(7\)"):
+        run(obj)
+    obj = banked("co-bank", 1000, 2000)
+    obj["first_round_of_game"] = True
+    with pytest.raises(RoundError, match=r"start of the game \(000\(m\)\(2\)"):
+        run(obj)
+
+
+def test_co_bank_needs_no_dealer_hand():
+    # 003 #16b: the house does not take a hand
+    obj = banked("co-bank", 1000, 2000)
+    del obj["dealer"]
+    assert run(obj).banking == "co-bank"
+
+
+def test_003_fortune_maximum():
+    # 003 Maximum Wager $100.00
+    st = seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000, fortune=10001)
+    with pytest.raises(RoundError, match="above the maximum of 10000 cents"):
+        run(house_round(st))

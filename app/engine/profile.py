@@ -115,3 +115,8 @@ class RuleProfile:
     adjacent_areas: int = 1                      # 000(o)(1), 001 11.12: two adjacent areas
     dealer_ace_high_pushes: bool = False         # 002 OBJECT OF THE GAME
     procedures: Procedures = field(default_factory=Procedures)
+    ties: str = "banker"                         # 000(l)(6)(ii): copies go to the banker; 004(7): a tie pushes
+    base_citations: dict[str, str] = field(default_factory=dict)  # win / lose / push -> paragraph
+    maximum_wager_cents: dict[str, int] = field(default_factory=dict)  # 003: Fortune maximum $100.00
+    progressive_reset_cents: int = 1_000_000     # 000(q)(6): the casino's reset amount, at least $10,000
+    fortune_before_base: bool = False            # 003 RULES OF PLAY 9: Fortune Bonus, then the hand

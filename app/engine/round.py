@@ -129,7 +129,8 @@ def _hand(obj: Any, where: str) -> Hand:
 
 def parse_round(obj: Any, profile: RuleProfile) -> Round:
     """Validate a decoded round file against the table's rule profile."""
-    _keys(obj, "round", {"profile", "banking", "dealer", "seats", "progressive_meter", "rng_number"},
+    _keys(obj, "round", {"profile", "banking", "dealer", "seats", "progressive_meter", "rng_number",
+                         "first_round_of_game"},
           {"profile", "banking", "seats"})
     if obj["profile"] != profile.name:
         raise RoundError(f"round.profile: the round is for {obj['profile']!r}, not {profile.name!r}")
@@ -159,7 +160,9 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
         raise RoundError("banking.wager: the player-dealer's wager is required (002 TYPE OF GAME)")
 
     dealer = None
-    if mode != "player-dealer":
+    if mode == "co-bank" and "dealer" in obj:
+        dealer = _hand(obj["dealer"], "dealer")
+    elif mode not in ("player-dealer", "co-bank"):
         if "dealer" not in obj:
             raise RoundError("round: missing field 'dealer' (the dealer's seven cards)")
         dealer = _hand(obj["dealer"], "dealer")
@@ -241,6 +244,9 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError(f"{where}: the bank does not wager against itself")
         if banker and banking.mode == "player-dealer" and (s.wagers or s.additional):
             raise RoundError(f"{where}: the player-dealer does not wager against itself (002)")
+        for k, most in profile.maximum_wager_cents.items():
+            if s.wagers.get(k, 0) > most:
+                raise RoundError(f"{where}.wagers.{k}: above the maximum of {most} cents (003 Maximum Wager)")
         for k in ("fortune", "insurance"):
             if 0 < s.wagers.get(k, 0) < profile.minimum_bonus_wager_cents:
                 raise RoundError(f"{where}.wagers.{k}: below the minimum bonus wager of "
@@ -252,19 +258,43 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if s.surrender:
             if profile.surrender == "forbidden":
                 raise RoundError(f"{where}.surrender: profile {profile.name!r} does not allow surrender")
-            at_stake = [k for k in ("progressive", "seven_card") if s.wagers.get(k)]
-            if s.wagers.get("fortune", 0) >= profile.envy.minimum_wager_cents:
-                at_stake.append("fortune (envy)")
+            # only the base wager is surrendered and the seven cards are collected unseen
+            # (000(l)(4)(ii)), so no wager that looks at them may be at stake: 000(l)(4) and
+            # 001 11.9(e) name the progressive and seven-card wagers; the bonus, insurance and
+            # Ace-High wagers look at the same seven cards (000(r)(4)(ii), 001 11.15(d)2)
+            at_stake = [k for k in ("progressive", "seven_card", "fortune", "fortune_toke", "insurance", "ace_high")
+                        if s.wagers.get(k)]
             if at_stake:
                 raise RoundError(f"{where}.surrender: not allowed with a {', '.join(at_stake)} wager at stake "
-                                 f"(000(l)(4), 001 11.9(e), 003 GENERAL RULES 12)")
+                                 f"(000(l)(4), 001 11.9(e): the seven cards are collected unseen)")
+            # 003 GENERAL RULES 12 and 000(r)(4)(ii): with an envy bet on the game every hand
+            # receives action, where hands without a bonus wager count for envy
+            if profile.envy.counts_nonbetting_hands and any(
+                    o.wagers.get("fortune", 0) >= profile.envy.minimum_wager_cents for o in seats):
+                raise RoundError(f"{where}.surrender: there is an envy bet on the game, so every hand receives "
+                                 f"action (003 GENERAL RULES 12, 000(r)(4)(ii))")
             if banker:
                 raise RoundError(f"{where}.surrender: the bank cannot surrender")
         if s.prepaid_commission and not profile.commission.prepaid_allowed:
             raise RoundError(f"{where}.prepaid_commission: profile {profile.name!r} does not take prepaid commission")
+        if banker and s.bettors:
+            raise RoundError(f"{where}.bettors: nobody wagers on the bank's circle")
         if len(s.bettors) + 1 > profile.bettors_per_circle:
             raise RoundError(f"{where}.bettors: at most {profile.bettors_per_circle} bettors on one circle "
                              f"(003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1)")
+    # 003 DEALER BANK 15: a player with a hand may bet on one other hand; one without, on two
+    seated_players = {s.player for s in seats}
+    bets_by: dict[str, list[int]] = {}
+    for s in seats:
+        for b in s.bettors:
+            if b.name == s.player:
+                raise RoundError(f"seat {s.seat}.bettors: {b.name!r} is the seated player of this circle")
+            bets_by.setdefault(b.name, []).append(s.seat)
+    for who, circles in bets_by.items():
+        most = 1 if who in seated_players else 2
+        if len(circles) > most:
+            raise RoundError(f"bettor {who!r} bets on seats {circles}: at most {most} other hand(s) "
+                             "(003 DEALER BANK 15)")
     # 000(o)(1), 001 11.12(a): one player on at most two betting areas, adjacent
     by_player: dict[str, list[int]] = {}
     for s in seats:
@@ -282,6 +312,12 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if len(by_player[bank_player]) > 1:
             raise RoundError(f"banking.seat: the bank may only wager on one betting area (000(m)(6))")
     if banking.mode in ("player", "co-bank"):
+        if obj.get("first_round_of_game"):
+            raise RoundError("banking.mode: a player may not be the bank at the start of the game (000(m)(2), "
+                             "001 11.10(b))")
+        if banking.mode == "player" and "dealer_wager" not in obj["banking"]:
+            raise RoundError("banking.dealer_wager: state the dealer's wager against the bank: the bank's last "
+                             "wager, a lesser amount, or 0 (000(m)(7))")
         if banking.banked_last_round:
             raise RoundError("banking.banked_last_round: no player may bank two consecutive rounds (000(m)(3), "
                              "001 11.10(c), 003 PLAYER BANK 2)")

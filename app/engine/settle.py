@@ -25,7 +25,7 @@ from .round import Round, RoundError, Seat
 from .sidebets import Claim, ace_high_claim, envy_lines, side_claims
 from . import bonus
 
-WIN, LOSE, PUSH = "win", "lose", "push"
+WIN, LOSE, PUSH, SURRENDER = "win", "lose", "push", "surrender"
 
 
 @dataclass(frozen=True)
@@ -64,15 +64,22 @@ class Settlement:
 
 
 # -- the base game ------------------------------------------------------------------------
-def compare_hands(ranker: Ranker, high, low, bhigh, blow) -> tuple[str, str]:
-    """000(l)(6)-(8): both higher wins; a copy goes to the banker; otherwise a push."""
+def compare_hands(ranker: Ranker, high, low, bhigh, blow, rules: RuleProfile | None = None) -> tuple[str, str]:
+    """000(l)(6)-(8): both higher wins; a copy counts for the banker (000(l)(6)(ii)); one of
+    each is a push. Where the profile's ties push (004(7)), a player loses only when the
+    banker's hands are both superior."""
     h = ranker.five(high) - ranker.five(bhigh)
     lo = ranker.two(low) - ranker.two(blow)
+    ties_push = rules is not None and rules.ties == "push"
     if h > 0 and lo > 0:
-        return WIN, "000(l)(8); 001 11.9(i)"
-    if h <= 0 and lo <= 0:
-        return LOSE, "000(l)(6)(i),(ii): lower or copy on both; 001 11.9(g)1,2"
-    return PUSH, "000(l)(7); 001 11.9(h)"
+        outcome = WIN
+    elif (h < 0 and lo < 0) if ties_push else (h <= 0 and lo <= 0):
+        outcome = LOSE
+    else:
+        outcome = PUSH
+    cites = rules.base_citations if rules is not None else {}
+    default = {WIN: "000(l)(8); 001 11.9(i)", LOSE: "000(l)(6)(i),(ii); 001 11.9(g)", PUSH: "000(l)(7); 001 11.9(h)"}
+    return outcome, cites.get(outcome) or default[outcome]
 
 
 def _player_set(seat: Seat, rules: RuleProfile, ranker: Ranker, house_way: HouseWay, book: Book):
@@ -90,7 +97,7 @@ def _player_set(seat: Seat, rules: RuleProfile, ranker: Ranker, house_way: House
 
 def _banker_set(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay, book: Book):
     mode = rnd.banking.mode
-    if mode in ("house", "player", "co-bank") and rnd.dealer is None:
+    if mode in ("house", "player") and rnd.dealer is None:
         raise RoundError("round: the dealer's seven cards are required")
     dealer_set = None
     if rnd.dealer is not None:
@@ -129,6 +136,7 @@ class _BaseClaim:
     outcome: str
     rule: str
     prepaid: int = 0
+    forfeit: int = 0   # surrender: what the player gives up (000(l)(4); 004(9): half)
 
 
 def _base_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay, banker, book: Book,
@@ -142,12 +150,10 @@ def _base_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: Hous
                    [(b.name, f"{seat.party}/{b.name}", b.base, b.prepaid_commission) for b in seat.bettors])
         if seat.surrender:
             for name, party, stake, _ in bettors:
-                if not stake:
-                    continue
-                keep = stake // 2 if rules.surrender == SURRENDER_RETURNS_HALF else 0
-                rule = "004(9)" if keep else "000(l)(4); 001 11.9(e)"
-                book.move(party, HOUSE, stake - keep, seat.seat, "base", "surrender", rule)
-                results.append(Result(seat.seat, "base", stake, "surrender", None, 0, 0, -(stake - keep), name, rule))
+                if stake:
+                    keep = stake // 2 if rules.surrender == SURRENDER_RETURNS_HALF else 0
+                    rule = "004(9)" if keep else "000(l)(4); 001 11.9(e)"
+                    claims.append(_BaseClaim(seat.seat, party, name, stake, SURRENDER, rule, 0, stake - keep))
             continue
         pset = _player_set(seat, rules, ranker, house_way, book)
         if face_up_push:
@@ -155,7 +161,7 @@ def _base_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: Hous
         elif pset is None:
             outcome, rule = LOSE, "000(l)(6)(iii); 001 11.9(g)3: the high hand does not outrank the low hand"
         else:
-            outcome, rule = compare_hands(ranker, pset[0], pset[1], banker[0], banker[1])
+            outcome, rule = compare_hands(ranker, pset[0], pset[1], banker[0], banker[1], rules)
         for name, party, stake, prepaid in bettors:
             if stake:
                 claims.append(_BaseClaim(seat.seat, party, name, stake, outcome, rule, prepaid))
@@ -227,8 +233,7 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
                     for s in order}
     claims: list[Claim] = []
     for seat in order:
-        if seat.surrender:
-            continue
+        # a surrendering seat keeps only wagers settled before (the three-card bonus, 001 11.17(f))
         claims += side_claims(seat, rules, ranker, views[seat.seat], fortunes.get(seat.seat))
         if seat.wagers.get("ace_high"):
             claims.append(ace_high_claim(seat, rnd.seat(rnd.banking.seat).hand.cards, rules, ranker))
@@ -285,25 +290,31 @@ def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Sea
 def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: list[Claim],
                   working: list[dict], book: Book) -> tuple[list[Claim], list[Claim]]:
     players = {s.seat: s.player for s in rnd.seats}
-    # per player per round: 000(s)(3), 001 11.16(d), 11.18(d)
+    # per player per round: 000(s)(3), 001 11.16(d), 11.18(d); "notwithstanding ... the fixed
+    # bonus amount required in (s)(2)": a player's envy payments count with the bonus wagers
     for cap, wagers in rules.limits.per_player:
         for player in sorted(set(players.values())):
-            idx = [i for i, c in enumerate(claims) if players[c.seat] == player and c.wager in wagers and c.win]
-            total = sum(claims[i].win for i in idx)
+            group = [("claim", i) for i, c in enumerate(claims)
+                     if players[c.seat] == player and c.wager in wagers and c.win]
+            if "fortune" in wagers:
+                group += [("envy", i) for i, e in enumerate(envy) if players[e.seat] == player and e.win]
+            lists = {"claim": claims, "envy": envy}
+            amounts = [lists[k][i].win for k, i in group]
+            total = sum(amounts)
             if total > cap:
-                shares = proportional_shares(cap, [claims[i].win for i in idx])
-                for i, share in zip(idx, shares):
-                    c = claims[i]
-                    claims[i] = Claim(c.seat, c.wager, c.stake, c.line, share, c.rule + "; aggregate limit")
+                shares = proportional_shares(cap, amounts)
+                for (k, i), share in zip(group, shares):
+                    c = lists[k][i]
+                    lists[k][i] = Claim(c.seat, c.wager, c.stake, c.line, share, c.rule + "; aggregate limit")
                 working.append({"limit": "per player", "player": player, "wagers": list(wagers), "cap": cap,
                                 "before": total, "after": cap, "shares": shares,
                                 "rule": "000(s)(3); 001 11.16(d), 11.18(d)"})
                 book.approve("aggregate_limit", None, cap, PIT_MANAGER,
                              f"player {player!r}: payouts of {total} cents limited to {cap}", "000(s)(3)")
-    # per table: 003 Maximum Aggregate Payoff Calculation
+    # per table: 003 Maximum Aggregate Payoff Calculation (toke payouts are Fortune payouts too)
     limit = rules.limits.per_table_cents
     if limit is not None:
-        f_idx = [i for i, c in enumerate(claims) if c.wager == "fortune" and c.win]
+        f_idx = [i for i, c in enumerate(claims) if c.wager in ("fortune", "fortune_toke") and c.win]
         bonus_wins = [claims[i].win for i in f_idx]
         envy_paid, bonus_paid, applied = cap_table(limit, [e.win for e in envy], bonus_wins)
         if applied:
@@ -312,8 +323,8 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                 claims[i] = Claim(c.seat, c.wager, c.stake, c.line, share, c.rule + "; 003 aggregate limit")
             working.append({"limit": "per table", "cap": limit, "envy_first": sum(envy_paid),
                             "shared": limit - sum(envy_paid), "before": sum(bonus_wins),
-                            "claims": {str(claims[i].seat): w for i, w in zip(f_idx, bonus_wins)},
-                            "shares": {str(claims[i].seat): s for i, s in zip(f_idx, bonus_paid)},
+                            "claims": {f"{claims[i].seat}:{claims[i].wager}": w for i, w in zip(f_idx, bonus_wins)},
+                            "shares": {f"{claims[i].seat}:{claims[i].wager}": x for i, x in zip(f_idx, bonus_paid)},
                             "rule": "003 Maximum Aggregate Payoff Calculation: envy first, then in proportion; "
                                     "shares rounded down, left-over cents to the largest remainders"})
             book.approve("aggregate_limit", None, limit, PIT_MANAGER,
@@ -324,7 +335,10 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
 
 def _pay_house_base(base_claims: list[_BaseClaim], rules: RuleProfile, book: Book, results: list[Result]) -> None:
     for c in base_claims:
-        if c.outcome == LOSE:
+        if c.outcome == SURRENDER:
+            book.move(c.party, HOUSE, c.forfeit, c.seat, "base", "surrender", c.rule)
+            results.append(Result(c.seat, "base", c.stake, SURRENDER, None, 0, 0, -c.forfeit, c.bettor, c.rule))
+        elif c.outcome == LOSE:
             book.move(c.party, HOUSE, c.stake, c.seat, "base", "loses", c.rule)
             results.append(Result(c.seat, "base", c.stake, LOSE, None, 0, 0, -c.stake, c.bettor, c.rule))
         elif c.outcome == PUSH:
@@ -375,7 +389,8 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     bank = f"seat {b.seat}"
     co = b.mode == "co-bank"
     # 000(m)(4)(ii): chips to cover every wager: what the bank would pay if every wager won
-    total = sum(_win_amount(c.stake, rules) for c in base_claims) + _win_amount(b.dealer_wager, rules)
+    total = sum(_win_amount(c.stake, rules) for c in base_claims if c.outcome != SURRENDER) + \
+        _win_amount(b.dealer_wager, rules)
     cover = (total + 1) // 2 if co else total
     if b.chips < cover:
         raise RoundError(f"banking.chips: the {'co-bank' if co else 'bank'} has {b.chips} cents but must cover "
@@ -383,7 +398,7 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     winners: list[tuple[str, int | None, int, str]] = []  # (party, seat, cents owed incl. stake, rule)
     # 000(m)(11): the dealer's wager against the bank first
     if b.dealer_wager and dealer_set is not None:
-        outcome, rule = compare_hands(ranker, dealer_set[0], dealer_set[1], banker[0], banker[1])
+        outcome, rule = compare_hands(ranker, dealer_set[0], dealer_set[1], banker[0], banker[1], rules)
         if outcome == LOSE:
             book.move(HOUSE, CENTER, b.dealer_wager, None, "dealer wager", "the dealer loses to the bank",
                       "000(m)(11)")
@@ -396,7 +411,11 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
                               "dealer", rule))
     owed: list[tuple[_BaseClaim, int]] = []
     for c in base_claims:
-        if c.outcome == LOSE:
+        if c.outcome == SURRENDER:
+            # 000(m)(12): every collected wager goes to the center of the layout
+            book.move(c.party, CENTER, c.forfeit, c.seat, "base", "surrender, to the center", c.rule + "; 000(m)(12)")
+            results.append(Result(c.seat, "base", c.stake, SURRENDER, None, 0, 0, -c.forfeit, c.bettor, c.rule))
+        elif c.outcome == LOSE:
             book.move(c.party, CENTER, c.stake, c.seat, "base", "loses to the bank", "000(m)(12)")
             results.append(Result(c.seat, "base", c.stake, LOSE, None, 0, 0, -c.stake, c.bettor, c.rule))
         elif c.outcome == PUSH:
@@ -470,35 +489,46 @@ def _pay_player_dealer(rnd: Round, rules: RuleProfile, base_claims: list[_BaseCl
         by_seat.setdefault(c.seat, []).append((c.wager, c))
     for e in envy:
         by_seat.setdefault(e.seat, []).append(("envy", e))
+    # "may not win or lose more than the original amount wagered": once it has lost its whole
+    # wager it is exhausted and every wager after is returned; once it has won its whole wager
+    # it collects no more, though it still pays winners
+    exhausted = False
     for seat in order:
         for kind, c in by_seat.get(seat.seat, []):
-            party = seat.party
             if kind == "base":
-                stake, wins = c.stake, c.outcome == WIN
-                lose = c.outcome == LOSE
-                amount = _win_amount(stake, rules) if wins else 0
-                wager, rule, line = "base", c.rule, None
+                party, stake = c.party, c.stake
+                if c.outcome == SURRENDER:
+                    stake, wins, lose, amount = c.forfeit, False, True, 0
+                else:
+                    wins, lose = c.outcome == WIN, c.outcome == LOSE
+                    amount = _win_amount(stake, rules) if wins else 0
+                wager, rule, line, bettor = "base", c.rule, None, c.bettor
             else:
-                stake = c.stake
+                party, stake, bettor = seat.party, c.stake, None
                 wins, lose = c.line is not None, c.line is None and kind != "envy"
                 amount, wager, rule, line = c.win, c.wager, c.rule, c.line
+            if exhausted and (wins or lose):
+                results.append(Result(seat.seat, wager, stake, "returned", line, 0, 0, 0, bettor, rule,
+                                      f"not covered: the player-dealer's wager is exhausted ({rule_cap})"))
+                continue
             if lose:
                 take = min(stake, cap - net)
                 book.move(party, pd, take, seat.seat, wager, "loses to the player-dealer", rule)
                 net += take
                 note = "" if take == stake else f"{stake - take} cents not covered, returned ({rule_cap})"
                 results.append(Result(seat.seat, wager, stake, LOSE if take else "returned", line, 0, 0, -take,
-                                      rule=rule, note=note))
+                                      bettor, rule, note))
             elif wins:
                 pay = min(amount, cap + net)
-                book.move(pd, party, pay, seat.seat, wager, f"paid by the player-dealer{' on ' + line if line else ''}",
-                          rule)
+                book.move(pd, party, pay, seat.seat, wager,
+                          f"paid by the player-dealer{' on ' + line if line else ''}", rule)
                 net -= pay
+                exhausted = net == -cap
                 note = "" if pay == amount else f"{amount - pay} cents not covered ({rule_cap})"
                 results.append(Result(seat.seat, wager, stake, WIN if pay else "returned", line, pay, 0, pay,
-                                      rule=rule, note=note))
+                                      bettor, rule, note))
             else:
-                results.append(Result(seat.seat, wager, stake, PUSH, None, 0, 0, 0, rule=rule))
+                results.append(Result(seat.seat, wager, stake, PUSH, None, 0, 0, 0, bettor, rule))
     results.append(Result(b.seat, "player-dealer", cap, WIN if net > 0 else LOSE if net < 0 else PUSH, None,
                           max(net, 0), 0, net, rule=rule_cap))
 
@@ -525,9 +555,9 @@ def _pay_progressive(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list
             book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
                       "000(q)(5),(7)")
             meter -= amount
-            reset = table.extras["minimum_reset"]
-            if meter < reset:
-                # 000(q)(6): the casino funds the meter back to at least the reset amount
+            if pay.meter_percent == 100:
+                # 000(q)(6): after the top award the casino funds the meter to its reset amount
+                reset = rules.progressive_reset_cents
                 book.move(HOUSE, METER, reset - meter, seat.seat, "progressive", "meter reset", "000(q)(6)")
                 meter = reset
             book.approve("progressive_meter_payout", seat.seat, amount,
