@@ -546,3 +546,16 @@ def test_003_fortune_maximum():
     st = seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000, fortune=10001)
     with pytest.raises(RoundError, match="above the maximum of 10000 cents"):
         run(house_round(st))
+
+
+def test_house_ledger_runs_seat_by_seat():
+    # 000(l)(8),(9): each seat's base wager, then its other wagers, then the next seat; 003 RULES
+    # OF PLAY 9 settles the Fortune bonus before the hand
+    a = seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000, fortune=500)
+    b = seat(2, "As Ac 8s 6s 4s Kd Jd", "As Ac 8s 6s 4s", "Kd Jd", base=1000, fortune=500)
+    s = run(house_round(a, b, dealer="Qs Tc 9h 7d 5c 3s 2h"))
+    assert [(m.seat, m.wager) for m in s.ledger] == [(1, "fortune"), (1, "base"), (1, "base"),
+                                                     (2, "fortune"), (2, "base"), (2, "base")]
+    s = run(house_round(a, b, profile_name="section6", dealer="Qs Tc 9h 7d 5c 3s 2h"))
+    assert [m.seat for m in s.ledger] == [1, 1, 1, 2, 2, 2]
+    assert [m.wager for m in s.ledger][:3] == ["base", "base", "fortune"]

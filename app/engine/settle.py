@@ -241,16 +241,29 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
     claims, envy = _apply_limits(rnd, rules, claims, envy, limits_working, book)
 
     if mode == "house":
-        _pay_house_base(base_claims, rules, book, results)
-        _pay_house_side(claims, envy, rules, book, results, rnd)
+        # seat by seat from the dealer's right: the base wager, then the side wagers, then the
+        # progressive (000(l)(8),(9), (r)(4)(i)-(ii)); 003 settles the Fortune bonus first (RULES
+        # OF PLAY 9); envy after every seat (000(r)(4)(iii))
+        for seat in order:
+            base = [c for c in base_claims if c.seat == seat.seat]
+            side = [c for c in claims if c.seat == seat.seat]
+            if rules.fortune_before_base:
+                _pay_house_side(side, [], rules, book, results, rnd)
+                _pay_house_base(base, rules, book, results)
+            else:
+                _pay_house_base(base, rules, book, results)
+                _pay_house_side(side, [], rules, book, results, rnd)
+            meter = _pay_progressive_seat(seat, rules, ranker, meter, book, results, views)
+        _pay_house_side([], envy, rules, book, results, rnd)
     elif mode in ("player", "co-bank"):
         _pay_bank(rnd, rules, ranker, base_claims, dealer_set, banker, book, results)
         _pay_house_side(claims, envy, rules, book, results, rnd)
     else:
         _pay_player_dealer(rnd, rules, base_claims, claims, envy, book, results, order)
 
-    # progressive last for each seat (000(l)(8): the base wager is paid first), in order
-    meter = _pay_progressive(rnd, rules, ranker, order, meter, book, results, views)
+    if mode != "house":
+        # after the banked wagers, each seat's progressive in order (000(l)(8): base first)
+        meter = _pay_progressive(rnd, rules, ranker, order, meter, book, results, views)
     _threshold_approvals(rules, results, book)
     return Settlement(rules.name, mode, tuple(banker[0]), tuple(banker[1]), results, book.movements,
                       book.approvals, limits_working, book.notes, meter_before, meter)
@@ -342,13 +355,25 @@ def _pay_house_base(base_claims: list[_BaseClaim], rules: RuleProfile, book: Boo
             book.move(c.party, HOUSE, c.stake, c.seat, "base", "loses", c.rule)
             results.append(Result(c.seat, "base", c.stake, LOSE, None, 0, 0, -c.stake, c.bettor, c.rule))
         elif c.outcome == PUSH:
-            results.append(Result(c.seat, "base", c.stake, PUSH, None, 0, 0, 0, c.bettor, c.rule))
+            results.append(Result(c.seat, "base", c.stake, PUSH, None, 0, 0, 0, c.bettor, c.rule,
+                                  _prepaid_note(c.prepaid, 0)))
         else:
             win = _win_amount(c.stake, rules)
             book.move(HOUSE, c.party, win, c.seat, "base", f"wins {rules.payout_odds[0]} to {rules.payout_odds[1]}",
                       c.rule)
             due, crule = _collect_commission(c, win, rules, book)
-            results.append(Result(c.seat, "base", c.stake, WIN, None, win, due, win - due, c.bettor, c.rule))
+            results.append(Result(c.seat, "base", c.stake, WIN, None, win, due, win - due, c.bettor, c.rule,
+                                  _prepaid_note(c.prepaid, due)))
+
+
+def _prepaid_note(prepaid: int, due: int) -> str:
+    """003 COLLECTING 6: prepaid commission is the commission due on a win; the rest (all of it
+    on a push or a loss) stays with the player."""
+    if not prepaid:
+        return ""
+    if prepaid >= due:
+        return f"prepaid commission {prepaid} cents: {due} taken, {prepaid - due} returned"
+    return f"prepaid commission {prepaid} cents: {due - prepaid} more collected"
 
 
 def _collect_commission(c: _BaseClaim, win: int, rules: RuleProfile, book: Book,
@@ -538,35 +563,41 @@ def _pay_progressive(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list
     """000(q)(3)-(7): paid whatever the base outcome, at the meter as it stands when paid;
     large payouts come off the meter, smaller ones from the table inventory."""
     for seat in order:
-        stake = seat.wagers.get("progressive", 0)
-        if not stake or seat.surrender:
-            continue
-        table = rules.paytables["progressive_1" if stake == 100 else "progressive_5"]
-        line = table.best_progressive(bonus.progressive_lines(list(seat.hand.cards), ranker, views[seat.seat]),
-                                      meter)
-        if line is None:
-            results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake, rule="000(q)(3)"))
-            continue
-        pay = table.pays[line]
-        amount = pay.amount(stake, meter)
-        from_meter = pay.meter_percent is not None or amount >= table.extras["meter_threshold"] \
-            or line.startswith("straight_flush")
-        if from_meter:
-            book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
-                      "000(q)(5),(7)")
-            meter -= amount
-            if pay.meter_percent == 100:
-                # 000(q)(6): after the top award the casino funds the meter to its reset amount
-                reset = rules.progressive_reset_cents
-                book.move(HOUSE, METER, reset - meter, seat.seat, "progressive", "meter reset", "000(q)(6)")
-                meter = reset
-            book.approve("progressive_meter_payout", seat.seat, amount,
-                         PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
-                         f"seat {seat.seat}: {line} pays {amount} cents off the meter", "000(q)(3)(iii)")
-        else:
-            book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {line}", "000(q)(5)")
-        results.append(Result(seat.seat, "progressive", stake, WIN, line, amount, 0, amount - stake,
-                              rule="000(q)(4)"))
+        meter = _pay_progressive_seat(seat, rules, ranker, meter, book, results, views)
+    return meter
+
+
+def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter: int | None, book: Book,
+                          results: list[Result], views: dict) -> int | None:
+    stake = seat.wagers.get("progressive", 0)
+    if not stake or seat.surrender:
+        return meter
+    table = rules.paytables["progressive_1" if stake == 100 else "progressive_5"]
+    line = table.best_progressive(bonus.progressive_lines(list(seat.hand.cards), ranker, views[seat.seat]),
+                                  meter)
+    if line is None:
+        results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake, rule="000(q)(3)"))
+        return meter
+    pay = table.pays[line]
+    amount = pay.amount(stake, meter)
+    from_meter = pay.meter_percent is not None or amount >= table.extras["meter_threshold"] \
+        or line.startswith("straight_flush")
+    if from_meter:
+        book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
+                  "000(q)(5),(7)")
+        meter -= amount
+        if pay.meter_percent == 100:
+            # 000(q)(6): after the top award the casino funds the meter to its reset amount
+            reset = rules.progressive_reset_cents
+            book.move(HOUSE, METER, reset - meter, seat.seat, "progressive", "meter reset", "000(q)(6)")
+            meter = reset
+        book.approve("progressive_meter_payout", seat.seat, amount,
+                     PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
+                     f"seat {seat.seat}: {line} pays {amount} cents off the meter", "000(q)(3)(iii)")
+    else:
+        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {line}", "000(q)(5)")
+    results.append(Result(seat.seat, "progressive", stake, WIN, line, amount, 0, amount - stake,
+                          rule="000(q)(4)"))
     return meter
 
 
