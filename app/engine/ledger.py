@@ -8,14 +8,14 @@ tokes, 003 GENERAL RULES 6).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 HOUSE, CENTER, METER, TOKES = "house", "center", "meter", "tokes"
 
 FLOOR_SUPERVISOR, PIT_MANAGER = "floor supervisor", "pit manager"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Movement:
     frm: str
     to: str
@@ -26,8 +26,8 @@ class Movement:
     rule: str
 
     def as_json(self) -> dict:
-        d = asdict(self)
-        return {"from": d.pop("frm"), **d}
+        return {"from": self.frm, "to": self.to, "cents": self.cents, "seat": self.seat, "wager": self.wager,
+                "reason": self.reason, "rule": self.rule}
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Approval:
     rule: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Result:
     """One wager's outcome. ``win`` excludes the returned wager; ``net`` is the bettor's gain."""
 

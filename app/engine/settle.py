@@ -52,7 +52,7 @@ class Settlement:
             "profile": self.profile,
             "banking": self.banking,
             "banker_hand": {"high": cards_str(self.banker_high), "low": cards_str(self.banker_low)},
-            "results": [{k: v for k, v in vars(r).items() if v not in (None, "")}
+            "results": [{k: getattr(r, k) for k in r.__slots__ if getattr(r, k) not in (None, "")}
                         for r in sorted(self.results, key=lambda r: r.seat)],
             "ledger": [m.as_json() for m in self.ledger],
             "net_by_party": dict(sorted(nets.items())),

@@ -15,7 +15,7 @@ from .rank import Ranker
 from .round import Seat
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Claim:
     seat: int
     wager: str
