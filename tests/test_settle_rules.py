@@ -559,3 +559,10 @@ def test_house_ledger_runs_seat_by_seat():
     s = run(house_round(a, b, profile_name="section6", dealer="Qs Tc 9h 7d 5c 3s 2h"))
     assert [m.seat for m in s.ledger] == [1, 1, 1, 2, 2, 2]
     assert [m.wager for m in s.ledger][:3] == ["base", "base", "fortune"]
+
+
+def test_the_bank_banks_on_the_spot_it_last_wagered():
+    # 003 PLAYER BANK 4
+    with pytest.raises(RoundError, match=r"003 PLAYER BANK 4"):
+        run(banked("player", 1000, 2000, last_wager_seat=2))
+    run(banked("player", 1000, 2000, last_wager_seat=3))

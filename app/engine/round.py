@@ -135,7 +135,8 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
     if obj["profile"] != profile.name:
         raise RoundError(f"round.profile: the round is for {obj['profile']!r}, not {profile.name!r}")
     b = _keys(obj["banking"], "banking", {"mode", "seat", "chips", "dealer_wager", "last_wager", "wager",
-                                          "action_seat", "banked_last_round", "dealer_prepaid_commission"},
+                                          "action_seat", "banked_last_round", "dealer_prepaid_commission",
+                                          "last_wager_seat"},
               {"mode"})
     mode = b["mode"]
     if mode not in profile.banking_modes:
@@ -318,6 +319,10 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if banking.mode == "player" and "dealer_wager" not in obj["banking"]:
             raise RoundError("banking.dealer_wager: state the dealer's wager against the bank: the bank's last "
                              "wager, a lesser amount, or 0 (000(m)(7))")
+        spot = obj["banking"].get("last_wager_seat")
+        if spot is not None and spot != banking.seat:
+            raise RoundError(f"banking.seat: the player banker banks only on the spot it last wagered, seat {spot} "
+                             "(003 PLAYER BANK 4)")
         if banking.banked_last_round:
             raise RoundError("banking.banked_last_round: no player may bank two consecutive rounds (000(m)(3), "
                              "001 11.10(c), 003 PLAYER BANK 2)")
