@@ -186,3 +186,54 @@ def test_replay_cli(tmp_path):
     out = json.loads(p.stdout)
     assert p.returncode == 2 and out["refused"]["line"] == len(events) + 1
     assert "not allowed while the table is round_complete" in out["refused"]["reason"]
+
+
+def manual(deck, t):
+    return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck=deck, manual=True)]
+
+
+def test_a_manual_shuffle_is_cut_at_least_ten_cards_from_either_end():
+    # 000(f)(2)(ii), (3), (5)
+    base = opened() + manual("red", 10)
+    assert "cut before the deal" in run(base + [ev("no_more_bets", 12, method="hand")])[1][2]
+    assert "at least 10 cards" in run(base + [ev("cut", 12, depth=9, by="seat 2")])[1][2]
+    state, refused = run(base + [ev("cut", 12, depth=20, by="seat 2"), ev("no_more_bets", 13, method="hand")])
+    assert refused is None and state.cut_by == "seat 2"
+
+
+def test_recut_only_on_a_supervisors_order():
+    # 000(f)(6)
+    base = opened() + manual("red", 10) + [ev("cut", 12, depth=20, by="seat 2")]
+    assert "already cut" in run(base + [ev("cut", 13, depth=15)])[1][2]
+    assert "casino supervisor orders" in run(base + [ev("recut_ordered", 13)])[1][2]
+    state, refused = run(base + [ev("recut_ordered", 13, "floor supervisor", "bob"), ev("cut", 14, depth=15, by="seat 3")])
+    assert refused is None and state.cut_by == "seat 3"
+
+
+def test_bank_never_at_the_start_nor_two_rounds_running():
+    # 000(m)(2): not at the start of the game; (m)(3): never two consecutive rounds
+    rules = profile("casino").rules
+    first = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                        ev("bank_declared", 12, mode="player", seat=3)]
+    assert "start of the game" in run(first, rules)[1][2]
+    rnd = [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"), ev("no_more_bets", 12, method="hand"),
+           ev("dealt", 13, remaining=4), ev("position_determined", 14, method="rng", value=1, position=0),
+           ev("hands_set", 15), ev("revealed", 16), ev("settled", 17)]
+    second = [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
+              ev("bank_declared", 22, mode="player", seat=3), ev("no_more_bets", 23, method="hand"),
+              ev("dealt", 24, remaining=4), ev("position_determined", 25, method="rng", value=1, position=3),
+              ev("hands_set", 26), ev("revealed", 27), ev("settled", 28)]
+    third = [ev("shuffle_started", 30), ev("shuffle_completed", 31, deck="red"),
+             ev("bank_declared", 32, mode="player", seats=[4, 3])]
+    state, refused = run(opened() + rnd + second + third, rules)
+    assert "seat 3 banked the last round" in refused[2]
+    # 003 PLAYER BANK 17: partners bank together as one player bank
+    third[-1] = ev("bank_declared", 32, mode="player", seats=[4, 5])
+    state, refused = run(opened() + rnd + second + third, rules)
+    assert refused is None and state.bank == (4, 5)
+
+
+def test_bank_modes_follow_the_profile():
+    # 004(3): player banking is not permitted
+    events = opened() + a_round("red", 10)[:2] + [ev("bank_declared", 12, mode="player", seat=3)]
+    assert "mode must be one of" in run(events, profile("sd").rules)[1][2]

@@ -90,6 +90,11 @@ class TableState:
     void: bool = False                 # this round is void (an irregularity)
     irregularities: tuple[Irregularity, ...] = ()
     last_time: datetime | None = None
+    manual_shuffle: bool = False       # 000(f)(2)(ii): a manual shuffle is cut
+    cut_by: str | None = None          # who cut this deck
+    bank: tuple[int, ...] = ()         # this round's player bank seat (partners: 003 PLAYER BANK 17)
+    bank_mode: str | None = None
+    last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
 
     def pending_acks(self) -> list[Irregularity]:
         return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
@@ -102,7 +107,8 @@ class TableState:
                              "in_play_since": d.in_play_since.isoformat() if d.in_play_since else None}
                       for d in self.decks.values()},
             "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
-            "starting_position": self.starting_position, "void": self.void,
+            "starting_position": self.starting_position, "void": self.void, "cut_by": self.cut_by,
+            "bank": {"mode": self.bank_mode, "seats": list(self.bank)} if self.bank else None,
             "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
                                 "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
                                 "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
@@ -152,6 +158,9 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "revealed": (("revealing",), "settling"),
     "settled": (("settling",), "round_complete"),
     "acknowledged": (STATES, None),
+    "cut": (("betting",), None),
+    "recut_ordered": (("betting",), None),
+    "bank_declared": (("betting",), None),
     "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
 }
 
@@ -231,10 +240,13 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
             raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
                           "(000(b)(2)(iv))")
-        return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None)
+        return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None,
+                       manual_shuffle=bool(d.get("manual", False)), cut_by=None, bank=(), bank_mode=None)
     if t == "no_more_bets":
         if s.deck_in_play is None:
             raise Refused("no_more_bets: no shuffled deck is ready")
+        if s.manual_shuffle and s.cut_by is None:
+            raise Refused("no_more_bets: a manual shuffle is cut before the deal (000(f)(2)(ii), (3))")
         pending = s.pending_acks()
         if pending:
             raise Refused(f"no_more_bets: irregularity {pending[0].ref} ({pending[0].kind}) awaits a "
@@ -282,7 +294,42 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     if t in ("hands_set", "revealed"):
         return replace(s, state=after)
     if t == "settled":
-        return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None)
+        return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
+                       last_bank=s.bank, bank=(), bank_mode=None)
+    if t == "cut":
+        # 000(f)(3)-(5): offered to a player (the dealer cuts if none accepts); the cutting card
+        # goes at least 10 cards from either end
+        if not s.manual_shuffle:
+            raise Refused("cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes (000(f)(2)(i))")
+        depth = d.get("depth")
+        if not isinstance(depth, int) or not 10 <= depth <= 43:
+            raise Refused(f"cut: the cutting card goes at least 10 cards from either end (000(f)(5)), got {depth!r}")
+        if s.cut_by is not None:
+            raise Refused("cut: the deck was already cut; a re-cut needs a supervisor's order (000(f)(6))")
+        return replace(s, cut_by=str(d.get("by", event.actor)))
+    if t == "recut_ordered":
+        if event.role not in SUPERVISORS:
+            raise Refused("recut_ordered: a casino supervisor orders a re-cut (000(f)(6))")
+        if s.cut_by is None:
+            raise Refused("recut_ordered: the cards have not been cut")
+        return replace(s, cut_by=None)
+    if t == "bank_declared":
+        mode = d.get("mode")
+        seats = d.get("seats") or ([d["seat"]] if "seat" in d else [])
+        if mode not in rules.banking_modes or mode == "house":
+            raise Refused(f"bank_declared: mode must be one of {', '.join(m for m in rules.banking_modes if m != 'house')}"
+                          f" for profile {rules.name!r}, got {mode!r}")
+        if not seats or not all(isinstance(x, int) for x in seats):
+            raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
+        if len(seats) > 1 and mode != "player":
+            raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
+        if mode in ("player", "co-bank") and s.round == 0:
+            raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
+        again = set(seats) & set(s.last_bank)
+        if again and mode in ("player", "co-bank"):
+            raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
+                          "consecutive rounds (000(m)(3), 003 PLAYER BANK 17)")
+        return replace(s, bank=tuple(seats), bank_mode=mode)
     if t == "acknowledged":
         if event.role not in SUPERVISORS:
             raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
