@@ -237,3 +237,32 @@ def test_bank_modes_follow_the_profile():
     # 004(3): player banking is not permitted
     events = opened() + a_round("red", 10)[:2] + [ev("bank_declared", 12, mode="player", seat=3)]
     assert "mode must be one of" in run(events, profile("sd").rules)[1][2]
+
+
+def nj_round(t):
+    return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck="red"),
+            ev("no_more_bets", t + 2, method="three-four"), ev("dealt", t + 3, remaining=4, hand_sizes=[7] * 4),
+            ev("position_determined", t + 4, method="dice", value=5, position=4),
+            ev("hands_set", t + 5), ev("revealed", t + 6), ev("settled", t + 7)]
+
+
+def test_nj_stub_count_every_five_rounds():
+    # 001 11.17(h): the stub is counted at least once every five rounds
+    rules = profile("nj").rules
+    events = opened()
+    for k in range(5):
+        events += nj_round(10 + 10 * k)
+    state, refused = run(events + nj_round(60), rules)
+    assert "count the stub first" in refused[2]
+    state, refused = run(events + [ev("stub_counted", 59, deck_total=53)] + nj_round(60), rules)
+    assert refused is None and state.round == 6
+    state, _ = run(events + [ev("stub_counted", 59, deck_total=52)], rules)
+    assert state.irregularities[-1].kind == "deck_count_wrong" and "red" not in state.decks
+
+
+def test_a_shuffler_that_counts_a_wrong_number_removes_the_deck():
+    # 001 11.17(i): a counting shuffler replaces the stub count; a wrong count removes the deck
+    state, _ = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=52)])
+    assert "red" not in state.decks and state.pending_acks()[0].rule == "001 11.17(i)"
+    state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=53)])
+    assert refused is None and state.rounds_since_count == 0

@@ -95,6 +95,7 @@ class TableState:
     bank: tuple[int, ...] = ()         # this round's player bank seat (partners: 003 PLAYER BANK 17)
     bank_mode: str | None = None
     last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
+    rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
 
     def pending_acks(self) -> list[Irregularity]:
         return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
@@ -134,6 +135,9 @@ IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
                                     "continue"),
     "card_exposed_while_dealing_stacks": ("the cards are reshuffled", "000(n)(11)", True, "void"),
     "shuffler_jam": ("the cards are reshuffled", "000(n)(13); 003 GENERAL RULES 5", True, "void"),
+    "incomplete_shuffle": ("the device stopped or did not finish the shuffle: the cards are reshuffled",
+                           "000(n)(13)", True, "void"),
+    "bank_card_exposed": ("a card of the bank's hand exposed: all hands void, reshuffle", "000(n)(5)", True, "void"),
     "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
                  "void"),
     "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
@@ -161,6 +165,7 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "cut": (("betting",), None),
     "recut_ordered": (("betting",), None),
     "bank_declared": (("betting",), None),
+    "stub_counted": (("round_complete", "betting"), None),
     "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
 }
 
@@ -237,11 +242,21 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         deck = _deck(s, event)
         if not deck.washed:
             raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play (000(e)(4))")
+        count = d.get("card_count")
+        if count is not None and count != 53:
+            # 001 11.17(i), 000(b)(1): a shuffler that counts a wrong number: the deck is removed
+            irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
+                               f"the shuffler counted {count} cards, not 53: the deck is removed", "001 11.17(i)",
+                               True)
+            decks = {k: v for k, v in s.decks.items() if k != deck.id}
+            return replace(s, irregularities=s.irregularities + (irr,), decks=decks, state="opening" if not decks
+                           else "shuffling")
         if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
             raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
                           "(000(b)(2)(iv))")
         return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None,
-                       manual_shuffle=bool(d.get("manual", False)), cut_by=None, bank=(), bank_mode=None)
+                       manual_shuffle=bool(d.get("manual", False)), cut_by=None, bank=(), bank_mode=None,
+                       rounds_since_count=0 if count == 53 else s.rounds_since_count)
     if t == "no_more_bets":
         if s.deck_in_play is None:
             raise Refused("no_more_bets: no shuffled deck is ready")
@@ -255,10 +270,13 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if method not in rules.procedures.deal:
             raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
                           f"profile {rules.name!r}, got {method!r}")
+        if method == "three-four" and s.rounds_since_count >= 5:
+            raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
+                          "(001 11.17(h))")
         deck = s.decks[s.deck_in_play]
         decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
         return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
-                       void=False, starting_position=None)
+                       void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1)
     if t == "position_determined":
         pos = d.get("position")
         if not isinstance(pos, int) or not 0 <= pos <= 7:
@@ -296,6 +314,20 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     if t == "settled":
         return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
                        last_bank=s.bank, bank=(), bank_mode=None)
+    if t == "stub_counted":
+        # 001 11.17(h): 53 cards in all is right; otherwise the deck is removed (or, if the
+        # cards were misdealt, the hands are void)
+        total = d.get("deck_total")
+        if not isinstance(total, int):
+            raise Refused("stub_counted: give 'deck_total', the cards in the deck by the count")
+        if total == 53:
+            return replace(s, rounds_since_count=0)
+        irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
+                           f"the stub count shows {total} cards in the deck: the deck is removed", "001 11.17(h)2",
+                           True)
+        deck_id = s.last_deck_dealt or s.deck_in_play
+        decks = {k: v for k, v in s.decks.items() if k != deck_id}
+        return replace(s, irregularities=s.irregularities + (irr,), decks=decks, rounds_since_count=0)
     if t == "cut":
         # 000(f)(3)-(5): offered to a player (the dealer cuts if none accepts); the cutting card
         # goes at least 10 cards from either end
@@ -358,7 +390,7 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
     if kind in ("no_roll", "wrong_dice_total") and state.state not in ("no_more_bets", "starting_position",
                                                                          "dealing", "setting"):
         raise Refused(f"{kind}: only while the starting position is being determined or dealt to")
-    if effect == "void" and state.state not in IN_ROUND and kind not in ("shuffler_jam",
+    if effect == "void" and state.state not in IN_ROUND and kind not in ("shuffler_jam", "incomplete_shuffle",
                                                                        "cards_exposed_after_cut"):
         raise Refused(f"{kind}: there is no round in progress to void")
     if kind == "player_card_exposed":
