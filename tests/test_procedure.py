@@ -242,7 +242,6 @@ def test_bank_modes_follow_the_profile():
 def nj_round(t):
     return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck="red"),
             ev("no_more_bets", t + 2, method="three-four"), ev("dealt", t + 3, remaining=4, hand_sizes=[7] * 4),
-            ev("position_determined", t + 4, method="dice", value=5, position=4),
             ev("hands_set", t + 5), ev("revealed", t + 6), ev("settled", t + 7)]
 
 

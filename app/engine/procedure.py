@@ -288,7 +288,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
             return replace(s, starting_position=pos, state="setting")
         return replace(s, starting_position=pos, state="starting_position")
     if t == "dealt":
-        if s.state == "no_more_bets" and s.dealing_method != "hand":
+        if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
             raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
                           "the hand makes the stacks first (000(i)(5))")
         remaining = d.get("remaining")
@@ -306,8 +306,10 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
                 decks = {k: v for k, v in out.decks.items() if k != s.deck_in_play}
                 out = replace(out, decks=decks, deck_in_play=None)
             return out
-        if s.state == "no_more_bets":
+        if s.state == "no_more_bets" and s.dealing_method == "hand":
             return replace(s, state="dealing")
+        # 001 11.4(a), 11.17(d): the three-card deal starts at the wagering player farthest to the
+        # dealer's left, with no dice or RNG
         return replace(s, state="setting")
     if t in ("hands_set", "revealed"):
         return replace(s, state=after)
