@@ -145,7 +145,7 @@ def test_player_may_void_an_exposed_hand():
     state, refused = run(base + [ev("player_card_exposed", 15, seat=2)])
     assert "'void' or 'play'" in refused[2]
     state, _ = run(base + [ev("player_card_exposed", 15, seat=2, option="void")])
-    assert state.irregularities[-1].consequence == "the player chose to void the hand"
+    assert state.irregularities[-1].consequence == "seat 2 chose to void the hand"
 
 
 def test_deck_and_dice_clocks():
@@ -265,3 +265,49 @@ def test_a_shuffler_that_counts_a_wrong_number_removes_the_deck():
     assert "red" not in state.decks and state.pending_acks()[0].rule == "001 11.17(i)"
     state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=53)])
     assert refused is None and state.rounds_since_count == 0
+
+
+def test_voided_seats_are_kept_for_the_round():
+    # 000(n)(4): the player voids the exposed hand; cleared at the next round
+    base = opened() + a_round("red", 10)[:5]
+    state, _ = run(base + [ev("player_card_exposed", 15, seat=2, option="void")])
+    assert state.voided_seats == (2,)
+    state, _ = run(base + [ev("player_card_exposed", 15, seat=2, option="void")] + a_round("red", 10)[5:]
+                   + a_round("red", 20)[:3])
+    assert state.voided_seats == ()
+
+
+def banked_round(rules_name="casino"):
+    rnd = [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"), ev("no_more_bets", 12, method="hand"),
+           ev("dealt", 13, remaining=4), ev("position_determined", 14, method="rng", value=1, position=0),
+           ev("hands_set", 15), ev("revealed", 16), ev("settled", 17)]
+    return opened() + rnd + [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
+                             ev("bank_declared", 22, mode="player", seat=3)]
+
+
+def test_dealer_wager_against_the_bank():
+    # 000(m)(7); 003 PLAYER BANK 7: up to 10% more, or prepaid commission, not both
+    rules = profile("casino").rules
+    state, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2200, last_wager=2000)], rules)
+    assert refused is None and state.dealer_wager == 2200
+    _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2201, last_wager=2000)], rules)
+    assert "more than 2200" in refused[2]
+    _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2100, last_wager=2000,
+                                          prepaid_commission=True)], rules)
+    assert "not both" in refused[2]
+    _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2100, last_wager=2000)],
+                     profile("section6").rules)
+    assert "more than 2000" in refused[2]
+
+
+def test_player_banker_option_when_the_dealer_exposes_three_cards():
+    # 003 EXPOSED CARDS 3: three or more exposed, the player-banker may call the hand dead;
+    # 4: if the player-banker exposes its own cards, the hand plays
+    rules = profile("casino").rules
+    events = banked_round() + [ev("no_more_bets", 23, method="hand"), ev("dealt", 24, remaining=4)]
+    _, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=2, option="void")], rules)
+    assert "three or more" in refused[2]
+    state, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=3, option="void")], rules)
+    assert refused is None and state.voided_seats == (3,)
+    state, _ = run(events + [ev("bank_exposed_own_cards", 25)], rules)
+    assert not state.void and state.irregularities[-1].rule == "003 EXPOSED CARDS 4"

@@ -96,6 +96,8 @@ class TableState:
     bank_mode: str | None = None
     last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
     rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
+    voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
+    dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
 
     def pending_acks(self) -> list[Irregularity]:
         return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
@@ -109,7 +111,9 @@ class TableState:
                       for d in self.decks.values()},
             "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
             "starting_position": self.starting_position, "void": self.void, "cut_by": self.cut_by,
-            "bank": {"mode": self.bank_mode, "seats": list(self.bank)} if self.bank else None,
+            "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
+            if self.bank else None,
+            "voided_seats": list(self.voided_seats),
             "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
                                 "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
                                 "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
@@ -138,6 +142,10 @@ IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
     "incomplete_shuffle": ("the device stopped or did not finish the shuffle: the cards are reshuffled",
                            "000(n)(13)", True, "void"),
     "bank_card_exposed": ("a card of the bank's hand exposed: all hands void, reshuffle", "000(n)(5)", True, "void"),
+    "bank_cards_exposed_by_dealer": ("the player-banker may call the hand dead before looking at the rest",
+                                     "003 EXPOSED CARDS 3", False, "continue"),
+    "bank_exposed_own_cards": ("the player-banker exposed its own cards: the hand plays", "003 EXPOSED CARDS 4",
+                               False, "continue"),
     "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
                  "void"),
     "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
@@ -166,6 +174,7 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "recut_ordered": (("betting",), None),
     "bank_declared": (("betting",), None),
     "stub_counted": (("round_complete", "betting"), None),
+    "dealer_wager_placed": (("betting",), None),
     "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
 }
 
@@ -276,7 +285,8 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         deck = s.decks[s.deck_in_play]
         decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
         return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
-                       void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1)
+                       void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
+                       voided_seats=())
     if t == "position_determined":
         pos = d.get("position")
         if not isinstance(pos, int) or not 0 <= pos <= 7:
@@ -316,6 +326,20 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     if t == "settled":
         return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
                        last_bank=s.bank, bank=(), bank_mode=None)
+    if t == "dealer_wager_placed":
+        # 000(m)(7): the bank's last wager against the dealer, or less, or none; 003 PLAYER BANK 7:
+        # up to 10% more (Lucky Money) or prepaid commission, not both; never against a co-bank
+        if s.bank_mode != "player":
+            raise Refused("dealer_wager_placed: the dealer wagers only against a player bank (000(m)(5), (7))")
+        cents, last = d.get("cents"), d.get("last_wager")
+        if not isinstance(cents, int) or not isinstance(last, int) or cents < 0:
+            raise Refused("dealer_wager_placed: give 'cents' and the bank's 'last_wager' in cents")
+        cap = last * (100 + rules.lucky_money_percent) // 100
+        if cents > cap:
+            raise Refused(f"dealer_wager_placed: {cents} cents is more than {cap} (000(m)(7); 003 PLAYER BANK 7)")
+        if cents > last and d.get("prepaid_commission"):
+            raise Refused("dealer_wager_placed: Lucky Money or prepaid commission, not both (003 PLAYER BANK 7)")
+        return replace(s, dealer_wager=cents)
     if t == "stub_counted":
         # 001 11.17(h): 53 cards in all is right; otherwise the deck is removed (or, if the
         # cards were misdealt, the hands are void)
@@ -363,7 +387,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if again and mode in ("player", "co-bank"):
             raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
                           "consecutive rounds (000(m)(3), 003 PLAYER BANK 17)")
-        return replace(s, bank=tuple(seats), bank_mode=mode)
+        return replace(s, bank=tuple(seats), bank_mode=mode, dealer_wager=None)
     if t == "acknowledged":
         if event.role not in SUPERVISORS:
             raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
@@ -395,15 +419,26 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
     if effect == "void" and state.state not in IN_ROUND and kind not in ("shuffler_jam", "incomplete_shuffle",
                                                                        "cards_exposed_after_cut"):
         raise Refused(f"{kind}: there is no round in progress to void")
-    if kind == "player_card_exposed":
+    voided = state.voided_seats
+    if kind in ("player_card_exposed", "bank_cards_exposed_by_dealer"):
         option = event.data.get("option")
         if option not in ("void", "play"):
-            raise Refused("player_card_exposed: the player's option is 'void' or 'play' (000(n)(4))")
-        consequence = f"the player chose to {option} the hand"
+            raise Refused(f"{kind}: the player's option is 'void' or 'play' ({rule})")
+        if kind == "bank_cards_exposed_by_dealer":
+            if not state.bank:
+                raise Refused(f"{kind}: no player is banking this round")
+            if event.data.get("count", 0) < 3:
+                raise Refused(f"{kind}: the option arises when three or more cards are exposed (003 EXPOSED CARDS 3)")
+        seat = event.data.get("seat") if kind == "player_card_exposed" else state.bank[0]
+        if not isinstance(seat, int):
+            raise Refused(f"{kind}: name the seat whose card was exposed")
+        consequence = f"seat {seat} chose to {option} the hand"
+        if option == "void":
+            voided = voided + (seat,)
     if kind == "cards_exposed_after_cut" and event.data.get("count", 0) < 3:
         consequence, needs_ack, effect = "fewer than three cards exposed: play continues", False, "continue"
     irr = Irregularity(len(state.irregularities) + 1, kind, event.time, consequence, rule, needs_ack)
-    s = replace(state, irregularities=state.irregularities + (irr,), last_time=event.time)
+    s = replace(state, irregularities=state.irregularities + (irr,), last_time=event.time, voided_seats=voided)
     if effect == "void":
         if state.state in IN_ROUND:
             s = replace(s, void=True, state="round_complete", deck_in_play=None, last_deck_dealt=state.deck_in_play)
