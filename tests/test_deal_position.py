@@ -114,7 +114,7 @@ def test_four_card_check():
 
 def test_stub_count_every_five_rounds():
     # 001 11.17(h): at least once every five rounds; (i) not with a counting shuffler
-    assert [stub_count_due(k, False) for k in range(6)] == [False, False, False, False, True, True]
+    assert [stub_count_due(k, False) for k in range(7)] == [False, False, False, False, False, True, True]
     assert not stub_count_due(9, True)
 
 

@@ -153,9 +153,12 @@ def test_deck_and_dice_clocks():
     # 003 NEW CARDS IN PLAY 1: every four hours with the shuffler
     events = opened() + [ev("dice_placed", 5)] + a_round("red", 10)
     state, _ = run(events)
-    items = {d["item"]: d for d in due(state, RULES, T0 + timedelta(hours=8, minutes=11))}
-    assert items["deck red"]["due"] == (T0 + timedelta(hours=8, minutes=12)).isoformat()
+    # timed from the opening of the cards ("cards opened for use"), not from the first deal
+    items = {d["item"]: d for d in due(state, RULES, T0 + timedelta(hours=7, minutes=59))}
+    assert items["deck red"]["due"] == (T0 + timedelta(hours=8)).isoformat()
     assert not items["deck red"]["overdue"]
+    items = {d["item"]: d for d in due(state, RULES, T0 + timedelta(hours=8, minutes=1))}
+    assert items["deck red"]["overdue"]
     assert items["dice"]["due"] == (T0 + timedelta(hours=24, minutes=5)).isoformat()
     hand = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
                        ev("no_more_bets", 12, method="hand")]
@@ -311,3 +314,40 @@ def test_player_banker_option_when_the_dealer_exposes_three_cards():
     assert refused is None and state.voided_seats == (3,)
     state, _ = run(events + [ev("bank_exposed_own_cards", 25)], rules)
     assert not state.void and state.irregularities[-1].rule == "003 EXPOSED CARDS 4"
+
+
+def test_three_four_stub_is_not_a_four_card_check():
+    # 001 11.17(h): with four hands dealt 25 cards remain; the stub count checks them
+    state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                                      ev("no_more_bets", 12, method="three-four"),
+                                      ev("dealt", 13, remaining=25, hand_sizes=[7] * 4)], profile("nj").rules)
+    assert refused is None and not state.void and state.state == "setting"
+
+
+def test_hand_deal_runs_stacks_then_position_then_delivery():
+    # 000(i)(4)-(6)
+    base = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                       ev("no_more_bets", 12, method="hand")]
+    assert "dealt and checked first" in run(base + [ev("position_determined", 13, method="rng", value=1,
+                                                       position=0)])[1][2]
+    assert "determine the starting position" in run(base + [ev("dealt", 13, remaining=4),
+                                                             ev("dealt", 14, remaining=4)])[1][2]
+
+
+def test_a_void_round_reshuffles_the_same_deck():
+    # 000(n)(5): reshuffle the same cards; the two-deck alternation is for rounds played
+    events = opened("red") + opened("blue", 5) + a_round("red", 10)[:4] + [ev("dealer_card_exposed", 14),
+                                                                           ev("acknowledged", 15, "floor supervisor",
+                                                                              "bob", ref=1)]
+    state, refused = run(events + [ev("shuffle_started", 16), ev("shuffle_completed", 17, deck="red")])
+    assert refused is None and state.deck_in_play == "red"
+
+
+def test_no_player_bank_in_the_first_round_after_the_table_reopens():
+    # 000(m)(2): the start of the game is the first round after the opening shuffle
+    rules = profile("casino").rules
+    events = banked_round()[:-1] + [ev("table_closed", 22), ev("deck_removed", 23, deck="red")] + opened(
+        "green", start=30) + [ev("shuffle_started", 40), ev("shuffle_completed", 41, deck="green"),
+        ev("bank_declared", 42, mode="player", seat=3)]
+    _, refused = run(events, rules)
+    assert "start of the game" in refused[2]

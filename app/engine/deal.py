@@ -123,6 +123,7 @@ def four_card_check(remaining: int, hand_sizes: Sequence[int]) -> tuple[str, str
 
 
 def stub_count_due(rounds_since_count: int, shuffler_counts: bool) -> bool:
-    """001 11.17(h),(i): count the stub at least once every five rounds, unless the shuffler
-    counts the deck after every shuffle."""
-    return not shuffler_counts and rounds_since_count >= 4
+    """001 11.17(h),(i): count the stub at least once every five rounds (after five rounds without
+    a count, before the next), unless the shuffler counts the deck after every shuffle; the
+    state machine refuses the sixth round without a count."""
+    return not shuffler_counts and rounds_since_count >= 5

@@ -96,6 +96,7 @@ class TableState:
     bank_mode: str | None = None
     last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
     rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
+    game_rounds: int = 0               # rounds since the table opened: 000(m)(2) no bank in the first
     voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
     dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
 
@@ -212,7 +213,9 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
             raise Refused("deck_received: a table uses one deck, or two with a shuffler (000(b)(2))")
         decks = dict(s.decks)
         decks[deck_id] = Deck(deck_id, event.time)
-        return replace(s, decks=decks, state="opening" if s.state == "closed" else s.state)
+        if s.state == "closed":  # a new game begins (000(m)(2))
+            return replace(s, decks=decks, state="opening", game_rounds=0, last_bank=())
+        return replace(s, decks=decks)
     if t in ("deck_inspected", "deck_verified", "deck_spread", "deck_washed"):
         deck = _deck(s, event)
         if t == "deck_inspected":
@@ -286,7 +289,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
         return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
                        void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
-                       voided_seats=())
+                       voided_seats=(), game_rounds=s.game_rounds + 1)
     if t == "position_determined":
         pos = d.get("position")
         if not isinstance(pos, int) or not 0 <= pos <= 7:
@@ -294,10 +297,15 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if d.get("method") not in rules.procedures.starting_position:
             raise Refused(f"position_determined: method must be one of "
                           f"{', '.join(rules.procedures.starting_position)}, got {d.get('method')!r}")
+        if s.state == "no_more_bets" and s.dealing_method == "hand":
+            raise Refused("position_determined: from the hand the seven stacks are dealt and checked first "
+                          "(000(i)(4)-(5))")
         if s.state == "dealing":  # 000(i)(5): from the hand, the stacks are dealt first
             return replace(s, starting_position=pos, state="setting")
         return replace(s, starting_position=pos, state="starting_position")
     if t == "dealt":
+        if s.state == "dealing":
+            raise Refused("dealt: the stacks are dealt; determine the starting position to deliver them (000(i)(5))")
         if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
             raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
                           "the hand makes the stacks first (000(i)(5))")
@@ -305,7 +313,12 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         sizes = d.get("hand_sizes", [7] * 7)
         if not isinstance(remaining, int) or not isinstance(sizes, list):
             raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
-        verdict, rule = four_card_check(remaining, sizes)
+        if s.dealing_method == "three-four":
+            # 001 11.17(h): the stub is checked by the stub count, not the four-card check
+            verdict, rule = (("ok", "001 11.17(g)") if all(n == 7 for n in sizes)
+                             else ("misdeal", "001 11.17(h)2: all hands void"))
+        else:
+            verdict, rule = four_card_check(remaining, sizes)
         if verdict != "ok":
             kind = "misdeal" if verdict == "misdeal" else "deck_count_wrong"
             irr = Irregularity(len(s.irregularities) + 1, kind, event.time,
@@ -381,7 +394,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
             raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
         if len(seats) > 1 and mode != "player":
             raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
-        if mode in ("player", "co-bank") and s.round == 0:
+        if mode in ("player", "co-bank") and s.game_rounds == 0:
             raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
         again = set(seats) & set(s.last_bank)
         if again and mode in ("player", "co-bank"):
@@ -441,7 +454,8 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
     s = replace(state, irregularities=state.irregularities + (irr,), last_time=event.time, voided_seats=voided)
     if effect == "void":
         if state.state in IN_ROUND:
-            s = replace(s, void=True, state="round_complete", deck_in_play=None, last_deck_dealt=state.deck_in_play)
+            # 000(n)(3)-(14): the same cards are reshuffled, so the deck does not count as dealt
+            s = replace(s, void=True, state="round_complete", deck_in_play=None)
         else:
             s = replace(s, state="shuffling" if state.state != "closed" else "closed")
     return s
@@ -465,8 +479,7 @@ def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
     p = rules.procedures
     out = []
     for deck in state.decks.values():
-        if deck.in_play_since is None:
-            continue
+        # 000(e)(5): "All cards opened for use ... shall be changed": timed from their opening
         method = state.dealing_method or "hand"
         if p.deck_hours_shuffler is not None:
             hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
@@ -474,11 +487,11 @@ def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
             hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
         else:
             hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
-        at = deck.in_play_since + timedelta(hours=hours)
-        out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now >= at,
+        at = deck.received + timedelta(hours=hours)
+        out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now > at,
                     "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
     if state.dice_placed is not None:
         at = state.dice_placed + timedelta(hours=p.dice_hours)
-        out.append({"item": "dice", "due": at.isoformat(), "overdue": now >= at,
+        out.append({"item": "dice", "due": at.isoformat(), "overdue": now > at,
                     "minutes_left": int((at - now).total_seconds() // 60), "rule": "000(d)(1)(ii)"})
     return sorted(out, key=lambda x: x["due"])
