@@ -89,16 +89,20 @@ def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
     }
 
 
-def replay_command(path: str, profile_name: str) -> int:
+def _read_text(path: str, what: str) -> str:
     from pathlib import Path
 
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise InputError(f"cannot read {what} {path}: {e.strerror}") from None
+
+
+def replay_command(path: str, profile_name: str) -> int:
     from app.engine.procedure import Event, Refused, due, replay
 
     rules = profile(profile_name).rules
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError as e:
-        raise InputError(f"cannot read events file {path}: {e.strerror}") from None
+    lines = _read_text(path, "events file").splitlines()
     events = []
     for n, line in enumerate(lines, start=1):
         if not line.strip():
@@ -166,15 +170,10 @@ def deal_command(args) -> int:
 
 
 def settle_command(path: str) -> int:
-    from pathlib import Path
-
     from app.engine.round import RoundError, parse_round
     from app.engine.settle import settle
 
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise InputError(f"cannot read round file {path}: {e.strerror}") from None
+    text = _read_text(path, "round file")
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:

@@ -133,7 +133,7 @@ class HouseWay:
             return self._casino(hand)
         return self._face_up(hand)
 
-    def _split_two_pair(self, hand: _Hand, hi: int, lo: int, rule: str) -> SetHand:
+    def _split_two_pair(self, hand: _Hand, lo: int, rule: str) -> SetHand:
         return self._set(hand, hand.take(lo, 2), rule)
 
     def _keep_two_pair(self, hand: _Hand, rule: str) -> SetHand:
@@ -201,7 +201,7 @@ class HouseWay:
                 return self._keep_two_pair(h, "003 TWO PAIRS: never split two low pairs")
             if need != NEVER and h.singles[0] >= need:
                 return self._keep_two_pair(h, "003 TWO PAIRS: holding an ace, two pair in the high hand")
-            return self._split_two_pair(h, hi, lo, "003 TWO PAIRS: split, lowest pair in front")
+            return self._split_two_pair(h, lo, "003 TWO PAIRS: split, lowest pair in front")
         sf = self._sf_splits(h)
         if len(h.pairs) == 1:
             p = h.pairs[0]
@@ -264,7 +264,7 @@ class HouseWay:
             need = t.two_pair_keep[(hi, lo)]
             if need == ALWAYS or (need != NEVER and h.singles[0] >= need):
                 return self._keep_two_pair(h, f"002 Two Pair: high pair {hi}s, both pairs behind")
-            return self._split_two_pair(h, hi, lo, f"002 Two Pair: high pair {hi}s, small pair in front")
+            return self._split_two_pair(h, lo, f"002 Two Pair: high pair {hi}s, small pair in front")
         if len(h.pairs) == 1:
             if sf:
                 return self._best_of(h, sf, "002 Straight... with one Pair: highest two cards in front")

@@ -34,7 +34,3 @@ def clockwise_from(first: int, ring: tuple[int, ...] = POSITIONS) -> list[int]:
     ccw = counterclockwise_from(first, ring)
     return [ccw[0]] + ccw[1:][::-1]
 
-
-def left_to_right() -> list[int]:
-    """The betting positions as the dealer sees them from the left: seat 6 first (004(4))."""
-    return list(SEATS[::-1])

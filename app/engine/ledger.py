@@ -76,9 +76,11 @@ class Book:
     def approve(self, kind: str, seat: int | None, cents: int, role: str, reason: str, rule: str) -> None:
         self.approvals.append(Approval(kind, seat, cents, role, reason, rule))
 
-    def nets(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for m in self.movements:
-            out[m.frm] = out.get(m.frm, 0) - m.cents
-            out[m.to] = out.get(m.to, 0) + m.cents
-        return out
+
+def net_by_party(movements: list[Movement]) -> dict[str, int]:
+    """What each party gained (positive) or paid (negative) over the movements."""
+    out: dict[str, int] = {}
+    for m in movements:
+        out[m.frm] = out.get(m.frm, 0) - m.cents
+        out[m.to] = out.get(m.to, 0) + m.cents
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .bonus import (ACE_HIGH_CATEGORIES, FORTUNE_CATEGORIES, INSURANCE_CATEGORIES, PROGRESSIVE_LINES,
+from .bonus import (FORTUNE_CATEGORIES, INSURANCE_CATEGORIES, PROGRESSIVE_LINES,
                     SEVEN_CARD_CATEGORIES, THREE_CARD_CATEGORIES)
 
 KIND_LINES: dict[str, tuple[str, ...]] = {

@@ -311,7 +311,7 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError(f"banking.seat: seat {banking.seat} has no hand in this round")
         bank_player = next(s.player for s in seats if s.seat == banking.seat)
         if len(by_player[bank_player]) > 1:
-            raise RoundError(f"banking.seat: the bank may only wager on one betting area (000(m)(6))")
+            raise RoundError("banking.seat: the bank may only wager on one betting area (000(m)(6))")
     if banking.mode in ("player", "co-bank"):
         if obj.get("first_round_of_game"):
             raise RoundError("banking.mode: a player may not be the bank at the start of the game (000(m)(2), "

@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .houseway import HouseWay
-from .ledger import CENTER, FLOOR_SUPERVISOR, HOUSE, METER, PIT_MANAGER, TOKES, Approval, Book, Movement, Result
+from .ledger import (CENTER, FLOOR_SUPERVISOR, HOUSE, METER, PIT_MANAGER, TOKES, Approval, Book, Movement, Result,
+                     net_by_party)
 from .limits import cap_table, proportional_shares
 from .profile import FOUL_RESET, SURRENDER_RETURNS_HALF, RuleProfile
 from .rank import Ranker, legal_set
@@ -44,10 +45,7 @@ class Settlement:
 
     def as_json(self) -> dict:
         from .cards import cards_str
-        nets: dict[str, int] = {}
-        for m in self.ledger:
-            nets[m.frm] = nets.get(m.frm, 0) - m.cents
-            nets[m.to] = nets.get(m.to, 0) + m.cents
+        nets = net_by_party(self.ledger)
         return {
             "profile": self.profile,
             "banking": self.banking,
