@@ -14,7 +14,7 @@ from pathlib import Path
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
-from app.engine.profile import (BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
+from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
                                 POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Commission, Envy, Limits, Procedures,
                                 RuleProfile)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
@@ -412,7 +412,7 @@ def load_profile_file(path: Path) -> Profile:
 
     proc = _Section(path, data, "procedures", {"starting_position", "deal", "delivery", "deck_hours_shoe",
                                                "deck_hours_hand", "dice_hours", "dealer_exposed_card"},
-                    {"deck_hours_shuffler"})
+                    {"deck_hours_shuffler", "bank_rotation", "bank_cover_ruling"})
     methods = {}
     for key, allowed in (("starting_position", POSITION_METHODS), ("deal", DEAL_METHODS)):
         values = proc.get(key, list, "a list of methods")
@@ -428,7 +428,9 @@ def load_profile_file(path: Path) -> Profile:
     procedures = Procedures(methods["starting_position"], methods["deal"],
                             proc.choice("delivery", ("clockwise", "counterclockwise")), hours["deck_hours_shoe"],
                             hours["deck_hours_hand"], hours["deck_hours_shuffler"], hours["dice_hours"],
-                            proc.choice("dealer_exposed_card", ("void", "play")))
+                            proc.choice("dealer_exposed_card", ("void", "play")),
+                            proc.choice("bank_rotation", BANK_ROTATIONS, "each-round"),
+                            proc.get("bank_cover_ruling", bool, "true or false", False))
 
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],

@@ -20,17 +20,22 @@ def ev(kind, minutes, role="dealer", actor="ann", **data):
     return Event(kind, T0 + timedelta(minutes=minutes), actor, role, data)
 
 
-def opened(deck="red", start=0):
+WAGERS = [1, 2, 3, 4, 5]
+
+
+def opened(deck="red", start=0, players=tuple(WAGERS)):
     # 000(e)(1)-(3): received, sorted and inspected by the dealer, verified by the floor person,
-    # spread for the first player, washed
+    # spread for the first player, washed; then the dice (000(d)) and the players sit down
     return [ev("deck_received", start, deck=deck), ev("deck_inspected", start + 1, deck=deck),
             ev("deck_verified", start + 2, "floor supervisor", "bob", deck=deck),
-            ev("deck_spread", start + 3, deck=deck), ev("deck_washed", start + 4, deck=deck)]
+            ev("deck_spread", start + 3, deck=deck), ev("deck_washed", start + 4, deck=deck)] + (
+        [ev("dice_placed", start + 4)] + [ev("player_seated", start + 4, "player", f"p{k}", seat=k) for k in players]
+        if players else [])
 
 
 def a_round(deck, t, method="manual-shoe"):
     return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck=deck),
-            ev("no_more_bets", t + 2, method=method),
+            ev("no_more_bets", t + 2, method=method, wagers=WAGERS),
             ev("position_determined", t + 3, method="dice", value=14, position=6),
             ev("dealt", t + 4, remaining=4), ev("hands_set", t + 5), ev("revealed", t + 6), ev("settled", t + 7)]
 
@@ -60,10 +65,10 @@ def test_replay_rebuilds_the_same_state_at_every_step():
     (lambda: opened()[:2] + [ev("deck_verified", 2, "dealer", deck="red")],
      "the floor person verifies the inspection"),
     (lambda: opened()[:3] + [ev("deck_washed", 4, deck="red")], "after the first player's inspection"),
-    (lambda: opened() + [ev("no_more_bets", 6, method="manual-shoe")], "not allowed while the table is opening"),
+    (lambda: opened() + [ev("no_more_bets", 6, method="manual-shoe", wagers=WAGERS)], "not allowed while the table is opening"),
     (lambda: opened() + a_round("red", 10)[:3] + [ev("dealt", 14, remaining=4)], "determine the starting position"),
-    (lambda: opened() + a_round("red", 10)[:2] + [ev("no_more_bets", 12, method="manual-shoe"),
-                                                  ev("no_more_bets", 13, method="manual-shoe")],
+    (lambda: opened() + a_round("red", 10)[:2] + [ev("no_more_bets", 12, method="manual-shoe", wagers=WAGERS),
+                                                  ev("no_more_bets", 13, method="manual-shoe", wagers=WAGERS)],
      "not allowed while the table is no_more_bets"),
     (lambda: opened() + [ev("shuffle_started", 3)], "time .* is before the previous event"),
 ])
@@ -82,7 +87,7 @@ def test_the_deal_method_must_be_the_profiles():
 def test_from_the_hand_the_stacks_come_before_the_position():
     # 000(i)(4)-(5): four-card check after the stacks, then the starting position
     events = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                         ev("no_more_bets", 12, method="hand"), ev("dealt", 13, remaining=4),
+                         ev("no_more_bets", 12, method="hand", wagers=WAGERS), ev("dealt", 13, remaining=4),
                          ev("position_determined", 14, method="rng", value=3, position=2)]
     state, refused = run(events)
     assert refused is None and state.state == "setting"
@@ -90,7 +95,7 @@ def test_from_the_hand_the_stacks_come_before_the_position():
 
 def test_two_decks_alternate():
     # 000(b)(2)(iv): each deck used for every other round
-    events = opened("red") + opened("blue", 5) + a_round("red", 10)
+    events = opened("red") + opened("blue", 5, players=()) + a_round("red", 10)
     events += [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red")]
     state, refused = run(events)
     assert "dealt last round; the two decks alternate" in refused[2]
@@ -123,7 +128,7 @@ def test_in_003_an_exposed_dealer_card_is_played():
     # 003 EXPOSED CARDS 2: "If the cards are exposed in the Dealer's hand, the hand must be played"
     rules = profile("casino").rules
     events = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                         ev("no_more_bets", 12, method="hand"), ev("dealt", 13, remaining=4),
+                         ev("no_more_bets", 12, method="hand", wagers=WAGERS), ev("dealt", 13, remaining=4),
                          ev("position_determined", 14, method="rng", value=3, position=2),
                          ev("dealer_card_exposed", 15)]
     state, refused = run(events, rules)
@@ -161,12 +166,12 @@ def test_deck_and_dice_clocks():
     assert items["deck red"]["overdue"]
     assert items["dice"]["due"] == (T0 + timedelta(hours=24, minutes=5)).isoformat()
     hand = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                       ev("no_more_bets", 12, method="hand")]
+                       ev("no_more_bets", 12, method="hand", wagers=WAGERS)]
     state, _ = run(hand)
-    (deck,) = due(state, RULES, T0 + timedelta(hours=4, minutes=12))
+    deck = {d["item"]: d for d in due(state, RULES, T0 + timedelta(hours=4, minutes=12))}["deck red"]
     assert deck["overdue"] and deck["rule"] == "000(e)(5): from the hand"
     state, _ = run(hand, profile("casino").rules)
-    (deck,) = due(state, profile("casino").rules, T0)
+    deck = {d["item"]: d for d in due(state, profile("casino").rules, T0)}["deck red"]
     assert deck["rule"] == "003 NEW CARDS IN PLAY 1"
 
 
@@ -196,44 +201,119 @@ def manual(deck, t):
 
 
 def test_a_manual_shuffle_is_cut_at_least_ten_cards_from_either_end():
-    # 000(f)(2)(ii), (3), (5)
+    # 000(f)(2)(ii), (3), (5); at the beginning of the game the first player to the table (seat 1)
     base = opened() + manual("red", 10)
-    assert "cut before the deal" in run(base + [ev("no_more_bets", 12, method="hand")])[1][2]
-    assert "at least 10 cards" in run(base + [ev("cut", 12, depth=9, by="seat 2")])[1][2]
-    state, refused = run(base + [ev("cut", 12, depth=20, by="seat 2"), ev("no_more_bets", 13, method="hand")])
-    assert refused is None and state.cut_by == "seat 2"
+    assert "cut before the deal" in run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS)])[1][2]
+    assert "at least 10 cards" in run(base + [ev("cut", 12, depth=9, by=1)])[1][2]
+    state, refused = run(base + [ev("cut", 12, depth=20, by=1), ev("no_more_bets", 13, method="hand",
+                                                                      wagers=WAGERS)])
+    assert refused is None and state.cut_by == 1
 
 
-def test_recut_only_on_a_supervisors_order():
-    # 000(f)(6)
-    base = opened() + manual("red", 10) + [ev("cut", 12, depth=20, by="seat 2")]
-    assert "already cut" in run(base + [ev("cut", 13, depth=15)])[1][2]
+def test_cut_offer_order():
+    # 000(f)(3)-(4)(i): at the beginning only the first player to the table, then the dealer
+    base = opened(players=(4, 2)) + manual("red", 10)
+    assert "offered to seat 4, then dealer" in run(base + [ev("cut", 12, depth=20, by=2)])[1][2]
+    assert "seat 4 is offered the cut before dealer" in run(base + [ev("cut", 12, depth=20, by=0)])[1][2]
+    state, refused = run(base + [ev("cut", 12, depth=20, by=0, declined=[4])])
+    assert refused is None and state.cut_by == 0
+
+
+def test_cut_offer_goes_around_only_from_the_bank():
+    # 000(f)(4)(ii): the bank refuses, then counterclockwise from the bank; (iii) no bank: the
+    # farthest right only, rotating over consecutive rounds without a bank
+    banked = banked_round("section6", manual_shuffle=True)
+    state, refused = run(banked + [ev("cut", 23, depth=20, by=3)])
+    assert refused is None and state.cut_by == 3
+    state, refused = run(banked + [ev("cut", 23, depth=20, by=5, declined=[3])])
+    assert "seat 4 is offered the cut before seat 5" in refused[2]
+    state, refused = run(banked + [ev("cut", 23, depth=20, by=5, declined=[3, 4])])
+    assert refused is None and state.cut_by == 5
+    unbanked = banked[:-1]  # second round, no bank: one unbanked round so far -> seat 1
+    assert "offered to seat 1, then dealer" in run(unbanked + [ev("cut", 23, depth=20, by=2)])[1][2]
+
+
+def test_recut_on_a_supervisors_order_by_the_last_cutter_or_the_next_entitled():
+    # 000(f)(6): after the cut and before any card is dealt
+    base = opened(players=(4, 2)) + manual("red", 10) + [ev("cut", 12, depth=20, by=4)]
+    assert "already cut" in run(base + [ev("cut", 13, depth=15, by=4)])[1][2]
     assert "casino supervisor orders" in run(base + [ev("recut_ordered", 13)])[1][2]
-    state, refused = run(base + [ev("recut_ordered", 13, "floor supervisor", "bob"), ev("cut", 14, depth=15, by="seat 3")])
-    assert refused is None and state.cut_by == "seat 3"
+    ordered = base + [ev("no_more_bets", 13, method="manual-shoe", wagers=[2, 4]),
+                      ev("recut_ordered", 14, "floor supervisor", "bob")]
+    assert "re-cut before any card is dealt" in run(ordered + [ev("position_determined", 15, method="dice",
+                                                                   value=8, position=0)])[1][2]
+    assert "last cutter or the next person entitled, seat 4 or dealer" in run(
+        ordered + [ev("cut", 15, depth=15, by=2)])[1][2]
+    state, refused = run(ordered + [ev("cut", 15, depth=15, by=0)])
+    assert refused is None and state.cut_by == 0
+    dealt = base + [ev("no_more_bets", 13, method="manual-shoe", wagers=[2, 4]),
+                    ev("position_determined", 14, method="dice", value=8, position=0), ev("dealt", 15, remaining=4)]
+    assert "not allowed while the table is setting" in run(dealt + [ev("recut_ordered", 16, "floor supervisor",
+                                                                       "bob")])[1][2]
+
+
+def a_played_round(t, position=0, wagers=WAGERS, value=1, manual_shuffle=False):
+    # dealt from the hand; the RNG's 1 is the dealer, or the bank when a player banks (000(m)(9)(iv))
+    return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck="red", manual=manual_shuffle)] + (
+        [ev("cut", t + 1, depth=20, by=1)] if manual_shuffle else []) + [
+        ev("no_more_bets", t + 2, method="hand", wagers=wagers), ev("dealt", t + 3, remaining=4),
+        ev("position_determined", t + 4, method="rng", value=value, position=position), ev("hands_set", t + 5),
+        ev("revealed", t + 6), ev("settled", t + 7)]
 
 
 def test_bank_never_at_the_start_nor_two_rounds_running():
-    # 000(m)(2): not at the start of the game; (m)(3): never two consecutive rounds
-    rules = profile("casino").rules
+    # 000(m)(2): not at the start of the game; (m)(3): never two consecutive rounds; the first
+    # offer moves one seat counterclockwise each round
     first = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                        ev("bank_declared", 12, mode="player", seat=3)]
-    assert "start of the game" in run(first, rules)[1][2]
-    rnd = [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"), ev("no_more_bets", 12, method="hand"),
-           ev("dealt", 13, remaining=4), ev("position_determined", 14, method="rng", value=1, position=0),
-           ev("hands_set", 15), ev("revealed", 16), ev("settled", 17)]
-    second = [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
-              ev("bank_declared", 22, mode="player", seat=3), ev("no_more_bets", 23, method="hand"),
-              ev("dealt", 24, remaining=4), ev("position_determined", 25, method="rng", value=1, position=3),
-              ev("hands_set", 26), ev("revealed", 27), ev("settled", 28)]
-    third = [ev("shuffle_started", 30), ev("shuffle_completed", 31, deck="red"),
-             ev("bank_declared", 32, mode="player", seats=[4, 3])]
-    state, refused = run(opened() + rnd + second + third, rules)
-    assert "seat 3 banked the last round" in refused[2]
-    # 003 PLAYER BANK 17: partners bank together as one player bank
-    third[-1] = ev("bank_declared", 32, mode="player", seats=[4, 5])
-    state, refused = run(opened() + rnd + second + third, rules)
-    assert refused is None and state.bank == (4, 5)
+                        ev("bank_declared", 12, mode="player", seat=1)]
+    assert "start of the game" in run(first)[1][2]
+    second = opened() + a_played_round(10) + [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
+                                             ev("bank_declared", 22, mode="player", seat=1)]
+    state, refused = run(second)
+    assert refused is None and state.bank == (1,)
+    third = second + [ev("no_more_bets", 23, method="hand", wagers=[2, 3]), ev("dealt", 24, remaining=4),
+                      ev("position_determined", 25, method="rng", value=1, position=1), ev("hands_set", 26),
+                      ev("revealed", 27), ev("settled", 28), ev("shuffle_started", 30),
+                      ev("shuffle_completed", 31, deck="red"), ev("bank_declared", 32, mode="player", seat=1)]
+    assert "seat 1 banked the last round" in run(third)[1][2]
+    # round 3: the first offer is seat 2 (000(m)(3)); seat 3 banks only after seat 2 declines
+    third[-1] = ev("bank_declared", 32, mode="player", seat=3)
+    assert "seat 2 is offered the bank before seat 3" in run(third)[1][2]
+    third[-1] = ev("bank_declared", 32, mode="player", seat=3, declined=[2])
+    assert run(third)[1] is None
+
+
+def test_only_a_player_who_wagered_in_the_last_unbanked_round_may_bank():
+    # 000(m)(4)(i), (ii)
+    events = opened() + a_played_round(10, wagers=[2, 3]) + [ev("shuffle_started", 20),
+                                                             ev("shuffle_completed", 21, deck="red")]
+    assert "seat 1 did not wager" in run(events + [ev("bank_declared", 22, mode="player", seat=1)])[1][2]
+    refused = run(events + [ev("bank_declared", 22, mode="co-bank", seat=2, chips=9_000, cover=10_000)])[1]
+    assert "9000 cents of chips cannot cover 10000" in refused[2] and "floor supervisor" not in refused[2]
+    state, refused = run(events + [ev("bank_declared", 22, mode="co-bank", seat=2, chips=10_000, cover=10_000)])
+    assert refused is None and state.bank_mode == "co-bank"
+
+
+def test_003_one_bank_per_rotation_and_the_supervisors_cover_ruling():
+    # 003 PLAYER BANK 1-3: offered to each player who wagered against the house, once in each
+    # rotation counterclockwise; the floor supervisor decides a doubtful cover
+    rules = profile("casino").rules
+    events = opened() + a_played_round(10) + [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red")]
+    low = ev("bank_declared", 22, mode="player", seat=1, chips=5_000, cover=8_000)
+    assert "the floor supervisor may rule 'proceed'" in run(events + [low], rules)[1][2]
+    ruled = ev("bank_declared", 22, "floor supervisor", "bob", mode="player", seat=1, chips=5_000, cover=8_000,
+               ruling="proceed")
+    state, refused = run(events + [ruled], rules)
+    assert refused is None and state.irregularities[-1].kind == "bank_cover_ruling"
+    assert state.irregularities[-1].acknowledged_by == "bob" and not state.pending_acks()
+    # seat 1 banked round 2; round 3 goes to seat 2 (or 3 once 2 declines), never seat 1 again
+    played = events + [ev("bank_declared", 22, mode="player", seat=1)] + a_played_round(23, position=1)[2:]
+    assert run(played, rules)[0].banked_this_rotation == (1,)
+    nxt = played + [ev("shuffle_started", 40), ev("shuffle_completed", 41, deck="red")]
+    assert "has banked in this rotation" in run(nxt + [ev("bank_declared", 42, mode="player", seat=1)], rules)[1][2]
+    assert "seat 2 is offered the bank before seat 3" in run(
+        nxt + [ev("bank_declared", 42, mode="player", seat=3)], rules)[1][2]
+    assert run(nxt + [ev("bank_declared", 42, mode="player", seat=3, declined=[2])], rules)[1] is None
 
 
 def test_bank_modes_follow_the_profile():
@@ -244,7 +324,7 @@ def test_bank_modes_follow_the_profile():
 
 def nj_round(t):
     return [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck="red"),
-            ev("no_more_bets", t + 2, method="three-four"), ev("dealt", t + 3, remaining=4, hand_sizes=[7] * 4),
+            ev("no_more_bets", t + 2, method="three-four", wagers=WAGERS), ev("dealt", t + 3, remaining=4, hand_sizes=[7] * 4),
             ev("hands_set", t + 5), ev("revealed", t + 6), ev("settled", t + 7)]
 
 
@@ -280,12 +360,11 @@ def test_voided_seats_are_kept_for_the_round():
     assert state.voided_seats == ()
 
 
-def banked_round(rules_name="casino"):
-    rnd = [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"), ev("no_more_bets", 12, method="hand"),
-           ev("dealt", 13, remaining=4), ev("position_determined", 14, method="rng", value=1, position=0),
-           ev("hands_set", 15), ev("revealed", 16), ev("settled", 17)]
-    return opened() + rnd + [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
-                             ev("bank_declared", 22, mode="player", seat=3)]
+def banked_round(rules_name="casino", manual_shuffle=False):
+    # round 1 house-banked; in round 2 seats 1 and 2 pass the bank and seat 3 accepts (000(m)(3))
+    return opened() + a_played_round(10, manual_shuffle=manual_shuffle) + [
+        ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red", manual=manual_shuffle),
+        ev("bank_declared", 22, mode="player", seat=3, declined=[1, 2])]
 
 
 def test_dealer_wager_against_the_bank():
@@ -307,7 +386,7 @@ def test_player_banker_option_when_the_dealer_exposes_three_cards():
     # 003 EXPOSED CARDS 3: three or more exposed, the player-banker may call the hand dead;
     # 4: if the player-banker exposes its own cards, the hand plays
     rules = profile("casino").rules
-    events = banked_round() + [ev("no_more_bets", 23, method="hand"), ev("dealt", 24, remaining=4)]
+    events = banked_round() + [ev("no_more_bets", 23, method="hand", wagers=WAGERS), ev("dealt", 24, remaining=4)]
     _, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=2, option="void")], rules)
     assert "three or more" in refused[2]
     state, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=3, option="void")], rules)
@@ -319,7 +398,7 @@ def test_player_banker_option_when_the_dealer_exposes_three_cards():
 def test_three_four_stub_is_not_a_four_card_check():
     # 001 11.17(h): with four hands dealt 25 cards remain; the stub count checks them
     state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                                      ev("no_more_bets", 12, method="three-four"),
+                                      ev("no_more_bets", 12, method="three-four", wagers=WAGERS),
                                       ev("dealt", 13, remaining=25, hand_sizes=[7] * 4)], profile("nj").rules)
     assert refused is None and not state.void and state.state == "setting"
 
@@ -327,7 +406,7 @@ def test_three_four_stub_is_not_a_four_card_check():
 def test_hand_deal_runs_stacks_then_position_then_delivery():
     # 000(i)(4)-(6)
     base = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
-                       ev("no_more_bets", 12, method="hand")]
+                       ev("no_more_bets", 12, method="hand", wagers=WAGERS)]
     assert "dealt and checked first" in run(base + [ev("position_determined", 13, method="rng", value=1,
                                                        position=0)])[1][2]
     assert "determine the starting position" in run(base + [ev("dealt", 13, remaining=4),
@@ -336,7 +415,7 @@ def test_hand_deal_runs_stacks_then_position_then_delivery():
 
 def test_a_void_round_reshuffles_the_same_deck():
     # 000(n)(5): reshuffle the same cards; the two-deck alternation is for rounds played
-    events = opened("red") + opened("blue", 5) + a_round("red", 10)[:4] + [ev("dealer_card_exposed", 14),
+    events = opened("red") + opened("blue", 5, players=()) + a_round("red", 10)[:4] + [ev("dealer_card_exposed", 14),
                                                                            ev("acknowledged", 15, "floor supervisor",
                                                                               "bob", ref=1)]
     state, refused = run(events + [ev("shuffle_started", 16), ev("shuffle_completed", 17, deck="red")])
@@ -351,3 +430,93 @@ def test_no_player_bank_in_the_first_round_after_the_table_reopens():
         ev("bank_declared", 42, mode="player", seat=3)]
     _, refused = run(events, rules)
     assert "start of the game" in refused[2]
+
+
+def test_the_starting_position_must_match_the_count():
+    # 000(k)(2)(iii)(B): a total of 14 is the sixth betting position; a wrong count is refused
+    # and the cards delivered there are the wrong_dice_total irregularity (000(n)(3))
+    base = opened() + a_round("red", 10)[:3]
+    refused = run(base + [ev("position_determined", 13, method="dice", value=14, position=5)])[1]
+    assert "dice 14 gives seat 6 (000(k)(2)(ii)), not seat 5" in refused[2]
+    assert "three dice total 3 to 18" in run(base + [ev("position_determined", 13, method="dice", value=2,
+                                                          position=1)])[1][2]
+    # 000(k)(4): the button starts at the dealer and moves clockwise after each round played
+    assert run(base + [ev("position_determined", 13, method="button", position=0)])[1] is None
+    two = opened() + a_round("red", 10) + a_round("red", 20)[:3]
+    assert "gives seat 6" in run(two + [ev("position_determined", 23, method="button", position=0)])[1][2]
+    # the position must be one of the table's
+    assert "position is 0 (dealer) or a seat" in run(base + [ev("position_determined", 13, method="rng", value=1,
+                                                                position=9)])[1][2]
+
+
+def test_dice_must_be_at_the_table_and_within_24_hours():
+    # 000(d)(1)(ii): dice leave the table within 24 hours
+    no_dice = opened(players=()) + [ev("player_seated", 5, seat=k) for k in WAGERS] + a_round("red", 10)
+    assert "no dice at the table" in run(no_dice)[1][2]
+    day = 24 * 60
+    seated = [ev("player_seated", day - 15, seat=k) for k in WAGERS]
+    late = [ev("dice_placed", 0)] + opened(start=day - 20, players=()) + seated + a_round("red", day)
+    assert "dice were due to leave the table" in run(late)[1][2]
+    in_time = [ev("dice_placed", 0)] + opened(start=day - 20, players=()) + seated + a_round("red", day - 10)
+    assert run(in_time)[1] is None
+
+
+def test_an_overdue_deck_is_not_dealt():
+    # 000(e)(5): from the hand within four hours of opening
+    late = opened() + [ev("dice_placed", 200)] + a_played_round(4 * 60 + 1)
+    assert "deck 'red' was due for change" in run(late)[1][2]
+
+
+def test_stacks_not_dealt_in_order_reshuffle():
+    # 000(n)(12), 001 11.11(l): only when dealing from the hand
+    base = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
+                       ev("no_more_bets", 12, method="hand", wagers=WAGERS)]
+    state, refused = run(base + [ev("stacks_not_dealt_in_order", 13)])
+    assert refused is None and state.void and state.pending_acks()[0].rule == "000(n)(12); 001 11.11(l)"
+    shoe = opened() + a_round("red", 10)[:3] + [ev("stacks_not_dealt_in_order", 13)]
+    assert "only when the stacks are dealt from the hand" in run(shoe)[1][2]
+
+
+def test_seats_and_wagers():
+    assert "seat 6 is not occupied" in run(opened() + a_round("red", 10)[:2] + [
+        ev("no_more_bets", 12, method="hand", wagers=[6])])[1][2]
+    assert "list the seats with a wager" in run(opened() + a_round("red", 10)[:2] + [
+        ev("no_more_bets", 12, method="hand")])[1][2]
+    assert "seat 3 is already occupied" in run(opened() + [ev("player_seated", 5, seat=3)])[1][2]
+    assert "a seat is one of 1, 2, 3, 4, 5, 6" in run(opened() + [ev("player_seated", 5, seat=7)])[1][2]
+    state, refused = run(opened() + [ev("player_left", 5, seat=3)])
+    assert refused is None and state.seated == (1, 2, 4, 5) and state.first_player == 1
+    # 002 has seven seats around the player-dealer
+    assert run(opened(players=()) + [ev("player_seated", 5, seat=7)], profile("face-up-ca").rules)[1] is None
+
+
+def test_the_initial_bank_offer_returns_to_the_dealer():
+    # 000(m)(3): seats 1..6 in rounds 2..7, then the dealer's turn in round 8
+    events = opened()
+    for k in range(7):
+        events += a_played_round(10 + 10 * k)
+    events += [ev("shuffle_started", 90), ev("shuffle_completed", 91, deck="red")]
+    assert "come round to the dealer" in run(events + [ev("bank_declared", 92, mode="player", seat=1)])[1][2]
+
+
+def test_a_void_round_is_played_again_and_moves_no_offer():
+    # a void round's cards are reshuffled and the round is played again (000(n)(5)), so the
+    # start of the game (000(m)(2)) is still the next round
+    events = opened() + a_round("red", 10)[:4] + [ev("dealer_card_exposed", 14),
+                                                  ev("acknowledged", 15, "floor supervisor", "bob", ref=1)]
+    state, _ = run(events)
+    assert state.rounds_played == 0 and state.round == 1
+    refused = run(events + [ev("shuffle_started", 16), ev("shuffle_completed", 17, deck="red"),
+                            ev("bank_declared", 18, mode="player", seat=1)])[1]
+    assert "start of the game" in refused[2]
+
+
+def test_the_documented_example_replays():
+    # docs/table-events.md: a manual-shoe round, then a player bank cut by the bank (000(f)(4)(ii))
+    # and counted from the bank (000(m)(8)(iii)): 8 is the bank
+    path = Path(__file__).parents[1] / "docs" / "events" / "section6-two-rounds.jsonl"
+    events = [Event.from_json(json.loads(line)) for line in path.read_text().splitlines()]
+    state, refused = run(events)
+    assert refused is None
+    assert (state.state, state.rounds_played, state.last_bank, state.starting_position) == ("round_complete", 2,
+                                                                                            (2,), 2)

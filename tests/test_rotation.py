@@ -12,7 +12,7 @@ def test_no_bank_at_the_start_of_the_game_then_rotation_to_the_dealer():
 
 def test_bank_offers_with_eligibility():
     # round 3: the first offer is seat 3, then counterclockwise 4, 5, 6, 1, 2
-    offers = bank_offers(3, seated=[1, 2, 3, 5], last_bank=5, wagered_last_unbanked=[1, 2, 3, 5],
+    offers = bank_offers(3, seated=[1, 2, 3, 5], last_bank=[5], wagered_last_unbanked=[1, 2, 3, 5],
                          chips={1: 10_000, 2: 100, 3: 50_000, 5: 50_000}, cover_needed={1: 5_000, 2: 5_000,
                                                                                       3: 5_000, 5: 5_000})
     assert [o.seat for o in offers] == [3, 5, 1, 2]
@@ -21,7 +21,7 @@ def test_bank_offers_with_eligibility():
 
 
 def test_a_player_who_did_not_wager_in_the_last_unbanked_round_is_not_eligible():
-    (offer,) = bank_offers(1, seated=[1], last_bank=None, wagered_last_unbanked=[], chips={1: 10**6},
+    (offer,) = bank_offers(1, seated=[1], last_bank=[], wagered_last_unbanked=[], chips={1: 10**6},
                            cover_needed={1: 0})
     assert not offer.eligible and "000(m)(4)(i)" in offer.reason
 
@@ -32,9 +32,12 @@ def test_player_dealer_rotates_clockwise_every_two_hands():
 
 
 def test_cut_offers():
-    # 000(f)(4)(i) the first player at the beginning; (ii) the bank then counterclockwise;
-    # (iii) no bank: the farthest right, rotating over consecutive rounds without a bank
-    assert cut_offers(True, 4, None, 0, [2, 4, 6]) == [4, 6, 2]
-    assert cut_offers(False, 4, 6, 0, [2, 4, 6]) == [6, 2, 4]
-    assert cut_offers(False, None, None, 1, [2, 4, 6]) == [2, 4, 6]
-    assert cut_offers(False, None, None, 2, [2, 4, 6]) == [4, 6, 2]
+    # 000(f)(4)(i) the first player at the beginning, then the dealer (000(f)(3));
+    # (ii) the bank, then counterclockwise from the bank; (iii) no bank: only the farthest right,
+    # the offer rotating counterclockwise over consecutive rounds without a bank
+    assert cut_offers(True, 4, None, 0, [2, 4, 6]) == [4, 0]
+    assert cut_offers(False, 4, 6, 0, [2, 4, 6]) == [6, 2, 4, 0]
+    assert cut_offers(False, None, None, 1, [2, 4, 6]) == [2, 0]
+    assert cut_offers(False, None, None, 2, [2, 4, 6]) == [4, 0]
+    assert cut_offers(False, None, None, 4, [2, 4, 6]) == [2, 0]
+    assert cut_offers(False, None, None, 1, []) == [0]

@@ -16,8 +16,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from . import position as positions
 from .deal import four_card_check
+from .layout import SEATS, name
+from .position import SEVEN_SEATS, PositionError
 from .profile import RuleProfile
+from .rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
 
 STATES = ("closed", "opening", "betting", "no_more_bets", "starting_position", "dealing", "setting",
           "revealing", "settling", "round_complete", "shuffling")
@@ -91,12 +95,22 @@ class TableState:
     irregularities: tuple[Irregularity, ...] = ()
     last_time: datetime | None = None
     manual_shuffle: bool = False       # 000(f)(2)(ii): a manual shuffle is cut
-    cut_by: str | None = None          # who cut this deck
+    cut_by: int | None = None          # who cut this deck: a seat, or 0 for the dealer (000(f)(3))
+    recut: bool = False                # 000(f)(6): a supervisor ordered a re-cut
+    last_cutter: int | None = None     # 000(f)(6): re-cut by the last cutter or the next entitled
+    seated: tuple[int, ...] = ()       # occupied seats
+    first_player: int | None = None    # 000(f)(4)(i): the first player to the table
     bank: tuple[int, ...] = ()         # this round's player bank seat (partners: 003 PLAYER BANK 17)
     bank_mode: str | None = None
     last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
     rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
-    game_rounds: int = 0               # rounds since the table opened: 000(m)(2) no bank in the first
+    # rounds of play settled since the table opened. A void round is not a round of play: its
+    # cards are reshuffled and it is played again, so it moves neither the bank nor the button.
+    rounds_played: int = 0
+    rounds_without_bank: int = 0       # 000(f)(4)(iii): consecutive rounds with no bank
+    round_wagers: tuple[int, ...] = ()  # seats wagering this round
+    wagered_last_unbanked: tuple[int, ...] | None = None  # 000(m)(4)(i)
+    banked_this_rotation: tuple[int, ...] = ()  # 003 PLAYER BANK 2: one bank per rotation
     voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
     dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
 
@@ -112,6 +126,7 @@ class TableState:
                       for d in self.decks.values()},
             "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
             "starting_position": self.starting_position, "void": self.void, "cut_by": self.cut_by,
+            "seated": list(self.seated), "rounds_played": self.rounds_played,
             "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
             if self.bank else None,
             "voided_seats": list(self.voided_seats),
@@ -149,6 +164,8 @@ IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
                                False, "continue"),
     "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
                  "void"),
+    "stacks_not_dealt_in_order": ("the seven stacks were not dealt as (i)(3) requires: the cards are reshuffled",
+                                  "000(n)(12); 001 11.11(l)", True, "void"),
     "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
                                 "void"),
 }
@@ -171,8 +188,10 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "revealed": (("revealing",), "settling"),
     "settled": (("settling",), "round_complete"),
     "acknowledged": (STATES, None),
-    "cut": (("betting",), None),
-    "recut_ordered": (("betting",), None),
+    "cut": (("betting", "no_more_bets", "starting_position"), None),
+    "recut_ordered": (("betting", "no_more_bets", "starting_position"), None),
+    "player_seated": (STATES[1:], None),
+    "player_left": (STATES, None),
     "bank_declared": (("betting",), None),
     "stub_counted": (("round_complete", "betting"), None),
     "dealer_wager_placed": (("betting",), None),
@@ -214,7 +233,8 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = dict(s.decks)
         decks[deck_id] = Deck(deck_id, event.time)
         if s.state == "closed":  # a new game begins (000(m)(2))
-            return replace(s, decks=decks, state="opening", game_rounds=0, last_bank=())
+            return replace(s, decks=decks, state="opening", rounds_played=0, last_bank=(), rounds_without_bank=0,
+                           wagered_last_unbanked=None, banked_this_rotation=(), first_player=None)
         return replace(s, decks=decks)
     if t in ("deck_inspected", "deck_verified", "deck_spread", "deck_washed"):
         deck = _deck(s, event)
@@ -282,6 +302,17 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if method not in rules.procedures.deal:
             raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
                           f"profile {rules.name!r}, got {method!r}")
+        wagers = d.get("wagers")
+        if wagers is None and _player_banking(rules):
+            raise Refused("no_more_bets: list the seats with a wager ('wagers'): who may bank next depends on it "
+                          "(000(m)(4)(i))")
+        wagers = tuple(wagers or ())
+        for seat in wagers:
+            _check_seat(s, rules, seat, "no_more_bets")
+        deck = s.decks[s.deck_in_play]
+        deadline, rule = deck_deadline(deck, rules, method)
+        if event.time > deadline:
+            raise Refused(f"no_more_bets: deck {deck.id!r} was due for change at {deadline.isoformat()} ({rule})")
         if method == "three-four" and s.rounds_since_count >= 5:
             raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
                           "(001 11.17(h))")
@@ -289,7 +320,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
         return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
                        void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
-                       voided_seats=(), game_rounds=s.game_rounds + 1)
+                       voided_seats=(), round_wagers=wagers)
     if t == "position_determined":
         pos = d.get("position")
         if not isinstance(pos, int) or not 0 <= pos <= 7:
@@ -300,6 +331,8 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if s.state == "no_more_bets" and s.dealing_method == "hand":
             raise Refused("position_determined: from the hand the seven stacks are dealt and checked first "
                           "(000(i)(4)-(5))")
+        _check_cut(s, "position_determined")
+        _check_position(s, rules, event)
         if s.state == "dealing":  # 000(i)(5): from the hand, the stacks are dealt first
             return replace(s, starting_position=pos, state="setting")
         return replace(s, starting_position=pos, state="starting_position")
@@ -309,6 +342,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
             raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
                           "the hand makes the stacks first (000(i)(5))")
+        _check_cut(s, "dealt")
         remaining = d.get("remaining")
         sizes = d.get("hand_sizes", [7] * 7)
         if not isinstance(remaining, int) or not isinstance(sizes, list):
@@ -337,8 +371,14 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     if t in ("hands_set", "revealed"):
         return replace(s, state=after)
     if t == "settled":
-        return replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
-                       last_bank=s.bank, bank=(), bank_mode=None)
+        out = replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
+                      last_bank=s.bank if s.bank_mode in ("player", "co-bank") else (), bank=(), bank_mode=None,
+                      rounds_played=s.rounds_played + 1)
+        if s.bank_mode in ("player", "co-bank"):
+            return replace(out, rounds_without_bank=0, banked_this_rotation=s.banked_this_rotation + s.bank)
+        # 003 PLAYER BANK 1: the bank returns to the house hand after passing through all players
+        return replace(out, rounds_without_bank=s.rounds_without_bank + 1, wagered_last_unbanked=s.round_wagers,
+                       banked_this_rotation=())
     if t == "dealer_wager_placed":
         # 000(m)(7): the bank's last wager against the dealer, or less, or none; 003 PLAYER BANK 7:
         # up to 10% more (Lucky Money) or prepaid commission, not both; never against a co-bank
@@ -368,39 +408,30 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = {k: v for k, v in s.decks.items() if k != deck_id}
         return replace(s, irregularities=s.irregularities + (irr,), decks=decks, rounds_since_count=0)
     if t == "cut":
-        # 000(f)(3)-(5): offered to a player (the dealer cuts if none accepts); the cutting card
-        # goes at least 10 cards from either end
-        if not s.manual_shuffle:
-            raise Refused("cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes (000(f)(2)(i))")
-        depth = d.get("depth")
-        if not isinstance(depth, int) or not 10 <= depth <= 43:
-            raise Refused(f"cut: the cutting card goes at least 10 cards from either end (000(f)(5)), got {depth!r}")
-        if s.cut_by is not None:
-            raise Refused("cut: the deck was already cut; a re-cut needs a supervisor's order (000(f)(6))")
-        return replace(s, cut_by=str(d.get("by", event.actor)))
+        return _cut(s, event, rules)
     if t == "recut_ordered":
+        # 000(f)(6), 001 11.6: after the cut and before any card is dealt
         if event.role not in SUPERVISORS:
             raise Refused("recut_ordered: a casino supervisor orders a re-cut (000(f)(6))")
         if s.cut_by is None:
             raise Refused("recut_ordered: the cards have not been cut")
-        return replace(s, cut_by=None)
+        return replace(s, cut_by=None, recut=True, last_cutter=s.cut_by)
+    if t == "player_seated":
+        seat = d.get("seat")
+        _check_seat(replace(s, seated=(seat,)), rules, seat, t)
+        if seat in s.seated:
+            raise Refused(f"player_seated: seat {seat} is already occupied")
+        first = s.first_player
+        if first is None and not s.seated and s.rounds_played == 0:
+            first = seat  # 000(f)(4)(i): the first player to the table
+        return replace(s, seated=tuple(sorted(s.seated + (seat,))), first_player=first)
+    if t == "player_left":
+        seat = d.get("seat")
+        if seat not in s.seated:
+            raise Refused(f"player_left: seat {seat!r} is not occupied (occupied: {list(s.seated)})")
+        return replace(s, seated=tuple(x for x in s.seated if x != seat))
     if t == "bank_declared":
-        mode = d.get("mode")
-        seats = d.get("seats") or ([d["seat"]] if "seat" in d else [])
-        if mode not in rules.banking_modes or mode == "house":
-            raise Refused(f"bank_declared: mode must be one of {', '.join(m for m in rules.banking_modes if m != 'house')}"
-                          f" for profile {rules.name!r}, got {mode!r}")
-        if not seats or not all(isinstance(x, int) for x in seats):
-            raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
-        if len(seats) > 1 and mode != "player":
-            raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
-        if mode in ("player", "co-bank") and s.game_rounds == 0:
-            raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
-        again = set(seats) & set(s.last_bank)
-        if again and mode in ("player", "co-bank"):
-            raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
-                          "consecutive rounds (000(m)(3), 003 PLAYER BANK 17)")
-        return replace(s, bank=tuple(seats), bank_mode=mode, dealer_wager=None)
+        return _bank_declared(s, event, rules)
     if t == "acknowledged":
         if event.role not in SUPERVISORS:
             raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
@@ -414,8 +445,185 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         irr = tuple(replace(i, acknowledged_by=event.actor) if i.ref == ref else i for i in s.irregularities)
         return replace(s, irregularities=irr)
     if t == "table_closed":
-        return replace(s, state="closed", deck_in_play=None)
+        return replace(s, state="closed", deck_in_play=None, seated=(), first_player=None)
     raise Refused(f"unhandled event {t!r}")  # pragma: no cover - every TRANSITIONS key is handled
+
+
+def table_seats(rules: RuleProfile) -> tuple[int, ...]:
+    """The betting positions: six around a house dealer, seven in 002's player-dealer game."""
+    return SEVEN_SEATS if "player-dealer" in rules.banking_modes else SEATS
+
+
+def _player_banking(rules: RuleProfile) -> bool:
+    return bool({"player", "co-bank"} & set(rules.banking_modes))
+
+
+def _check_seat(s: TableState, rules: RuleProfile, seat: Any, what: str) -> None:
+    seats = table_seats(rules)
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
+        raise Refused(f"{what}: a seat is one of {', '.join(map(str, seats))}, got {seat!r}")
+    if seat not in s.seated:
+        raise Refused(f"{what}: seat {seat} is not occupied (occupied: {list(s.seated)}); record player_seated")
+
+
+def _check_cut(s: TableState, what: str) -> None:
+    if s.manual_shuffle and s.cut_by is None:
+        raise Refused(f"{what}: a re-cut was ordered; the cards are re-cut before any card is dealt (000(f)(6))")
+
+
+def _cut(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(f)(3)-(6), 001 11.6(c)-(e): the cut is offered in order, the dealer cuts if nobody
+    accepts, and a re-cut is made by the last cutter or the next person entitled to cut."""
+    d = event.data
+    if not s.manual_shuffle:
+        raise Refused("cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes (000(f)(2)(i))")
+    depth = d.get("depth")
+    if not isinstance(depth, int) or not 10 <= depth <= 43:
+        raise Refused(f"cut: the cutting card goes at least 10 cards from either end (000(f)(5)), got {depth!r}")
+    by = d.get("by")
+    if not isinstance(by, int) or isinstance(by, bool):
+        raise Refused(f"cut: 'by' is the seat that cut, or 0 for the dealer, got {by!r}")
+    if s.cut_by is not None:
+        raise Refused("cut: the deck was already cut; a re-cut needs a supervisor's order (000(f)(6))")
+    bank = s.bank[0] if s.bank and s.bank_mode in ("player", "co-bank") else None
+    offers = cut_offers(s.rounds_played == 0, s.first_player, bank, s.rounds_without_bank, s.seated)
+    if s.recut:
+        allowed = [s.last_cutter]
+        if s.last_cutter in offers and offers.index(s.last_cutter) + 1 < len(offers):
+            allowed.append(offers[offers.index(s.last_cutter) + 1])
+        if by not in allowed:
+            raise Refused(f"cut: the re-cut is made by the last cutter or the next person entitled, "
+                          f"{' or '.join(map(name, allowed))} (000(f)(6)), not {name(by)}")
+        return replace(s, cut_by=by, recut=False)
+    if s.state != "betting":
+        raise Refused(f"cut: the cards are cut before no more bets; now only a re-cut (000(f)(6))")
+    if by not in offers:
+        raise Refused(f"cut: the cut is offered to {', then '.join(map(name, offers))} (000(f)(3)-(4)), "
+                      f"not {name(by)}")
+    declined = d.get("declined", [])
+    for earlier in offers[:offers.index(by)]:
+        if earlier not in declined:
+            raise Refused(f"cut: {name(earlier)} is offered the cut before {name(by)} and has not declined "
+                          "(000(f)(3)-(4))")
+    return replace(s, cut_by=by, last_cutter=by)
+
+
+def _bank_declared(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    d = event.data
+    mode = d.get("mode")
+    seats = d.get("seats") or ([d["seat"]] if "seat" in d else [])
+    if mode not in rules.banking_modes or mode == "house":
+        raise Refused(f"bank_declared: mode must be one of {', '.join(m for m in rules.banking_modes if m != 'house')}"
+                      f" for profile {rules.name!r}, got {mode!r}")
+    if not seats or not all(isinstance(x, int) for x in seats):
+        raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
+    for seat in seats:
+        _check_seat(s, rules, seat, "bank_declared")
+    if len(seats) > 1 and mode != "player":
+        raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
+    out = replace(s, bank=tuple(seats), bank_mode=mode, dealer_wager=None)
+    if mode not in ("player", "co-bank"):
+        return out
+    if s.rounds_played == 0:
+        raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
+    p = rules.procedures
+    if p.bank_rotation == "each-round":
+        # 000(m)(3), 001 11.10(c)
+        again = set(seats) & set(s.last_bank)
+        if again:
+            raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
+                          "consecutive rounds (000(m)(3))")
+        first = bank_offer_start(s.rounds_played)
+        if first is None:
+            raise Refused("bank_declared: the initial offer has come round to the dealer; the house banks this "
+                          "round (000(m)(3))")
+        passed = s.last_bank
+    else:
+        # 003 PLAYER BANK 1-2, 17: each player (or partnership) banks once in each rotation,
+        # which runs counterclockwise and returns to the house hand
+        again = set(seats) & set(s.banked_this_rotation)
+        if again:
+            raise Refused(f"bank_declared: seat {sorted(again)[0]} has banked in this rotation; the bank passes "
+                          "through all players before returning to the house (003 PLAYER BANK 1-2, 17)")
+        first = s.banked_this_rotation[-1] % 7 + 1 if s.banked_this_rotation else 1
+        passed = s.banked_this_rotation
+    wagered = s.wagered_last_unbanked or ()
+    for seat in seats:
+        if seat not in wagered:
+            raise Refused(f"bank_declared: seat {seat} did not wager against the dealer in the last unbanked round "
+                          "(000(m)(4)(i); 003 PLAYER BANK 1)")
+    declined = d.get("declined", [])
+    for earlier in bank_offer_order(first, s.seated):
+        if earlier == seats[0]:
+            break
+        eligible, _ = bank_eligibility(earlier, passed, wagered, None, None)
+        if eligible and earlier not in declined and earlier not in seats:
+            raise Refused(f"bank_declared: seat {earlier} is offered the bank before seat {seats[0]} and has not "
+                          "declined (000(m)(3))")
+    chips, cover = d.get("chips"), d.get("cover")
+    if isinstance(chips, int) and isinstance(cover, int) and chips < cover:
+        if not (p.bank_cover_ruling and event.role in SUPERVISORS and d.get("ruling") == "proceed"):
+            how = ("; the floor supervisor may rule 'proceed' (003 PLAYER BANK 3)" if p.bank_cover_ruling else "")
+            raise Refused(f"bank_declared: {chips} cents of chips cannot cover {cover} cents of wagers "
+                          f"(000(m)(4)(ii)){how}")
+        ruling = Irregularity(len(s.irregularities) + 1, "bank_cover_ruling", event.time,
+                              f"the floor supervisor let seat {seats[0]} bank with {chips} cents against {cover}",
+                              "003 PLAYER BANK 3", True, acknowledged_by=event.actor)
+        out = replace(out, irregularities=s.irregularities + (ruling,))
+    return out
+
+
+def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
+    """The position must be the one the method gives (000(k), 004(4), 002): a wrong count
+    is refused here, and cards already delivered to it are the wrong_dice_total irregularity."""
+    d = event.data
+    method, value, pos = d.get("method"), d.get("value"), d["position"]
+    bank = s.bank[0] if s.bank and s.bank_mode in ("player", "co-bank") else None
+    uses_dice = method in ("dice", "two-dice") or (method == "action" and d.get("source") == "dice")
+    if uses_dice:
+        if s.dice_placed is None:
+            raise Refused(f"position_determined: no dice at the table; record dice_placed first (000(d))")
+        at = s.dice_placed + timedelta(hours=rules.procedures.dice_hours)
+        if event.time > at:
+            raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} "
+                          "(000(d)(1)(ii))")
+    if method != "button" and (not isinstance(value, int) or isinstance(value, bool)):
+        raise Refused(f"position_determined: give the dice total or RNG number as 'value', got {value!r}")
+    try:
+        if method == "dice":
+            found = positions.dice(value, bank)
+        elif method == "rng":
+            found = positions.rng(value, bank)
+        elif method == "button":
+            found = positions.button(s.rounds_played)
+        elif method == "two-dice":
+            found = positions.two_dice(value)
+        else:
+            dealer = s.bank[0] if s.bank_mode == "player-dealer" else d.get("player_dealer")
+            if not isinstance(dealer, int):
+                raise Refused("position_determined: the action button counts from the player-dealer; declare the "
+                              "bank or give 'player_dealer' (002)")
+            found = positions.action_button(value, dealer)
+    except PositionError as e:
+        raise Refused(f"position_determined: {e}") from None
+    if found.position != pos:
+        shown = f"{method} {value}" if method != "button" else f"the button after {s.rounds_played} rounds"
+        raise Refused(f"position_determined: {shown} gives {name(found.position)} ({found.rule}), not {name(pos)}; "
+                      "if the cards went there, record wrong_dice_total (000(n)(3))")
+
+
+def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[datetime, str]:
+    """000(e)(5): cards opened for use are changed within eight hours when dealt from a shoe,
+    four from the hand; 003 NEW CARDS IN PLAY 1: four hours with the shuffler. Timed from the
+    opening ("All cards opened for use ... shall be changed")."""
+    p = rules.procedures
+    if p.deck_hours_shuffler is not None:
+        hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
+    elif method in ("manual-shoe", "automated-shoe", "three-four"):
+        hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
+    else:
+        hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
+    return deck.received + timedelta(hours=hours), rule
 
 
 IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
@@ -448,6 +656,8 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
         consequence = f"seat {seat} chose to {option} the hand"
         if option == "void":
             voided = voided + (seat,)
+    if kind == "stacks_not_dealt_in_order" and state.dealing_method != "hand":
+        raise Refused(f"{kind}: only when the stacks are dealt from the hand ({rule})")
     if kind == "cards_exposed_after_cut" and event.data.get("count", 0) < 3:
         consequence, needs_ack, effect = "fewer than three cards exposed: play continues", False, "continue"
     irr = Irregularity(len(state.irregularities) + 1, kind, event.time, consequence, rule, needs_ack)
@@ -476,22 +686,13 @@ def replay(events: list[Event], rules: RuleProfile) -> tuple[TableState, tuple[i
 def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
     """000(e)(5): cards dealt from a shoe are changed within eight hours, from the hand within
     four (003: every four hours with the shuffler); 000(d)(1)(ii): dice within 24 hours."""
-    p = rules.procedures
     out = []
     for deck in state.decks.values():
-        # 000(e)(5): "All cards opened for use ... shall be changed": timed from their opening
-        method = state.dealing_method or "hand"
-        if p.deck_hours_shuffler is not None:
-            hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
-        elif method in ("manual-shoe", "automated-shoe", "three-four"):
-            hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
-        else:
-            hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
-        at = deck.received + timedelta(hours=hours)
+        at, rule = deck_deadline(deck, rules, state.dealing_method or "hand")
         out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now > at,
                     "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
     if state.dice_placed is not None:
-        at = state.dice_placed + timedelta(hours=p.dice_hours)
+        at = state.dice_placed + timedelta(hours=rules.procedures.dice_hours)
         out.append({"item": "dice", "due": at.isoformat(), "overdue": now > at,
                     "minutes_left": int((at - now).total_seconds() // 60), "rule": "000(d)(1)(ii)"})
     return sorted(out, key=lambda x: x["due"])

@@ -76,6 +76,7 @@ class Envy:
 
 POSITION_METHODS = ("dice", "rng", "button", "two-dice", "action")
 DEAL_METHODS = ("manual-shoe", "hand", "automated-shoe", "three-four")
+BANK_ROTATIONS = ("each-round", "once-per-rotation")
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,10 @@ class Procedures:
     deck_hours_shuffler: int | None = None      # 003 NEW CARDS IN PLAY 1: every four hours
     dice_hours: int = 24                        # 000(d)(1)(ii)
     dealer_exposed_card: str = "void"           # 000(n)(5): all hands void; 003 EXPOSED CARDS 2: "must be played"
+    # 000(m)(3), 001 11.10(c): the first offer moves one seat each round and no player banks two
+    # rounds running; 003 PLAYER BANK 1-2: each player banks once per rotation, then the house
+    bank_rotation: str = "each-round"
+    bank_cover_ruling: bool = False             # 003 PLAYER BANK 3: the floor supervisor decides a doubtful cover
 
 
 @dataclass(frozen=True)

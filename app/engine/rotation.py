@@ -29,30 +29,38 @@ def bank_offer_start(rounds_since_start: int) -> int | None:
     return ring[(rounds_since_start - 1) % len(ring)]
 
 
-def bank_offers(rounds_since_start: int, seated: Sequence[int], last_bank: int | None,
+def bank_offer_order(first: int, seats: Sequence[int]) -> list[int]:
+    """The seats in ``seats`` counterclockwise from ``first`` (000(m)(3))."""
+    return [s for s in list(range(first, 8)) + list(range(1, first)) if s in seats]
+
+
+def bank_offers(rounds_played: int, seated: Sequence[int], last_bank: Sequence[int],
                 wagered_last_unbanked: Sequence[int], chips: dict[int, int], cover_needed: dict[int, int]
                 ) -> list[BankCandidate]:
     """The order in which the dealer offers the bank this round, each with its eligibility
     (000(m)(3)-(4)): counterclockwise from the round's first offer; never the same player two
     rounds running; only a player who wagered against the dealer in the last unbanked round and
     whose chips cover every other wager."""
-    start = bank_offer_start(rounds_since_start)
+    start = bank_offer_start(rounds_played)
     if start is None:
         return []
-    order = [s for s in list(range(start, 7)) + list(range(1, start)) if s in seated]
     out = []
-    for s in order:
-        if s == last_bank:
-            out.append(BankCandidate(s, False, "banked the last round (000(m)(3))"))
-        elif s not in wagered_last_unbanked:
-            out.append(BankCandidate(s, False, "did not wager against the dealer in the last unbanked round "
-                                               "(000(m)(4)(i))"))
-        elif chips.get(s, 0) < cover_needed.get(s, 0):
-            out.append(BankCandidate(s, False, f"{chips.get(s, 0)} cents cannot cover {cover_needed.get(s, 0)} "
-                                               "cents of wagers (000(m)(4)(ii))"))
-        else:
-            out.append(BankCandidate(s, True, "000(m)(3)-(4)"))
+    for s in bank_offer_order(start, seated):
+        out.append(BankCandidate(s, *bank_eligibility(s, last_bank, wagered_last_unbanked,
+                                                      chips.get(s), cover_needed.get(s))))
     return out
+
+
+def bank_eligibility(seat: int, last_bank: Sequence[int], wagered_last_unbanked: Sequence[int],
+                     chips: int | None, cover: int | None) -> tuple[bool, str]:
+    """000(m)(3)-(4), 001 11.10(c)-(d): may ``seat`` bank this round? (eligible, the reason)."""
+    if seat in last_bank:
+        return False, "banked the last round (000(m)(3))"
+    if seat not in wagered_last_unbanked:
+        return False, "did not wager against the dealer in the last unbanked round (000(m)(4)(i))"
+    if chips is not None and cover is not None and chips < cover:
+        return False, f"{chips} cents cannot cover {cover} cents of wagers (000(m)(4)(ii))"
+    return True, "000(m)(3)-(4)"
 
 
 def player_dealer_seat(hands_played: int, seated: Sequence[int], first: int) -> int:
@@ -66,20 +74,23 @@ def player_dealer_seat(hands_played: int, seated: Sequence[int], first: int) -> 
     return ring[(hands_played // 2) % len(ring)]
 
 
+DEALER_CUTS = 0
+
+
 def cut_offers(game_beginning: bool, first_player: int | None, bank: int | None,
                rounds_without_bank: int, seated: Sequence[int]) -> list[int]:
-    """000(f)(4), 001 11.6(d): the first player to the table when the game begins; else the
-    bank, then counterclockwise from the bank; with no bank the player farthest to the right,
-    the offer rotating counterclockwise over consecutive rounds without a bank. The dealer cuts
-    when nobody accepts (000(f)(3))."""
+    """Whom the dealer offers the cut, in order, ending with 0: the dealer cuts when no player
+    accepts (000(f)(3), 001 11.6(c)). 000(f)(4), 001 11.6(d): (i) the first player to the table
+    when the game is just beginning; (ii) the bank, and if the bank refuses each player
+    counterclockwise from the bank; (iii) with no bank, the player farthest to the right, the
+    offer rotating counterclockwise over consecutive rounds without a bank. Only the bank's
+    refusal passes the offer on to other players."""
     seats = sorted(seated)
+    if game_beginning:
+        return ([first_player] if first_player in seats else []) + [DEALER_CUTS]
+    if bank is not None and bank in seats:
+        i = seats.index(bank)
+        return seats[i:] + seats[:i] + [DEALER_CUTS]
     if not seats:
-        return []
-    if game_beginning and first_player in seats:
-        start = first_player
-    elif bank is not None and bank in seats:
-        start = bank
-    else:
-        start = seats[(max(rounds_without_bank, 1) - 1) % len(seats)]
-    i = seats.index(start)
-    return seats[i:] + seats[:i]
+        return [DEALER_CUTS]
+    return [seats[(max(rounds_without_bank, 1) - 1) % len(seats)], DEALER_CUTS]
