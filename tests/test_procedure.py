@@ -391,6 +391,8 @@ def test_player_banker_option_when_the_dealer_exposes_three_cards():
     assert "three or more" in refused[2]
     state, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=3, option="void")], rules)
     assert refused is None and state.voided_seats == (3,)
+    state, refused = run(events + [ev("bank_cards_exposed_by_dealer", 25, count=4, option="void", seat=5)], rules)
+    assert refused is None and state.voided_seats == (5,)
     state, _ = run(events + [ev("bank_exposed_own_cards", 25)], rules)
     assert not state.void and state.irregularities[-1].rule == "003 EXPOSED CARDS 4"
 

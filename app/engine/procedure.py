@@ -650,7 +650,9 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
                 raise Refused(f"{kind}: no player is banking this round")
             if event.data.get("count", 0) < 3:
                 raise Refused(f"{kind}: the option arises when three or more cards are exposed (003 EXPOSED CARDS 3)")
-        seat = event.data.get("seat") if kind == "player_card_exposed" else state.bank[0]
+        # 003 EXPOSED CARDS 3 "the player's hand" while a player banks: the banker's by default,
+        # or the seat named (the text allows either reading; docs/table-events.md)
+        seat = event.data.get("seat") if kind == "player_card_exposed" else event.data.get("seat", state.bank[0])
         if not isinstance(seat, int):
             raise Refused(f"{kind}: name the seat whose card was exposed")
         consequence = f"seat {seat} chose to {option} the hand"
