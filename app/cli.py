@@ -289,6 +289,8 @@ def build_parser() -> argparse.ArgumentParser:
     pt.add_argument("--counts", default="data/enumeration.json",
                     help="counts from 'analyze enumerate' (default: data/enumeration.json)")
     pt.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    from app import cli_store
+    cli_store.add_parsers(sub)
     return parser
 
 
@@ -315,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
             return deal_command(args)
         if args.command == "settle":
             return settle_command(args.round_file)
+        if args.command in ("audit", "users"):
+            from app import cli_store
+            return cli_store.run(args)
         if args.command == "analyze":
             from app import analysis
             if args.analyze_command == "enumerate":

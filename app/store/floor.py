@@ -1,0 +1,64 @@
+"""The floor: each table's procedures and settlements, through the engine, into the log.
+
+Data flows one way: an event (from a device or a person) goes to the engine, which accepts or
+refuses it; only an accepted event is logged, and the table's state changes only after the
+log has acknowledged it. Settlements are logged whole, and each approval the engine asks for
+becomes an approval request.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.engine.procedure import Event, TableState, apply
+from app.engine.settle import Settlement
+
+from .approvals import Approvals
+from .log import AuditLog, Record
+from .models import _profile
+
+
+class FloorError(ValueError):
+    pass
+
+
+class Floor:
+    def __init__(self, log: AuditLog):
+        self.log = log
+        self.approvals = Approvals(log)
+
+    def tables(self) -> dict[str, str]:
+        return {r["table_id"]: r["profile"] for r in self.log.query("SELECT * FROM tables ORDER BY table_id")}
+
+    def state(self, table: str) -> TableState:
+        if table not in self.log.projector.profiles:
+            raise FloorError(f"no table {table!r}; configure it first")
+        return self.log.projector.states[table]
+
+    def configure(self, table: str, profile: str, now: datetime, actor: str, role: str) -> int:
+        _profile(profile)  # a bad profile name fails here, naming it, before anything is logged
+        if table in self.log.projector.profiles and self.state(table).state != "closed":
+            raise FloorError(f"table {table} is open; close it before changing its rule profile")
+        return self.log.append("table_configured", now, actor, role, table, {"profile": profile})
+
+    def record(self, table: str, event: Event) -> int:
+        """Log ``event`` for ``table`` if the procedures allow it (else ``Refused``, nothing logged)."""
+        rules = self.log.projector.profiles.get(table)
+        if rules is None:
+            raise FloorError(f"no table {table!r}; configure it first")
+        apply(self.state(table), event, rules)  # refuses before anything is written
+        return self.log.append(event.type, event.time, event.actor, event.role, table, event.data)
+
+    def settle(self, table: str, round_no: int, settlement: Settlement, now: datetime, actor: str,
+               role: str) -> list[int]:
+        """Log the settlement and one approval request per approval it needs, atomically."""
+        s = settlement.as_json()
+        records = [Record("settlement", now, actor, role, table, {"round": round_no, "settlement": s})]
+        for a in settlement.approvals:
+            records.append(Record("approval_requested", now, actor, role, table,
+                                  {"kind": a.kind, "seat": a.seat, "cents": a.cents, "role_needed": a.role,
+                                   "reason": a.reason, "rule": a.rule}))
+        if settlement.meter_after is not None:
+            records.append(Record("meter_reading", now, actor, role, table,
+                                  {"cents": settlement.meter_after, "source": "settlement"}))
+        return self.log.append_many(records)

@@ -1,0 +1,189 @@
+"""Read models: tables the screens and reports query, derived from the event log only.
+
+``Projector.project`` folds one logged event into them inside the writer's transaction, and
+``rebuild`` empties them and folds the whole log again, so they can always be thrown away. The
+table procedures are not re-implemented here: each table's engine state is replayed with
+``app.engine.procedure.apply`` and the rows are written from it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timedelta
+
+from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply, deck_deadline
+from app.engine.profile import RuleProfile
+
+from .schema import READ_MODELS
+
+PROCEDURE_EVENTS = frozenset(TRANSITIONS) | frozenset(IRREGULARITIES)
+
+
+def _profile(name: str) -> RuleProfile:
+    from app.resources import profile  # resources read files; loaded once per profile name
+    return profile(name).rules
+
+
+class Projector:
+    def __init__(self) -> None:
+        self.states: dict[str, TableState] = {}
+        self.profiles: dict[str, RuleProfile] = {}
+
+    def project(self, conn: sqlite3.Connection, seq: int, time: str, table: str | None, type_: str, actor: str,
+                role: str, data: dict) -> None:
+        handler = getattr(self, "_" + type_, None)
+        if handler is not None:
+            handler(conn, seq, time, table, actor, role, data)
+        elif type_ in PROCEDURE_EVENTS and table is not None:
+            self._procedure(conn, seq, time, table, type_, actor, role, data)
+
+    # -- tables and their procedures ---------------------------------------------------------
+    def _table_configured(self, conn, seq, time, table, actor, role, data):
+        self.profiles[table] = _profile(data["profile"])
+        self.states.setdefault(table, TableState())
+        conn.execute("INSERT OR REPLACE INTO tables VALUES (?, ?, ?)", (table, data["profile"], seq))
+
+    def _procedure(self, conn, seq, time, table, type_, actor, role, data):
+        rules = self.profiles.get(table)
+        if rules is None:
+            return
+        old = self.states.get(table, TableState())
+        event = Event(type_, datetime.fromisoformat(time), actor, role, data)
+        try:
+            new = apply(old, event, rules)
+        except Refused:
+            return  # the floor refuses before logging; a refused event in a log changes nothing
+        self.states[table] = new
+        if conn is None:  # restoring the engine states only
+            return
+        for deck in new.decks.values():
+            due, _ = deck_deadline(deck, rules, new.dealing_method or "hand")
+            conn.execute("INSERT OR REPLACE INTO decks VALUES (?, ?, ?, ?, ?, ?, NULL, ?, 'in use')",
+                         (table, deck.id, deck.received.isoformat(), int(deck.inspected), deck.verified_by,
+                          deck.in_play_since.isoformat() if deck.in_play_since else None, due.isoformat()))
+        for gone in set(old.decks) - set(new.decks):
+            d = old.decks[gone]
+            conn.execute("UPDATE decks SET changed = ?, status = 'removed' WHERE table_id = ? AND deck = ? AND "
+                         "received = ?", (time, table, gone, d.received.isoformat()))
+        if type_ == "dice_placed":
+            conn.execute("UPDATE dice SET removed = ? WHERE table_id = ? AND removed IS NULL", (time, table))
+            due = datetime.fromisoformat(time) + timedelta(hours=rules.procedures.dice_hours)
+            conn.execute("INSERT OR REPLACE INTO dice VALUES (?, ?, ?, NULL)", (table, time, due.isoformat()))
+        if type_ == "no_more_bets":
+            conn.execute("INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, NULL, 'in progress', ?, NULL, NULL)",
+                         (table, new.round, time, new.dealing_method))
+        if type_ == "bank_declared":
+            conn.execute("UPDATE rounds SET bank_mode = ?, bank = ? WHERE table_id = ? AND round = ?",
+                         (new.bank_mode, json.dumps(list(new.bank)), table, new.round + 1))
+        if old.state != "round_complete" and new.state == "round_complete" and new.round:
+            conn.execute("UPDATE rounds SET ended = ?, status = ?, bank_mode = ?, bank = ? WHERE table_id = ? "
+                         "AND round = ?", (time, "void" if new.void else "settled", old.bank_mode,
+                                           json.dumps(list(old.bank)) if old.bank else None, table, new.round))
+        for irr in new.irregularities[len(old.irregularities):]:
+            conn.execute("INSERT OR REPLACE INTO irregularities VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (table, irr.ref, new.round, irr.kind, irr.time.isoformat(), irr.consequence, irr.rule,
+                          int(irr.needs_ack), irr.acknowledged_by))
+        if type_ == "acknowledged":
+            conn.execute("UPDATE irregularities SET acknowledged_by = ? WHERE table_id = ? AND ref = ?",
+                         (actor, table, data.get("ref")))
+
+    # -- money --------------------------------------------------------------------------------
+    def _settlement(self, conn, seq, time, table, actor, role, data):
+        s = data["settlement"]
+        conn.execute("INSERT INTO settlements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (seq, table, data.get("round"), time, s["profile"], s["banking"],
+                      s["net_by_party"].get("house", 0), len(s["approvals"]), json.dumps(s, sort_keys=True)))
+
+    def _meter_reading(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO meter_readings VALUES (?, ?, ?, ?, ?)",
+                     (seq, table, time, data["cents"], data.get("source", actor)))
+
+    def _slip_issued(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO slips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', NULL, NULL, ?)",
+                     (data["number"], seq, table, data.get("seat"), data["wager"], data["wager_cents"],
+                      data["win_cents"], time, actor, json.dumps(data["w2g"]) if data.get("w2g") else None))
+
+    def _slip_voided(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE slips SET status = 'VOID', void_reason = ?, voided_by = ? WHERE number = ?",
+                     (data["reason"], actor, data["number"]))
+
+    # -- approvals, alarms, devices -----------------------------------------------------------
+    def _approval_requested(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO approvals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, NULL)",
+                     (seq, data["kind"], table, data.get("seat"), data.get("cents"), data["role_needed"],
+                      data["reason"], data["rule"], time))
+
+    def _approval_decided(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE approvals SET status = ?, decided_by = ?, decided_role = ?, decision_reason = ?, "
+                     "decided = ? WHERE request = ?", (data["decision"], actor, role, data["reason"], time,
+                                                        data["request"]))
+
+    def _alarm_raised(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO alarms VALUES (?, ?, ?, ?, ?, NULL, NULL)",
+                     (seq, table, data["kind"], data["message"], time))
+
+    def _alarm_acknowledged(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE alarms SET acknowledged_by = ?, acknowledged = ? WHERE seq = ?",
+                     (actor, time, data["alarm"]))
+
+    def _device_fault(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO device_faults VALUES (?, ?, ?, ?, ?, ?)",
+                     (seq, table, data["device"], data["code"], data.get("message", ""), time))
+
+    # -- people -------------------------------------------------------------------------------
+    def _user_added(self, conn, seq, time, table, actor, role, data):
+        conn.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
+                     (data["name"], data["role"], data["salt"], data["pin_hash"], data["kdf"], time))
+
+    def _pin_changed(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET salt = ?, pin_hash = ?, kdf = ?, failures = 0 WHERE name = ?",
+                     (data["salt"], data["pin_hash"], data["kdf"], data["name"]))
+
+    def _sign_in(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET failures = 0, locked_until = NULL WHERE name = ? AND locked_by IS NULL",
+                     (actor,))
+
+    def _sign_in_failed(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET failures = ?, locked_until = ? WHERE name = ?",
+                     (data["failures"], data.get("locked_until"), data["name"]))
+
+    def _user_locked(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET locked_by = ?, locked_until = ? WHERE name = ?",
+                     (actor, data.get("until"), data["name"]))
+
+    def _user_unlocked(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET locked_by = NULL, locked_until = NULL, failures = 0 WHERE name = ?",
+                     (data["name"],))
+
+
+def restore(conn: sqlite3.Connection) -> Projector:
+    """The tables' engine states from the log, without touching the read models."""
+    p = Projector()
+    types = sorted(PROCEDURE_EVENTS | {"table_configured"})
+    sql = f"SELECT body FROM events WHERE type IN ({','.join('?' * len(types))}) ORDER BY seq"
+    for (body,) in conn.execute(sql, types):
+        b = json.loads(body)
+        if b["type"] == "table_configured":
+            p.profiles[b["table"]] = _profile(b["data"]["profile"])
+            p.states.setdefault(b["table"], TableState())
+        else:
+            p._procedure(None, b["seq"], b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
+    return p
+
+
+def rebuild(conn: sqlite3.Connection) -> Projector:
+    """Empty the read models and fold the whole log into them again, in one transaction."""
+    p = Projector()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for name in READ_MODELS:
+            conn.execute(f"DELETE FROM {name}")
+        for seq, body in conn.execute("SELECT seq, body FROM events ORDER BY seq"):
+            b = json.loads(body)
+            p.project(conn, seq, b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return p

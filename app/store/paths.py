@@ -1,0 +1,61 @@
+"""Where the workstation keeps its files: the audit database, the install key, the heads.
+
+The key and the recorded heads live outside the database file, so a copy of the database
+alone can neither forge a row nor hide a truncated tail. ``PITDESK_HOME`` moves everything
+(tests and demos use it); otherwise the platform's user data directory is used.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    home = os.environ.get("PITDESK_HOME")
+    if home:
+        return Path(home)
+    if sys.platform == "win32":
+        return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "pitdesk"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Application Support" / "pitdesk"
+    return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "pitdesk"
+
+
+def default_db() -> Path:
+    return data_dir() / "pitdesk.db"
+
+
+def key_file() -> Path:
+    return Path(os.environ["PITDESK_KEY_FILE"]) if os.environ.get("PITDESK_KEY_FILE") else data_dir() / "install.key"
+
+
+def head_file(db_id: str) -> Path:
+    """The last head this install wrote for the database with ``db_id``."""
+    return data_dir() / "heads" / f"{db_id}.json"
+
+
+def install_key(create: bool = True) -> bytes:
+    """The per-install HMAC key (32 random bytes, hex in a file readable by its owner only)."""
+    path = key_file()
+    if path.exists():
+        text = path.read_text().strip()
+        try:
+            key = bytes.fromhex(text)
+        except ValueError:
+            raise KeyError(f"{path}: the install key is not hex") from None
+        if len(key) < 32:
+            raise KeyError(f"{path}: the install key is {len(key)} bytes, expected 32")
+        return key
+    if not create:
+        raise KeyError(f"no install key at {path}: the log cannot be checked without the key that sealed it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_bytes(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    return key

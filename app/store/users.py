@@ -1,0 +1,156 @@
+"""People: users with roles, PINs kept only as salted scrypt hashes, sign-in with lockout.
+
+Every change and every sign-in attempt is an event in the audit log, and the ``users`` read
+model is rebuilt from those events, so an account's history is as tamper-evident as the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .log import AuditLog
+
+ROLES = ("dealer", "floor supervisor", "pit manager", "administrator")
+MAX_FAILURES = 5
+LOCKOUT = timedelta(minutes=15)
+# scrypt: memory-hard; n=2**14, r=8 takes 16 MiB and about 40 ms per PIN on this machine
+KDF = {"name": "scrypt", "n": 2 ** 14, "r": 8, "p": 1}
+SYSTEM = "pitdesk"
+
+
+class UserError(ValueError):
+    """A user command that cannot be done; the message says why."""
+
+
+class SignInError(UserError):
+    pass
+
+
+@dataclass(frozen=True)
+class Session:
+    """A signed-in person: who and in which role."""
+
+    name: str
+    role: str
+
+
+def check_pin(pin: str) -> None:
+    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12 or not pin.isascii():
+        raise UserError("a PIN is 4 to 12 digits")
+
+
+def hash_pin(pin: str, salt: bytes, kdf: dict = KDF) -> str:
+    return hashlib.scrypt(pin.encode(), salt=salt, n=kdf["n"], r=kdf["r"], p=kdf["p"], maxmem=64 * 2 ** 20,
+                          dklen=32).hex()
+
+
+def _kdf_text(kdf: dict) -> str:
+    return f"{kdf['name']}:n={kdf['n']},r={kdf['r']},p={kdf['p']}"
+
+
+def _kdf_parse(text: str) -> dict:
+    name, params = text.split(":", 1)
+    return {"name": name, **{k: int(v) for k, v in (x.split("=") for x in params.split(","))}}
+
+
+def _check_name(name: str) -> None:
+    if not isinstance(name, str) or not name.strip() or len(name) > 64 or name != name.strip():
+        raise UserError(f"a user name is 1 to 64 characters without leading or trailing spaces, got {name!r}")
+
+
+class Users:
+    def __init__(self, log: AuditLog):
+        self.log = log
+
+    def get(self, name: str) -> dict | None:
+        rows = self.log.query("SELECT * FROM users WHERE name = ?", (name,))
+        return rows[0] if rows else None
+
+    def list(self) -> list[dict]:
+        return [{"name": r["name"], "role": r["role"], "created": r["created"], "failures": r["failures"],
+                 "locked_until": r["locked_until"], "locked_by": r["locked_by"]}
+                for r in self.log.query("SELECT * FROM users ORDER BY name")]
+
+    def _credential(self, pin: str) -> dict:
+        check_pin(pin)
+        salt = secrets.token_bytes(16)
+        return {"salt": salt.hex(), "pin_hash": hash_pin(pin, salt), "kdf": _kdf_text(KDF)}
+
+    def create_administrator(self, name: str, pin: str, now: datetime) -> None:
+        """First run: the first user, an administrator; refused once any user exists."""
+        _check_name(name)
+        if self.log.query("SELECT 1 FROM users LIMIT 1"):
+            raise UserError("users already exist; an administrator adds users with 'pitdesk users add'")
+        self.log.append("user_added", now, SYSTEM, "administrator",
+                        data={"name": name, "role": "administrator", **self._credential(pin), "first_run": True})
+
+    def add(self, by: Session, name: str, role: str, pin: str, now: datetime) -> None:
+        self._admin(by, "add users")
+        _check_name(name)
+        if role not in ROLES:
+            raise UserError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+        if self.get(name):
+            raise UserError(f"user {name!r} already exists")
+        self.log.append("user_added", now, by.name, by.role, data={"name": name, "role": role,
+                                                                    **self._credential(pin)})
+
+    def change_pin(self, by: Session, name: str, pin: str, now: datetime) -> None:
+        if by.name != name:
+            self._admin(by, "change another user's PIN")
+        if not self.get(name):
+            raise UserError(f"no user {name!r}")
+        self.log.append("pin_changed", now, by.name, by.role, data={"name": name, **self._credential(pin)})
+
+    def lock(self, by: Session, name: str, now: datetime) -> None:
+        self._admin(by, "lock users")
+        if not self.get(name):
+            raise UserError(f"no user {name!r}")
+        self.log.append("user_locked", now, by.name, by.role, data={"name": name, "until": None})
+
+    def unlock(self, by: Session, name: str, now: datetime) -> None:
+        self._admin(by, "unlock users")
+        if not self.get(name):
+            raise UserError(f"no user {name!r}")
+        self.log.append("user_unlocked", now, by.name, by.role, data={"name": name})
+
+    @staticmethod
+    def _admin(by: Session, what: str) -> None:
+        if by.role != "administrator":
+            raise UserError(f"only an administrator may {what}; {by.name} is a {by.role}")
+
+    def sign_in(self, name: str, pin: str, now: datetime) -> Session:
+        """The session, or SignInError naming why; every attempt is logged. Five failures in a
+        row lock the account for fifteen minutes."""
+        user = self.get(name)
+        if user is None:
+            self.log.append("sign_in_failed", now, name, "unknown", data={"name": name, "reason": "unknown user",
+                                                                           "failures": 0})
+            raise SignInError(f"no user {name!r}")
+        if user["locked_by"]:
+            self.log.append("sign_in_failed", now, name, user["role"],
+                            data={"name": name, "reason": "locked", "failures": user["failures"],
+                                  "locked_until": user["locked_until"]})
+            raise SignInError(f"{name} is locked by {user['locked_by']}; an administrator must unlock")
+        if user["locked_until"] and now < datetime.fromisoformat(user["locked_until"]):
+            self.log.append("sign_in_failed", now, name, user["role"],
+                            data={"name": name, "reason": "locked", "failures": user["failures"],
+                                  "locked_until": user["locked_until"]})
+            raise SignInError(f"{name} is locked until {user['locked_until']} after {MAX_FAILURES} wrong PINs")
+        good = isinstance(pin, str) and hmac.compare_digest(
+            hash_pin(pin, bytes.fromhex(user["salt"]), _kdf_parse(user["kdf"])), user["pin_hash"])
+        if not good:
+            failures = (0 if user["locked_until"] else user["failures"]) + 1
+            until = (now + LOCKOUT).isoformat() if failures >= MAX_FAILURES else None
+            self.log.append("sign_in_failed", now, name, user["role"],
+                            data={"name": name, "reason": "wrong PIN", "failures": failures if not until else 0,
+                                  "locked_until": until})
+            if until:
+                raise SignInError(f"wrong PIN; {name} is locked until {until} ({MAX_FAILURES} failures)")
+            raise SignInError(f"wrong PIN ({failures} of {MAX_FAILURES} before a {LOCKOUT.seconds // 60}-minute "
+                              "lockout)")
+        self.log.append("sign_in", now, name, user["role"], data={"name": name})
+        return Session(name, user["role"])
