@@ -70,7 +70,8 @@ class Approvals:
             raise ApprovalError("a decision records its reason")
         level = APPROVER_LEVEL.get(by.role)
         if level is None:
-            raise ApprovalError(f"a {by.role} can never approve; {req['kind']} needs a {req['role_needed']}")
+            article = "an" if by.role[0] in "aeiou" else "a"
+            raise ApprovalError(f"{article} {by.role} can never approve; {req['kind']} needs a {req['role_needed']}")
         if level < APPROVER_LEVEL[req["role_needed"]]:
             raise ApprovalError(f"request {request} ({req['kind']}) needs a {req['role_needed']}; {by.name} is a "
                                 f"{by.role}")
