@@ -4,6 +4,8 @@
 2. Seven-card bonus classification: the numpy path from card arrays, and the scalar path.
 3. House-way setting, casino (003) and face-up (002).
 4. The full enumeration of C(53,7) hands (skip with --quick).
+5. The audit store (bench/store_bench.py): durable batched appends, single-event commit
+   latency, and `audit verify` of one million events (skip with --no-store).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -55,6 +57,7 @@ def machine() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="skip the full enumeration")
+    ap.add_argument("--no-store", action="store_true", help="skip the audit store benchmarks")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -137,14 +140,28 @@ def main() -> int:
         rows.append(("enumeration", f"all {data['hands_classified']:,} hands, 2 workers",
                      data["hands_classified"] / dt, f"{dt:.1f} s"))
 
+    # 6. the audit store, on files in a temporary directory (PITDESK_HOME points there meanwhile)
+    store_rows: list[tuple[str, str, float, str]] = []
+    if not args.no_store:
+        import store_bench
+        store_rows = store_bench.run()
+
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
     print("|---|---|---:|---|---|")
     for key, what, rate, note in rows:
         print(f"| {key} | {what} | {rate:,.0f} | {note} | {GOALS.get(key, '')} |")
+    if store_rows:
+        from store_bench import GOALS as STORE_GOALS
+        print("\n| benchmark | what | events/s | note | goal |")
+        print("|---|---|---:|---|---|")
+        for key, what, rate, note in store_rows:
+            print(f"| {key} | {what} | {rate:,.0f} | {note} | {STORE_GOALS.get(key, '')} |")
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
-        {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows]}, indent=2) + "\n")
+        {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
+        "store": [{"benchmark": k, "what": w, "events_per_second": round(r), "note": n}
+                  for k, w, r, n in store_rows]}, indent=2) + "\n")
     return 0
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from . import chain, paths
 from .schema import connect
-from .verify import Report, db_id, db_rows, export_rows, verify_rows
+from .verify import Finding, Report, db_id, db_rows, export_rows, verify_rows
 
 
 def recorded_head(db: Path, key: bytes) -> dict | None:
@@ -40,7 +40,7 @@ def verify_db(db: Path, key: bytes, head: dict | None = None) -> Report:
     if not db.exists():
         raise FileNotFoundError(f"no audit database at {db}")
     heads = [h for h in (head, recorded_head(db, key)) if h]
-    rep = verify_rows(db_rows(db), key, max(heads, key=lambda h: h["seq"]) if heads else None)
+    rep = verify_rows(db_rows(db), key, heads)  # every head given must be on the chain, not only the latest
     if not heads:
         rep.notes.append("no head recorded outside the database: a truncated tail cannot be ruled out")
     return rep
@@ -74,9 +74,15 @@ def verify_export(path: Path, key: bytes) -> Report:
     try:
         header = json.loads(first)
         assert header.get("export") == "pitdesk audit log"
-    except (ValueError, AssertionError):
+        h = header["head"]
+        sealed = chain.seal_ok(key, f"{h['seq']}:{h['hash']}", str(header.get("hmac", "")))
+    except (ValueError, AssertionError, KeyError, TypeError, AttributeError):
         raise ValueError(f"{path}: not a pitdesk audit export (no header line)") from None
-    h = header["head"]
-    if not chain.seal_ok(key, f"{h['seq']}:{h['hash']}", header.get("hmac", "")):
-        raise ValueError(f"{path}: the header's seal does not match this install's key")
-    return verify_rows(export_rows(path), key, {"seq": h["seq"], "hash": h["hash"], "source": "in the export header"})
+    # a header that is not sealed with this key is a finding (exit 1), not a usage fault: with
+    # the wrong key the first row is reported forged; with the right one, the header itself
+    rep = verify_rows(export_rows(path), key,
+                      {"seq": h["seq"], "hash": h["hash"], "source": "in the export header"} if sealed else None)
+    if rep.ok and not sealed:
+        rep.finding = Finding(0, "forged", "the export header's seal does not match this install's key: the head "
+                                           f"it gives (row {h['seq']}) cannot be trusted")
+    return rep

@@ -113,17 +113,24 @@ class AuditLog:
             self._write(batch)
 
     def _write(self, batch: list[tuple[list[Record], Future]]) -> None:
+        while batch:
+            batch = self._commit(batch)
+
+    def _commit(self, batch: list[tuple[list[Record], Future]]) -> list[tuple[list[Record], Future]]:
+        """Write the batch in one transaction; what is left to retry (the batch without a
+        submission whose record was refused, which alone gets the error)."""
         if self.stopped:
             for _, fut in batch:
                 fut.set_exception(StoreStopped(self.stopped))
-            return
+            return []
         seq, head = self.seq, self.head_hash
         done: list[list[int]] = []
+        at = 0
         with self._lock:
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
-                for records, _ in batch:
+                for at, (records, _) in enumerate(batch):
                     seqs = []
                     for r in records:
                         seq += 1
@@ -154,16 +161,24 @@ class AuditLog:
                     pass
                 if isinstance(e, sqlite3.Error):
                     self.stopped = explain(e, self.path)
-                    err: Exception = StoreStopped(self.stopped)
-                else:
-                    err = e  # a bad record (e.g. a prepare that refused): the caller's fault, log goes on
-                for _, fut in batch:
-                    fut.set_exception(err)
-                return
+                    for _, fut in batch:
+                        fut.set_exception(StoreStopped(self.stopped))
+                    return []
+                # a bad record (e.g. a prepare that refused): its caller's fault alone; the log goes
+                # on, and the submissions queued with it are written again without it
+                batch[at][1].set_exception(e)
+                return batch[:at] + batch[at + 1:]
         self.seq, self.head_hash = seq, head
-        self._record_head()
+        try:
+            self._record_head()
+        except OSError as e:
+            # the rows are committed (so they are acknowledged below), but a head that cannot be
+            # kept outside the database would let a cut-off tail go unnoticed: stop here
+            self.stopped = (f"the head of {self.path} cannot be recorded in {self._head_path} ({e}); "
+                            "no more work is accepted")
         for (_, fut), seqs in zip(batch, done):
             fut.set_result(seqs)
+        return []
 
     def _record_head(self) -> None:
         """The head outside the database, so a truncated tail is noticed (``audit verify``)."""
@@ -186,6 +201,15 @@ class AuditLog:
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
+        if not self.stopped:
+            self.stopped = f"the audit log {self.path} is closed; no more work is accepted"
+        while True:  # anything submitted while closing would otherwise wait for ever
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is not None:
+                item[1].set_exception(StoreStopped(self.stopped))
         self._conn.close()
 
     def __enter__(self) -> "AuditLog":

@@ -53,9 +53,20 @@ def install_key(create: bool = True) -> bytes:
         raise KeyError(f"no install key at {path}: the log cannot be checked without the key that sealed it")
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as f:
-        f.write(key.hex() + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    # written whole under a private name first and then linked in place, so a crash can never
+    # leave an empty or half-written key behind (which would refuse every later start), and a
+    # second process creating the key at the same moment reads the winner's key
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(key.hex() + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return install_key(create=False)
+    finally:
+        os.unlink(tmp)
     return key

@@ -21,7 +21,10 @@ from .chain import GENESIS
 
 def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
     if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+        # a proper file: URI, so '?', '#' and '%' in a folder name are part of the path (a bare
+        # f"file:{path}" would open, and even create, some other file)
+        uri = Path(path).absolute().as_uri() + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     else:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]

@@ -3,7 +3,8 @@
 What each finding means:
 - ``deleted``: a sequence number is missing;
 - ``reordered``: a row holds another position's sealed body, or does not link to the row before;
-- ``edited``: a body no longer matches its hash, or a column differs from the sealed body;
+- ``edited``: a body no longer matches its hash, or a column (a field of an export line)
+  differs from the sealed body;
 - ``forged``: the chain links but the seal is not the install key's;
 - ``truncated``: the log ends before the head recorded outside it (the head file this
   workstation keeps, or the head printed on the last report: ``--head SEQ:HASH``).
@@ -12,6 +13,7 @@ What each finding means:
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,14 +54,17 @@ class Report:
                 "head_checked": self.head_checked, "notes": self.notes}
 
 
-Row = tuple[int, str, str | None, str, str, str, str, str, str, str]  # seq, cols..., body, prev, hash, mac
+# seq, cols..., body, prev, hash, mac; an export row adds the line's own fields (they must be the body's)
+Row = tuple[int, str, str | None, str, str, str, str, str, str, str]
 
 
-def verify_rows(rows: Iterable[Row], key: bytes, head: dict | None = None) -> Report:
+def verify_rows(rows: Iterable[Row], key: bytes, head: dict | list[dict] | None = None) -> Report:
+    """Check every row; then each head recorded outside (a dict, or a list of them: every one
+    must be on the chain, the finding with the lowest row number is reported)."""
     rep = Report()
     expected, prev = 1, chain.GENESIS
     seen_hashes: dict[str, int] = {}
-    for seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac in rows:
+    for seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac, *line in rows:
         if seq != expected:
             kind = "deleted" if seq > expected else "reordered"
             rep.finding = Finding(expected, kind, f"sequence {expected} is missing; the next row is {seq}"
@@ -72,6 +77,9 @@ def verify_rows(rows: Iterable[Row], key: bytes, head: dict | None = None) -> Re
             b = json.loads(body)
         except ValueError:
             rep.finding = Finding(seq, "edited", "the body is not JSON")
+            return rep
+        if not isinstance(b, dict):
+            rep.finding = Finding(seq, "edited", "the body is not a JSON object")
             return rep
         if b.get("seq") != seq:
             rep.finding = Finding(seq, "reordered", f"the row holds the sealed body of row {b.get('seq')}")
@@ -86,6 +94,11 @@ def verify_rows(rows: Iterable[Row], key: bytes, head: dict | None = None) -> Re
             if b.get(col) != value:
                 rep.finding = Finding(seq, "edited", f"column {col!r} reads {value!r}, the sealed body {b.get(col)!r}")
                 return rep
+        if line and line[0] != b:
+            k = next((k for k in sorted(set(line[0]) | set(b)) if line[0].get(k) != b.get(k)), "?")
+            rep.finding = Finding(seq, "edited", f"field {k!r} of the line reads {line[0].get(k)!r}, "
+                                                 f"the sealed body {b.get(k)!r}")
+            return rep
         if not chain.seal_ok(key, row_hash, mac):
             rep.finding = Finding(seq, "forged", "the seal does not match: the row was not written with this "
                                                  "install's key")
@@ -94,36 +107,55 @@ def verify_rows(rows: Iterable[Row], key: bytes, head: dict | None = None) -> Re
         prev, expected = row_hash, seq + 1
         rep.rows += 1
         rep.last_seq, rep.last_hash = seq, row_hash
-    if head is not None:
-        rep.head_checked = head
-        hs, hh = head["seq"], head["hash"]
+    heads = [head] if isinstance(head, dict) else list(head or [])
+    if heads:
+        rep.head_checked = max(heads, key=lambda h: h["seq"])
+    findings = []
+    for h in heads:
+        hs, hh = h["seq"], h["hash"]
         if hs > rep.last_seq:
-            rep.finding = Finding(rep.last_seq + 1, "truncated", f"the log ends at row {rep.last_seq} but the head "
-                                  f"recorded {head.get('source', 'elsewhere')} is row {hs}")
+            findings.append(Finding(rep.last_seq + 1, "truncated", f"the log ends at row {rep.last_seq} but the "
+                                    f"head recorded {h.get('source', 'elsewhere')} is row {hs}"))
         elif hs and hh not in seen_hashes:
-            rep.finding = Finding(hs, "edited", f"row {hs} differs from the head recorded "
-                                                f"{head.get('source', 'elsewhere')}")
+            findings.append(Finding(hs, "edited", f"row {hs} differs from the head recorded "
+                                                  f"{h.get('source', 'elsewhere')}"))
         elif hs and seen_hashes[hh] != hs:
-            rep.finding = Finding(hs, "reordered", "the recorded head hash is at another row")
+            findings.append(Finding(hs, "reordered", "the recorded head hash is at another row"))
+    if findings:
+        rep.finding = min(findings, key=lambda f: f.seq)
     return rep
 
 
+def _not_a_log(path: Path, e: sqlite3.Error) -> ValueError:
+    return ValueError(f"{path} cannot be read as a pitdesk audit database ({e})")
+
+
 def db_rows(path: Path) -> Iterator[Row]:
-    conn = connect(path, readonly=True)
+    conn = None
     try:
-        yield from conn.execute("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac "
-                                "FROM events ORDER BY seq")
+        conn = connect(path, readonly=True)
+        cur = conn.execute("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac "
+                           "FROM events ORDER BY seq")
+    except sqlite3.Error as e:
+        if conn is not None:
+            conn.close()
+        raise _not_a_log(path, e) from None
+    try:
+        yield from cur
     finally:
         conn.close()
 
 
 def db_id(path: Path) -> str | None:
-    conn = connect(path, readonly=True)
     try:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()
-        return row[0] if row else None
-    finally:
-        conn.close()
+        conn = connect(path, readonly=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise _not_a_log(path, e) from None
+    return row[0] if row else None
 
 
 def export_rows(path: Path) -> Iterator[Row]:
@@ -135,7 +167,11 @@ def export_rows(path: Path) -> Iterator[Row]:
                 r = json.loads(line)
                 if "export" in r:
                     continue  # the header line
-                yield (r["seq"], r["time"], r["table"], r["type"], r["actor"], r["role"], r["body"], r["prev_hash"],
-                       r["hash"], r["hmac"])
-            except (ValueError, KeyError, TypeError) as e:
+                if type(r["seq"]) is not int:
+                    raise TypeError(f"seq is {r['seq']!r}")
+                fields = {k: v for k, v in r.items() if k not in ("body", "prev_hash", "hash", "hmac")}
+                row = (r["seq"], r["time"], r["table"], r["type"], r["actor"], r["role"], r["body"],
+                       r["prev_hash"], r["hash"], r["hmac"], fields)
+            except (ValueError, KeyError, TypeError, AttributeError) as e:
                 raise ValueError(f"{path}:{n}: not an export line ({e})") from None
+            yield row
