@@ -291,6 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     pt.add_argument("--json", action="store_true", help="print JSON instead of a table")
     from app import cli_store
     cli_store.add_parsers(sub)
+    from app.simulate import cli as cli_simulate
+    cli_simulate.add_parsers(sub)
     return parser
 
 
@@ -320,6 +322,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("audit", "users"):
             from app import cli_store
             return cli_store.run(args)
+        if args.command == "simulate":
+            from app.simulate import cli as cli_simulate
+            return cli_simulate.run(args)
         if args.command == "analyze":
             from app import analysis
             if args.analyze_command == "enumerate":

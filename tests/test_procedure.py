@@ -342,6 +342,41 @@ def test_nj_stub_count_every_five_rounds():
     assert state.irregularities[-1].kind == "deck_count_wrong" and "red" not in state.decks
 
 
+def test_a_wrong_stub_count_while_betting_takes_the_deck_out_of_play():
+    # 001 11.17(h)2: the deck is removed; the table cannot deal from it, it needs another deck
+    rules = profile("nj").rules
+    events = opened() + nj_round(10) + [ev("shuffle_started", 20), ev("shuffle_completed", 21, deck="red"),
+                                        ev("stub_counted", 22, deck_total=51)]
+    state, refused = run(events, rules)
+    assert refused is None and state.deck_in_play is None and "red" not in state.decks
+    _, refused = run(events + [ev("acknowledged", 23, "floor supervisor", "bob", ref=1),
+                               ev("no_more_bets", 24, method="three-four", wagers=WAGERS)], rules)
+    assert refused[2] == "no_more_bets: no shuffled deck is ready"
+
+
+def test_a_wrong_stub_count_during_the_round_voids_the_hands():
+    # 001 11.17(g)1, (h)2: counted while the hands are out, all hands are void and the deck removed
+    rules = profile("nj").rules
+    events = opened() + nj_round(10)[:4] + [ev("stub_counted", 14, deck_total=52)]
+    state, refused = run(events, rules)
+    assert refused is None and state.void and state.state == "round_complete"
+    assert "red" not in state.decks and state.deck_in_play is None
+    assert state.irregularities[-1].rule == "001 11.17(h)2" and "all hands void" in state.irregularities[-1].consequence
+    state, refused = run(opened() + nj_round(10)[:4] + [ev("stub_counted", 14, deck_total=53)], rules)
+    assert refused is None and state.state == "setting" and state.rounds_since_count == 0
+
+
+def test_the_five_round_stub_count_starts_again_with_a_new_game():
+    # 001 11.17(h): five rounds of play; a closed table reopened starts a new game
+    rules = profile("nj").rules
+    events = opened()
+    for k in range(4):
+        events += nj_round(10 + 10 * k)
+    events += [ev("deck_removed", 55, deck="red"), ev("table_closed", 56)]
+    state, refused = run(events + opened(start=60) + nj_round(100) + nj_round(110), rules)
+    assert refused is None and state.rounds_since_count == 2
+
+
 def test_a_shuffler_that_counts_a_wrong_number_removes_the_deck():
     # 001 11.17(i): a counting shuffler replaces the stub count; a wrong count removes the deck
     state, _ = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=52)])

@@ -295,6 +295,33 @@ def test_bank_that_cannot_cover_is_refused():
         run(banked("player", 1000, 2000, chips=2999))
 
 
+def test_supervisor_ruling_lets_an_uncovered_bank_proceed_and_it_owes_everything():
+    # 003 PLAYER BANK 3: the Floor Supervisor makes the final determination; the Important Note:
+    # the Player Banker is still responsible for all outcomes. Seat 1 wins $20 on $20, seat 2
+    # loses $10: the bank makes up the $10 shortfall though it showed only $5 of chips.
+    s = run(banked("player", 2000, 1000, chips=500, cover_ruling=True))
+    assert ("seat 3", "center", 1000) in moves(s)
+    assert result(s, 3, "bank").net == -1000
+    assert sum(r.net for r in s.results if r.seat in (1, 2, 3) and r.wager in ("base", "bank")) == \
+        -sum(m.cents for m in s.ledger if m.to == "house")
+
+
+@pytest.mark.parametrize("name", ["section6", "nj"])
+def test_cover_ruling_only_where_the_profile_has_it(name):
+    # 000(m)(4)(ii) and 001 11.10: no supervisor's ruling, the chips must cover every wager
+    obj = banked("player", 1000, 2000, chips=2999, cover_ruling=True)
+    obj["profile"] = name
+    with pytest.raises(RoundError, match=rf"banking.cover_ruling: profile '{name}' has no supervisor's ruling"):
+        run(obj)
+
+
+def test_cover_ruling_is_true_or_false():
+    with pytest.raises(RoundError, match=r"banking.cover_ruling: true or false, got 'yes'"):
+        run(banked("player", 1000, 2000, cover_ruling="yes"))
+    with pytest.raises(RoundError, match=r"banking.banked_last_round: true or false, got 1"):
+        run(banked("player", 1000, 2000, banked_last_round=1))
+
+
 def test_no_player_banks_two_rounds_in_a_row():
     # 000(m)(3): in no event may any player bank two consecutive rounds of play
     with pytest.raises(RoundError, match=r"two consecutive rounds \(000\(m\)\(3\)"):

@@ -193,7 +193,7 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "player_seated": (STATES[1:], None),
     "player_left": (STATES, None),
     "bank_declared": (("betting",), None),
-    "stub_counted": (("round_complete", "betting"), None),
+    "stub_counted": (("setting", "round_complete", "betting"), None),
     "dealer_wager_placed": (("betting",), None),
     "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
 }
@@ -233,8 +233,10 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = dict(s.decks)
         decks[deck_id] = Deck(deck_id, event.time)
         if s.state == "closed":  # a new game begins (000(m)(2))
+            # a new game: 001 11.17(h)'s five rounds count from its first round
             return replace(s, decks=decks, state="opening", rounds_played=0, last_bank=(), rounds_without_bank=0,
-                           wagered_last_unbanked=None, banked_this_rotation=(), first_player=None)
+                           wagered_last_unbanked=None, banked_this_rotation=(), first_player=None,
+                           rounds_since_count=0)
         return replace(s, decks=decks)
     if t in ("deck_inspected", "deck_verified", "deck_spread", "deck_washed"):
         deck = _deck(s, event)
@@ -401,12 +403,19 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
             raise Refused("stub_counted: give 'deck_total', the cards in the deck by the count")
         if total == 53:
             return replace(s, rounds_since_count=0)
+        # counted while the hands are on the layout (001 11.17(g)1): all hands are void too
+        counting_round = s.state == "setting"
+        deck_id = s.deck_in_play if counting_round else s.last_deck_dealt or s.deck_in_play
         irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
-                           f"the stub count shows {total} cards in the deck: the deck is removed", "001 11.17(h)2",
-                           True)
-        deck_id = s.last_deck_dealt or s.deck_in_play
+                           f"the stub count shows {total} cards in deck {deck_id!r}: "
+                           + ("all hands void, " if counting_round else "") + "the deck is removed",
+                           "001 11.17(h)2", True)
         decks = {k: v for k, v in s.decks.items() if k != deck_id}
-        return replace(s, irregularities=s.irregularities + (irr,), decks=decks, rounds_since_count=0)
+        out = replace(s, irregularities=s.irregularities + (irr,), decks=decks, rounds_since_count=0,
+                      deck_in_play=None if s.deck_in_play == deck_id else s.deck_in_play)
+        if counting_round:
+            out = replace(out, void=True, state="round_complete")
+        return out
     if t == "cut":
         return _cut(s, event, rules)
     if t == "recut_ordered":

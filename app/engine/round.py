@@ -67,6 +67,7 @@ class Banking:
     action_seat: int | None = None    # 002: the seat holding the action button
     banked_last_round: bool = False   # 000(m)(3): no player banks two consecutive rounds
     dealer_prepaid_commission: int = 0  # 003 PLAYER BANK 7, COLLECTING 8: with the dealer's wager
+    cover_ruling: bool = False        # 003 PLAYER BANK 3: the floor supervisor let the bank proceed uncovered
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,13 @@ def _cents(value: Any, where: str, allow_zero: bool = True) -> int:
         raise RoundError(f"{where}: amounts are whole cents, got {value!r}")
     if value < 0 or (value == 0 and not allow_zero):
         raise RoundError(f"{where}: must be {'at least 0' if allow_zero else 'positive'}, got {value}")
+    return value
+
+
+def _flag(obj: dict, key: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise RoundError(f"banking.{key}: true or false, got {value!r}")
     return value
 
 
@@ -136,7 +144,7 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
         raise RoundError(f"round.profile: the round is for {obj['profile']!r}, not {profile.name!r}")
     b = _keys(obj["banking"], "banking", {"mode", "seat", "chips", "dealer_wager", "last_wager", "wager",
                                           "action_seat", "banked_last_round", "dealer_prepaid_commission",
-                                          "last_wager_seat"},
+                                          "last_wager_seat", "cover_ruling"},
               {"mode"})
     mode = b["mode"]
     if mode not in profile.banking_modes:
@@ -150,8 +158,9 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
         last_wager=_cents(b["last_wager"], "banking.last_wager") if "last_wager" in b else None,
         wager=_cents(b["wager"], "banking.wager", allow_zero=False) if "wager" in b else None,
         action_seat=b.get("action_seat"),
-        banked_last_round=b.get("banked_last_round", False) is True,
+        banked_last_round=_flag(b, "banked_last_round"),
         dealer_prepaid_commission=_cents(b.get("dealer_prepaid_commission", 0), "banking.dealer_prepaid_commission"),
+        cover_ruling=_flag(b, "cover_ruling"),
     )
     max_seat = 7 if mode == "player-dealer" else 6
     if mode != "house":
@@ -331,6 +340,9 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
                              "without a player bank (000(m)(4)(i), 003 PLAYER BANK 1)")
         if banking.chips is None:
             raise RoundError("banking.chips: the bank's chips on the table are required (000(m)(4)(ii))")
+        if banking.cover_ruling and not profile.procedures.bank_cover_ruling:
+            raise RoundError(f"banking.cover_ruling: profile {profile.name!r} has no supervisor's ruling on the bank's "
+                             "cover; the bank's chips must cover every wager (000(m)(4)(ii))")
         if banking.mode == "co-bank" and banking.dealer_wager:
             raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank (000(m)(5))")
         if banking.dealer_prepaid_commission and banking.dealer_wager > banking.last_wager:

@@ -415,7 +415,9 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     total = sum(_win_amount(c.stake, rules) for c in base_claims if c.outcome != SURRENDER) + \
         _win_amount(b.dealer_wager, rules)
     cover = (total + 1) // 2 if co else total
-    if b.chips < cover:
+    # 003 PLAYER BANK 3: where the floor supervisor ruled the game proceeds, the bank is still
+    # responsible for all outcomes (003 PLAYER BANK, Important Note)
+    if b.chips < cover and not b.cover_ruling:
         raise RoundError(f"banking.chips: the {'co-bank' if co else 'bank'} has {b.chips} cents but must cover "
                          f"{cover} cents of wagers ({'003 #16' if co else '000(m)(4)(ii)'})")
     winners: list[tuple[str, int | None, int, str]] = []  # (party, seat, cents owed incl. stake, rule)

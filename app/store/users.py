@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -63,8 +64,11 @@ def _check_name(name: str) -> None:
 
 
 class Users:
-    def __init__(self, log: AuditLog):
+    def __init__(self, log: AuditLog, salt: Callable[[int], bytes] = secrets.token_bytes):
+        """``salt(n)`` gives n random bytes for each new PIN hash; a simulation passes a seeded
+        generator so its shift replays byte for byte (app/simulate)."""
         self.log = log
+        self._salt = salt
 
     def get(self, name: str) -> dict | None:
         rows = self.log.query("SELECT * FROM users WHERE name = ?", (name,))
@@ -77,7 +81,7 @@ class Users:
 
     def _credential(self, pin: str) -> dict:
         check_pin(pin)
-        salt = secrets.token_bytes(16)
+        salt = self._salt(16)
         return {"salt": salt.hex(), "pin_hash": hash_pin(pin, salt), "kdf": _kdf_text(KDF)}
 
     def create_administrator(self, name: str, pin: str, now: datetime) -> None:
