@@ -1,0 +1,322 @@
+"""The workstation's end of one device link, as a pure state machine (docs/devices.md, "The session").
+
+Nothing here touches a port, a thread or a clock: the link runner (``link.py``) feeds in what
+happened (the port opened or failed, bytes arrived, time passed) with the monotonic time, and
+carries out what comes back (bytes to send, messages to pass on, state changes, log lines, close
+the port). That keeps every timeout and retry testable to the millisecond, as pymodbus keeps its
+framers apart from its transports and OctoPrint its comm states apart from the serial port.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from .frame import Decoder, Frame, encode
+from .messages import MessageError, decode_message, encode_message
+
+CONNECTING, ONLINE, DEGRADED, OFFLINE = "connecting", "online", "degraded", "offline"
+STATES = (CONNECTING, ONLINE, DEGRADED, OFFLINE)
+LINK_TYPES = ("ack", "nak", "heartbeat")   # never acknowledged, never numbered on
+NAK_BAD_FRAME, NAK_UNKNOWN, NAK_BAD_PAYLOAD = 1, 2, 3
+DEVICE_CLASSES = ("shuffler", "shoe", "progressive", "rng")
+RECENT = 32   # a SEQ comes round again after 256 frames; a sender has at most 8 outstanding
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The timeout policy; docs/devices.md gives these numbers."""
+    heartbeat_s: float = 1.0         # send a heartbeat after this long without sending
+    ack_timeout_s: float = 0.3       # retransmit an unacknowledged frame after this
+    max_retries: int = 3             # retransmissions before a frame is given up
+    window: int = 8                  # frames sent and not yet acknowledged
+    hello_every_s: float = 1.0       # while connecting, hello again after this
+    hello_tries: int = 3             # hellos before the port is closed as offline
+    degraded_after_s: float = 3.0    # silence that makes an online link degraded
+    offline_after_s: float = 10.0    # silence that closes the port
+    recover_after_s: float = 3.0     # fault-free time before a degraded link is online again
+    fault_window_s: float = 10.0     # refused frames counted over this window ...
+    fault_limit: int = 5             # ... degrade the link at this many
+    backoff_first_s: float = 0.5     # reconnect after this, doubling ...
+    backoff_max_s: float = 30.0      # ... up to this
+
+
+# -- what the machine asks the runner to do --------------------------------------------------
+@dataclass(frozen=True)
+class Send:
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Deliver:
+    message: dict                    # messages.decode_message's dict: type, device, seq, fields
+
+
+@dataclass(frozen=True)
+class StateChanged:
+    old: str
+    new: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Log:
+    text: str
+
+
+@dataclass(frozen=True)
+class Close:
+    reason: str
+
+
+Output = Send | Deliver | StateChanged | Log | Close
+
+
+@dataclass
+class _Pending:
+    frame: Frame
+    sent: float
+    retries: int = 0
+
+
+@dataclass
+class Counters:
+    frames_accepted: int = 0         # sound frames from the device
+    frames_rejected: int = 0         # candidates the decoder refused (CRC, escape, length)
+    garbage_bytes: int = 0
+    duplicates: int = 0              # retransmissions of a frame already passed on
+    bad_messages: int = 0            # sound frames whose message did not match the table
+    retransmitted: int = 0           # our frames sent again
+    given_up: int = 0                # our frames never acknowledged
+    delivered: int = 0               # device messages passed on
+    connects: int = 0                # times the device said hello
+
+
+@dataclass
+class Session:
+    """One port's conversation. Times are monotonic seconds supplied by the caller."""
+    name: str = "pitdesk"
+    serial: str = ""
+    firmware: str = ""
+    policy: Policy = field(default_factory=Policy)
+    state: str = OFFLINE
+    device: str | None = None        # the class the device named in its last hello (kept when offline)
+    device_serial: str | None = None
+    firmware_seen: str | None = None
+    retry_at: float = 0.0            # when offline: the next attempt to open the port
+    counters: Counters = field(default_factory=Counters)
+
+    def __post_init__(self) -> None:
+        self._reset_link()
+        self._backoff = self.policy.backoff_first_s
+        self._failure: str | None = None   # the last failure's kind, logged in full once
+        self._failure_text = ""
+        self._repeats = 0
+
+    def _reset_link(self) -> None:
+        self._decoder = Decoder()
+        self._tx_seq = 0
+        self._pending: dict[int, _Pending] = {}
+        self._recent: deque[int] = deque(maxlen=RECENT)   # SEQs lately passed on, to spot retransmissions
+        self._last_rx = self._last_tx = self._opened = self._hello_sent = 0.0
+        self._hellos = 0
+        self._identified = False         # the device has said hello on this connection
+        self._faults: list[float] = []
+        self._last_fault = float("-inf")
+
+    # -- inputs ----------------------------------------------------------------------------
+    def opened(self, now: float) -> list[Output]:
+        """The port is open: say hello and wait for the device's."""
+        self._reset_link()
+        self._opened = self._last_rx = now
+        out = self._move(CONNECTING, "port open, waiting for the device's hello")
+        return out + self._hello(now)
+
+    def open_failed(self, now: float, error: str) -> list[Output]:
+        return self._go_offline(now, "open", f"cannot open the port: {error}")
+
+    def lost(self, now: float, error: str) -> list[Output]:
+        """The port failed under us (read or write error, the other end closed)."""
+        return self._go_offline(now, "lost", f"the link was lost: {error}")
+
+    def close(self, now: float) -> list[Output]:
+        """The workstation closes the port on purpose (shutting down)."""
+        out = self._move(OFFLINE, "closed by the workstation")
+        return out + [Close("closed by the workstation")]
+
+    def received(self, now: float, data: bytes) -> list[Output]:
+        if self.state == OFFLINE:
+            return []
+        c = self.counters
+        before_rej, before_garbage = self._decoder.rejected, self._decoder.garbage
+        frames = self._decoder.feed(data)
+        rejected = self._decoder.rejected - before_rej
+        c.garbage_bytes += self._decoder.garbage - before_garbage
+        out: list[Output] = []
+        if rejected:
+            c.frames_rejected += rejected
+            out += self._fault(now, "frame", f"{rejected} bad frame(s) refused (CRC, escape or length)")
+            out.append(self._send_link("nak", nakked=0, reason=NAK_BAD_FRAME))
+        for frame in frames:
+            out += self._frame(now, frame)
+        return out
+
+    def tick(self, now: float) -> list[Output]:
+        """Time passed: retransmit, give up, send heartbeats, notice silence."""
+        p = self.policy
+        out: list[Output] = []
+        if self.state == OFFLINE:
+            return out
+        if self.state == CONNECTING:
+            if not self._identified and now - self._hello_sent >= p.hello_every_s:
+                if self._hellos >= p.hello_tries:
+                    return self._go_offline(now, "hello", f"no hello from the device after {self._hellos} tries")
+                out += self._hello(now)
+        for seq, pend in sorted(self._pending.items()):
+            if now - pend.sent < p.ack_timeout_s:
+                continue
+            if pend.retries >= p.max_retries:
+                del self._pending[seq]
+                self.counters.given_up += 1
+                out += self._fault(now, "given-up", f"frame {seq} was never acknowledged after "
+                                   f"{p.max_retries} retransmissions", degrade=True)
+            else:
+                pend.retries += 1
+                pend.sent = now
+                self.counters.retransmitted += 1
+                out.append(self._wire(now, pend.frame))
+        silent = now - self._last_rx
+        if silent >= p.offline_after_s and self.state != CONNECTING:
+            return out + self._go_offline(now, "silence", f"nothing from the device for {silent:.1f} s")
+        if self.state == ONLINE and silent >= p.degraded_after_s:
+            out += self._move(DEGRADED, f"nothing from the device for {silent:.1f} s")
+        if self.state in (ONLINE, DEGRADED) and now - self._last_tx >= p.heartbeat_s:
+            out.append(self._send_link("heartbeat", uptime_s=int(now - self._opened), now=now))
+        return out
+
+    def send(self, now: float, name: str, **values) -> list[Output]:
+        """Send a message that the device must acknowledge (refused past the window)."""
+        if len(self._pending) >= self.policy.window:
+            raise OverflowError(f"{self.policy.window} frames already await an acknowledgement")
+        frame = encode_message(name, self._tx_seq, **values)
+        self._tx_seq = (self._tx_seq + 1) % 256
+        self._pending[frame.seq] = _Pending(frame, now)
+        return [self._wire(now, frame)]
+
+    def ready_to_open(self, now: float) -> bool:
+        return self.state == OFFLINE and now >= self.retry_at
+
+    # -- internals -------------------------------------------------------------------------
+    def _frame(self, now: float, frame: Frame) -> list[Output]:
+        c = self.counters
+        c.frames_accepted += 1
+        self._last_rx = now
+        out: list[Output] = []
+        try:
+            msg = decode_message(frame)
+        except MessageError as e:
+            c.bad_messages += 1
+            unknown = str(e).startswith("unknown message type")
+            out += self._fault(now, "message", f"frame {frame.seq}: {e}")
+            return out + [self._send_link("nak", nakked=frame.seq, reason=NAK_UNKNOWN if unknown
+                                          else NAK_BAD_PAYLOAD)]
+        kind = msg["type"]
+        if kind == "ack":
+            self._pending.pop(msg["acked"], None)
+        elif kind == "nak":
+            pend = self._pending.get(msg["nakked"])
+            if msg["reason"] == NAK_BAD_FRAME and self._pending:
+                # the device refused a frame on the line: send the oldest unacknowledged one again
+                pend = self._pending[min(self._pending, key=lambda s: self._pending[s].sent)]
+                pend.sent = now
+                c.retransmitted += 1
+                out.append(self._wire(now, pend.frame))
+            elif pend is not None:
+                del self._pending[msg["nakked"]]
+                out += self._fault(now, "refused", f"the device refused frame {msg['nakked']} (reason "
+                                   f"{msg['reason']})")
+        elif kind != "heartbeat":
+            out.append(self._send_link("ack", acked=frame.seq, now=now))
+            if frame.seq in self._recent:
+                c.duplicates += 1     # its ack was lost: acknowledged again, passed on once
+            elif kind == "hello":
+                self._recent.append(frame.seq)
+                out += self._hello_from_device(msg)
+            elif not self._identified:
+                out.pop()             # before the device's hello: not acknowledged, it sends it again
+            else:
+                self._recent.append(frame.seq)
+                c.delivered += 1
+                out.append(Deliver(msg))
+        if self.state == DEGRADED and now - self._last_fault >= self.policy.recover_after_s:
+            out += self._move(ONLINE, "frames arrive again without faults")
+        return out
+
+    def _hello_from_device(self, msg: dict) -> list[Output]:
+        if msg["device"] not in DEVICE_CLASSES:
+            return [Log(f"{self.name}: hello from an unknown device class {msg['device']!r} "
+                        f"(one of {', '.join(DEVICE_CLASSES)})")]
+        changed = self.device_serial not in (None, msg["serial"])
+        self.device, self.device_serial, self.firmware_seen = msg["device"], msg["serial"], msg["firmware"]
+        self._identified = True
+        self.counters.connects += 1
+        self._backoff = self.policy.backoff_first_s
+        out: list[Output] = [Log(f"{self.name}: the device on this port changed to {msg['serial']}")] if changed else []
+        return out + self._move(ONLINE, f"hello from {msg['device']} {msg['serial']} (firmware {msg['firmware']})")
+
+    def _hello(self, now: float) -> list[Output]:
+        self._hellos += 1
+        self._hello_sent = now
+        self._pending.clear()  # an older hello still unanswered is superseded
+        return self.send(now, "hello", device="pitdesk", serial=self.serial, firmware=self.firmware)
+
+    def _send_link(self, name: str, now: float | None = None, **values) -> Send:
+        # ack, nak and heartbeat carry the next SEQ but do not advance it
+        if now is not None:
+            self._last_tx = now
+        return Send(encode(encode_message(name, self._tx_seq, **values)))
+
+    def _wire(self, now: float, frame: Frame) -> Send:
+        self._last_tx = now
+        return Send(encode(frame))
+
+    def _fault(self, now: float, kind: str, text: str, degrade: bool = False) -> list[Output]:
+        p = self.policy
+        self._last_fault = now
+        self._faults = [t for t in self._faults if now - t < p.fault_window_s] + [now]
+        out = self._note_failure(kind, text)
+        if self.state == ONLINE and (degrade or len(self._faults) >= p.fault_limit):
+            why = text if degrade else f"{len(self._faults)} faults in {p.fault_window_s:g} s (last: {text})"
+            out += self._move(DEGRADED, why)
+        return out
+
+    def _note_failure(self, kind: str, text: str) -> list[Output]:
+        """The first failure of a kind is logged in full; repeats are counted."""
+        if kind == self._failure:
+            self._repeats += 1
+            return []
+        out = self._flush_repeats()
+        self._failure, self._failure_text = kind, text
+        return out + [Log(f"{self.name}: {text}")]
+
+    def _flush_repeats(self) -> list[Output]:
+        if not self._repeats:
+            return []
+        n, self._repeats = self._repeats, 0
+        return [Log(f"{self.name}: {self._failure_text}: and {n} more time{'s' if n > 1 else ''}")]
+
+    def _go_offline(self, now: float, kind: str, text: str) -> list[Output]:
+        was_open = self.state != OFFLINE
+        out = self._note_failure(kind, text)
+        out += self._move(OFFLINE, f"{text}; next attempt in {self._backoff:g} s")
+        self.retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.policy.backoff_max_s)
+        return out + ([Close(text)] if was_open else [])
+
+    def _move(self, new: str, reason: str) -> list[Output]:
+        if new == self.state:
+            return []
+        old, self.state = self.state, new
+        if new == ONLINE:
+            self._failure = None
+        return self._flush_repeats() + [StateChanged(old, new, reason)]
