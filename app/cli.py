@@ -293,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_store.add_parsers(sub)
     from app.simulate import cli as cli_simulate
     cli_simulate.add_parsers(sub)
+    from app import cli_devices
+    cli_devices.add_parsers(sub)
     return parser
 
 
@@ -325,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "simulate":
             from app.simulate import cli as cli_simulate
             return cli_simulate.run(args)
+        if args.command == "devices":
+            from app import cli_devices
+            return cli_devices.run(args)
         if args.command == "analyze":
             from app import analysis
             if args.analyze_command == "enumerate":

@@ -1,0 +1,200 @@
+"""One thread per port: opens it, reads it, runs its Session and hands events to the application.
+
+Ports are opened through ``serial.serial_for_url`` behind an injectable factory, so a real port
+(/dev/ttyUSB0, COM3), a device server (``socket://host:port``, ``rfc2217://host:port``), a
+pseudo-terminal and a test port all run the same code. The layer knows nothing of Qt: events go
+to a callback, which may be ``queue.Queue.put`` (thread-safe); a view drains the queue on its own
+timer.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import serial
+
+from .session import Close, Deliver, Log, Policy, Send, Session, StateChanged
+
+log = logging.getLogger("pitdesk.devices")
+READ_WAIT_S = 0.02   # the longest a reader blocks before it looks at its timers
+
+
+def open_port(url: str):
+    """The default factory: any URL pyserial knows, opened for non-blocking reads where it can be."""
+    port = serial.serial_for_url(url, do_not_open=True, baudrate=115200, timeout=0, write_timeout=2)
+    port.open()
+    return port
+
+
+@dataclass(frozen=True)
+class DeviceMessage:
+    """A message a device sent, with where and when it arrived."""
+    url: str
+    serial: str | None
+    device: str | None
+    message: dict
+    time: datetime            # wall clock at arrival, for the engine's events
+    received: float           # monotonic, for latency
+
+
+@dataclass(frozen=True)
+class LinkState:
+    url: str
+    serial: str | None
+    device: str | None
+    old: str
+    new: str
+    reason: str
+    time: datetime
+
+
+@dataclass(frozen=True)
+class LinkLog:
+    url: str
+    text: str
+    time: datetime
+
+
+LinkEvent = DeviceMessage | LinkState | LinkLog
+
+
+@dataclass
+class Link:
+    """The reader thread of one port. ``start()``, then ``stop()``; ``session`` shows its state."""
+    url: str
+    on_event: Callable[[LinkEvent], None]
+    factory: Callable[[str], object] = open_port
+    policy: Policy = field(default_factory=Policy)
+    install_serial: str = ""
+    firmware: str = ""
+    monotonic: Callable[[], float] = time.monotonic
+    wall: Callable[[], datetime] = datetime.now
+
+    def __post_init__(self) -> None:
+        self.session = Session(self.url, self.install_serial, self.firmware, self.policy)
+        self._port = None
+        self._lock = threading.Lock()   # guards the session between the reader and send()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"link {self.url}", daemon=True)
+
+    @property
+    def state(self) -> str:
+        return self.session.state
+
+    def start(self) -> "Link":
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+
+    def send(self, name: str, **values) -> None:
+        """Send a message the device must acknowledge (from any thread)."""
+        with self._lock:
+            self._carry_out(self.session.send(self.monotonic(), name, **values))
+
+    # -- the reader thread -----------------------------------------------------------------
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                now = self.monotonic()
+                if self._port is None:
+                    if self.session.ready_to_open(now):
+                        self._open(now)
+                    else:
+                        self._stop.wait(min(READ_WAIT_S * 5, max(0.0, self.session.retry_at - now)))
+                    continue
+                try:
+                    data = self._read()
+                except (serial.SerialException, OSError, ValueError, TypeError) as e:
+                    # TypeError/ValueError: pyserial's posix read on a closed descriptor
+                    with self._lock:
+                        self._carry_out(self.session.lost(self.monotonic(), _describe(e)))
+                    continue
+                with self._lock:
+                    now = self.monotonic()
+                    out = self.session.received(now, data) if data else []
+                    self._carry_out(out + self.session.tick(now))
+        finally:
+            with self._lock:
+                if self._port is not None:
+                    self._carry_out(self.session.close(self.monotonic()))
+
+    def _open(self, now: float) -> None:
+        try:
+            port = self.factory(self.url)
+        except (serial.SerialException, OSError, ValueError) as e:
+            with self._lock:
+                self._carry_out(self.session.open_failed(now, _describe(e)))
+            return
+        with self._lock:
+            self._port = port
+            self._carry_out(self.session.opened(self.monotonic()))
+
+    def _read(self) -> bytes:
+        port = self._port
+        fileno = getattr(port, "fileno", None)
+        if fileno is not None:
+            # a descriptor to wait on (a serial port, a pseudo-terminal, a TCP socket): block
+            # here, then take everything that is there with the port's zero timeout
+            try:
+                fd = fileno()
+            except (AttributeError, serial.SerialException):
+                fd = None
+            if fd is not None:
+                ready, _, _ = select.select([fd], [], [], READ_WAIT_S)
+                if not ready:
+                    return b""
+                data = port.read(65536)
+                if not data:
+                    raise serial.SerialException("the port reports data but gives none: the other end is gone")
+                return data
+        port.timeout = READ_WAIT_S  # no descriptor (rfc2217://, loop://): pyserial's own wait
+        first = port.read(1)
+        return first + (port.read(port.in_waiting) if first and port.in_waiting else b"")
+
+    def _carry_out(self, outputs) -> None:
+        """Called with the lock held."""
+        for o in outputs:
+            if isinstance(o, Send):
+                if self._port is None:
+                    continue
+                try:
+                    self._port.write(o.data)
+                except (serial.SerialException, OSError) as e:
+                    self._carry_out(self.session.lost(self.monotonic(), _describe(e)))
+                    return
+            elif isinstance(o, Deliver):
+                self._emit(DeviceMessage(self.url, self.session.device_serial, self.session.device, o.message,
+                                         self.wall(), self.monotonic()))
+            elif isinstance(o, StateChanged):
+                log.info("%s: %s -> %s (%s)", self.url, o.old, o.new, o.reason)
+                self._emit(LinkState(self.url, self.session.device_serial, self.session.device, o.old, o.new,
+                                     o.reason, self.wall()))
+            elif isinstance(o, Log):
+                log.info("%s", o.text)
+                self._emit(LinkLog(self.url, o.text, self.wall()))
+            elif isinstance(o, Close):
+                port, self._port = self._port, None
+                if port is not None:
+                    try:
+                        port.close()
+                    except (serial.SerialException, OSError):
+                        pass  # already gone; the session has said why
+
+    def _emit(self, event: LinkEvent) -> None:
+        try:
+            self.on_event(event)
+        except Exception:  # a consumer's bug must not kill the reader  # noqa: BLE001
+            log.exception("%s: the event consumer failed on %r", self.url, event)
+
+
+def _describe(e: BaseException) -> str:
+    return str(e) or type(e).__name__
