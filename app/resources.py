@@ -412,7 +412,7 @@ def load_profile_file(path: Path) -> Profile:
 
     proc = _Section(path, data, "procedures", {"starting_position", "deal", "delivery", "deck_hours_shoe",
                                                "deck_hours_hand", "dice_hours", "dealer_exposed_card"},
-                    {"deck_hours_shuffler", "bank_rotation", "bank_cover_ruling"})
+                    {"deck_hours_shuffler", "bank_rotation", "bank_cover_ruling", "shuffler_malfunction_voids"})
     methods = {}
     for key, allowed in (("starting_position", POSITION_METHODS), ("deal", DEAL_METHODS)):
         values = proc.get(key, list, "a list of methods")
@@ -430,7 +430,8 @@ def load_profile_file(path: Path) -> Profile:
                             hours["deck_hours_hand"], hours["deck_hours_shuffler"], hours["dice_hours"],
                             proc.choice("dealer_exposed_card", ("void", "play")),
                             proc.choice("bank_rotation", BANK_ROTATIONS, "each-round"),
-                            proc.get("bank_cover_ruling", bool, "true or false", False))
+                            proc.get("bank_cover_ruling", bool, "true or false", False),
+                            proc.get("shuffler_malfunction_voids", bool, "true or false", False))
 
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],

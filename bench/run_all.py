@@ -6,6 +6,8 @@
 4. The full enumeration of C(53,7) hands (skip with --quick).
 5. The audit store (bench/store_bench.py): durable batched appends, single-event commit
    latency, and `audit verify` of one million events (skip with --no-store).
+6. The device link (bench/device_bench.py): decoding, and frame to engine event with 40
+   tables x 3 devices x 10 frames/s over TCP (skip with --no-devices).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -58,6 +60,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="skip the full enumeration")
     ap.add_argument("--no-store", action="store_true", help="skip the audit store benchmarks")
+    ap.add_argument("--no-devices", action="store_true", help="skip the device link benchmarks")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -146,6 +149,12 @@ def main() -> int:
         import store_bench
         store_rows = store_bench.run()
 
+    # 7. the device link: decoding, and frame to engine event on a floor of 120 devices
+    device_rows: list[tuple[str, str, float, str]] = []
+    if not args.no_devices:
+        import device_bench
+        device_rows = device_bench.bench()
+
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
     print("|---|---|---:|---|---|")
@@ -157,11 +166,19 @@ def main() -> int:
         print("|---|---|---:|---|---|")
         for key, what, rate, note in store_rows:
             print(f"| {key} | {what} | {rate:,.0f} | {note} | {STORE_GOALS.get(key, '')} |")
+    if device_rows:
+        from device_bench import GOALS as DEVICE_GOALS
+        print("\n| benchmark | what | frames/s | note | goal |")
+        print("|---|---|---:|---|---|")
+        for key, what, rate, note in device_rows:
+            print(f"| {key} | {what} | {rate:,.0f} | {note} | {DEVICE_GOALS.get(key, '')} |")
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
         "store": [{"benchmark": k, "what": w, "events_per_second": round(r), "note": n}
-                  for k, w, r, n in store_rows]}, indent=2) + "\n")
+                  for k, w, r, n in store_rows],
+        "devices": [{"benchmark": k, "what": w, "frames_per_second": round(r), "note": n}
+                    for k, w, r, n in device_rows]}, indent=2) + "\n")
     return 0
 
 

@@ -557,3 +557,112 @@ def test_the_documented_example_replays():
     assert refused is None
     assert (state.state, state.rounds_played, state.last_bank, state.starting_position) == ("round_complete", 2,
                                                                                             (2,), 2)
+
+
+# -- the progressive controller's link (issue 6) ---------------------------------------------
+def betting(t=10, deck="red"):
+    return opened() + [ev("shuffle_started", t), ev("shuffle_completed", t + 1, deck=deck)]
+
+
+def link(minutes, online):
+    return ev("progressive_link", minutes, "device", "PRG-1", online=online)
+
+
+def test_progressive_wagers_are_closed_while_the_controller_is_offline():
+    # 000(q)(2), (3)(i), (5): the controller locks out, lights the acceptors and moves the meter;
+    # with its link down a progressive wager can be neither taken nor verified
+    nmb = ev("no_more_bets", 13, method="automated-shoe", wagers=WAGERS, progressive=[5, 2])
+    state, refused = run(betting() + [link(12, False), nmb])
+    assert refused[2] == ("no_more_bets: progressive wagers are closed while the progressive controller is offline "
+                          "(000(q)); seats 2, 5 have one")
+    assert state.state == "betting" and not state.progressive_online
+    # the Pai Gow Poker wagers go on without the progressive
+    state, refused = run(betting() + [link(12, False), ev("no_more_bets", 13, method="automated-shoe",
+                                                          wagers=WAGERS, progressive=[])])
+    assert refused is None and state.round_progressive == ()
+    # back online: the wagers are taken and the round remembers them for its settlement
+    state, refused = run(betting() + [link(12, False), link(12, True), nmb])
+    assert refused is None and state.round_progressive == (2, 5) and state.progressive_online
+    assert state.as_json()["progressive"] == {"online": True, "seats": [2, 5]}
+
+
+def test_progressive_link_in_every_state_and_a_new_round_forgets_the_last_seats():
+    events = ([link(0, False)] + opened() + [link(5, True)] + a_round("red", 10)[:2]
+              + [ev("no_more_bets", 12, method="manual-shoe", wagers=WAGERS, progressive=[1]), link(12, False)]
+              + a_round("red", 10)[3:] + [link(18, True)] + a_round("red", 20)[:3])
+    s = TableState()
+    for i, e in enumerate(events):
+        s = apply(s, e, RULES)
+        assert run(events[:i + 1])[0] == s   # replay rebuilds every step
+    assert s.state == "no_more_bets" and s.round_progressive == () and s.progressive_online
+    assert "'online' is true or false" in run([ev("progressive_link", 0, "device", online="yes")])[1][2]
+
+
+def test_progressive_seats_are_seated_wagering_and_the_profiles():
+    # 000(q)(1): offered to a player who has placed a Pai Gow Poker wager, where the casino offers it
+    base = betting()
+    assert "seat 6 is not occupied" in run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS,
+                                                      progressive=[6])])[1][2]
+    assert "seat 3 has a progressive wager but no Pai Gow Poker wager (000(q)(1))" in run(base + [
+        ev("no_more_bets", 12, method="hand", wagers=[1, 2], progressive=[1, 3])])[1][2]
+    assert "listed twice" in run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS,
+                                            progressive=[1, 1])])[1][2]
+    assert "offers no progressive payout wager (000(q)(1))" in run(base + [
+        ev("no_more_bets", 12, method="hand", wagers=WAGERS, progressive=[1])], profile("casino").rules)[1][2]
+    state, refused = run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS, progressive=[4])],
+                         profile("nj").rules)
+    assert refused is None and state.round_progressive == (4,)
+
+
+# -- device irregularities in the states a device reports them --------------------------------
+def dispensing(t=10):
+    # 000(j)(2)-(4): an automated shoe dispenses its stacks after the starting position is known
+    return betting(t) + [ev("no_more_bets", t + 2, method="automated-shoe", wagers=WAGERS),
+                         ev("position_determined", t + 3, method="rng", value=3, position=2)]
+
+
+def test_a_shoe_jam_while_dispensing_voids_the_round():
+    # 000(n)(14): the round is void and the cards are reshuffled with those dealt
+    state, refused = run(dispensing() + [ev("shoe_jam", 14, "device", "SHOE-1", code=7, text="jam")])
+    assert refused is None and state.void and state.state == "round_complete"
+    assert state.pending_acks()[0].rule == "000(n)(14)"
+
+
+def test_a_shoe_fault_before_the_deal_reshuffles_and_after_the_round_is_refused():
+    # 000(h)(1), (j)(2)(i): the shuffled deck is in the shoe while the players bet; a jam or more
+    # than one card face up then means the cards are reshuffled (000(n)(6), (14)), no round to void
+    for kind, data in (("shoe_jam", {"code": 7}), ("cards_face_up_in_shoe", {"count": 2})):
+        state, refused = run(betting() + [ev(kind, 12, "device", "SHOE-1", **data)])
+        assert refused is None and state.state == "shuffling" and not state.void
+        assert "removed from the shoe and reshuffled" in state.irregularities[-1].consequence
+        assert "no round in progress" in run(opened() + a_round("red", 10) + [ev(kind, 18, "device")])[1][2]
+    # one card face up goes to the discard rack whenever it is found (000(n)(6))
+    state, refused = run(betting() + [ev("card_face_up_in_shoe", 12, "device")])
+    assert refused is None and state.state == "betting"
+
+
+def test_a_shuffler_jam_reshuffles_while_shuffling_and_voids_a_round_it_deals():
+    # 000(n)(13): the cards are reshuffled
+    state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffler_jam", 11, "device", code=21,
+                                                                   deck="red")])
+    assert refused is None and state.state == "shuffling" and state.pending_acks()[0].kind == "shuffler_jam"
+    # a hand-forming shuffler dealing the deck in play: the round cannot go on with those cards
+    state, _ = run(dispensing() + [ev("shuffler_jam", 14, "device", deck="red")])
+    assert state.void and state.state == "round_complete"
+
+
+def two_deck_round(rules_name):
+    # 000(b)(2)(iii): one deck is shuffled while the other is dealt
+    events = opened("blue", players=()) + opened("red", 5) + dispensing()[len(opened()):]
+    return run(events + [ev("shuffler_jam", 14, "device", "SHF-1", code=21, deck="blue")], profile(rules_name).rules)
+
+
+def test_a_jam_of_the_deck_being_shuffled_reshuffles_it_and_play_goes_on():
+    # 000(n)(13) reshuffles the cards in the device; the round in play has the other deck
+    state, refused = two_deck_round("section6")
+    assert refused is None and not state.void and state.state == "starting_position"
+    assert state.irregularities[-1].rule == "000(n)(13); 000(b)(2)(iii)"
+    assert "deck 'blue' in the shuffler is reshuffled" in state.irregularities[-1].consequence
+    # 003 GENERAL RULES 5: "Malfunction of the shuffle machine voids all hands"
+    state, refused = two_deck_round("casino")
+    assert refused is None and state.void and state.irregularities[-1].rule == "000(n)(13); 003 GENERAL RULES 5"

@@ -113,6 +113,10 @@ class TableState:
     banked_this_rotation: tuple[int, ...] = ()  # 003 PLAYER BANK 2: one bank per rotation
     voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
     dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
+    # 000(q)(2), (3)(i), (5): the table controller locks out, lights the acceptors and moves the
+    # meter; while its link is down no progressive wager can be taken
+    progressive_online: bool = True
+    round_progressive: tuple[int, ...] = ()  # seats with a progressive wager this round (000(q)(1))
 
     def pending_acks(self) -> list[Irregularity]:
         return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
@@ -130,6 +134,7 @@ class TableState:
             "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
             if self.bank else None,
             "voided_seats": list(self.voided_seats),
+            "progressive": {"online": self.progressive_online, "seats": list(self.round_progressive)},
             "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
                                 "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
                                 "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
@@ -196,6 +201,8 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "stub_counted": (("setting", "round_complete", "betting"), None),
     "dealer_wager_placed": (("betting",), None),
     "table_closed": (("betting", "round_complete", "opening", "shuffling"), "closed"),
+    # the progressive controller's link, reported by the device layer at any time (000(q)(2))
+    "progressive_link": (STATES, None),
 }
 
 
@@ -308,9 +315,11 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         if wagers is None and _player_banking(rules):
             raise Refused("no_more_bets: list the seats with a wager ('wagers'): who may bank next depends on it "
                           "(000(m)(4)(i))")
+        given = wagers is not None
         wagers = tuple(wagers or ())
         for seat in wagers:
             _check_seat(s, rules, seat, "no_more_bets")
+        progressive = _progressive_seats(s, rules, d.get("progressive"), wagers if given else None)
         deck = s.decks[s.deck_in_play]
         deadline, rule = deck_deadline(deck, rules, method)
         if event.time > deadline:
@@ -322,7 +331,7 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
         return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
                        void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
-                       voided_seats=(), round_wagers=wagers)
+                       voided_seats=(), round_wagers=wagers, round_progressive=progressive)
     if t == "position_determined":
         pos = d.get("position")
         if not isinstance(pos, int) or not 0 <= pos <= 7:
@@ -455,6 +464,11 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         return replace(s, irregularities=irr)
     if t == "table_closed":
         return replace(s, state="closed", deck_in_play=None, seated=(), first_player=None)
+    if t == "progressive_link":
+        online = d.get("online")
+        if not isinstance(online, bool):
+            raise Refused(f"progressive_link: 'online' is true or false, got {online!r}")
+        return replace(s, progressive_online=online)
     raise Refused(f"unhandled event {t!r}")  # pragma: no cover - every TRANSITIONS key is handled
 
 
@@ -473,6 +487,37 @@ def _check_seat(s: TableState, rules: RuleProfile, seat: Any, what: str) -> None
         raise Refused(f"{what}: a seat is one of {', '.join(map(str, seats))}, got {seat!r}")
     if seat not in s.seated:
         raise Refused(f"{what}: seat {seat} is not occupied (occupied: {list(s.seated)}); record player_seated")
+
+
+def _progressive_seats(s: TableState, rules: RuleProfile, seats: Any, wagers: tuple[int, ...] | None
+                       ) -> tuple[int, ...]:
+    """The seats with a progressive payout wager this round (000(q)(1)-(2), 001 11.14(a)-(b))."""
+    if seats is None:
+        return ()
+    if not isinstance(seats, list | tuple):
+        raise Refused(f"no_more_bets: 'progressive' lists the seats with a progressive wager, got {seats!r}")
+    if not seats:
+        return ()
+    if "progressive" not in rules.side_bets:
+        raise Refused(f"no_more_bets: profile {rules.name!r} offers no progressive payout wager (000(q)(1))")
+    for seat in seats:
+        _check_seat(s, rules, seat, "no_more_bets")
+    if len(set(seats)) != len(seats):
+        raise Refused(f"no_more_bets: a seat is listed twice among the progressive wagers: {list(seats)}")
+    if wagers is not None:
+        # 000(q)(1): offered to a player "who has placed a Pai Gow Poker wager"
+        alone = [x for x in seats if x not in wagers]
+        if alone:
+            raise Refused(f"no_more_bets: seat {alone[0]} has a progressive wager but no Pai Gow Poker wager "
+                          "(000(q)(1))")
+    if not s.progressive_online:
+        # 000(q)(2), (3)(i), (5): the controller locks the acceptors out, lights them and moves
+        # the meter; with its link down none of that can be done or verified
+        listed = ", ".join(map(str, sorted(seats)))
+        raise Refused(f"no_more_bets: progressive wagers are closed while the progressive controller is offline "
+                      f"(000(q)); seat{'s' if len(seats) > 1 else ''} {listed} "
+                      f"ha{'ve' if len(seats) > 1 else 's'} one")
+    return tuple(sorted(seats))
 
 
 def _check_cut(s: TableState, what: str) -> None:
@@ -637,6 +682,16 @@ def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[d
 
 IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
 
+# Irregularities that void a round but may also happen with no round in progress, and the states
+# they may happen in: then there is nothing to void and the cards are reshuffled.
+OUTSIDE_A_ROUND: dict[str, tuple[str, ...]] = {
+    "shuffler_jam": STATES, "incomplete_shuffle": STATES,   # 000(n)(13): the shuffler works between rounds
+    "cards_exposed_after_cut": STATES,
+    # 000(h)(1), (j)(2)(i): the shuffled deck is in the shoe before "No more bets"
+    "shoe_jam": ("betting",), "cards_face_up_in_shoe": ("betting",),
+}
+SHUFFLER_KINDS = ("shuffler_jam", "incomplete_shuffle")
+
 
 def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     kind = event.type
@@ -646,9 +701,20 @@ def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableS
     if kind in ("no_roll", "wrong_dice_total") and state.state not in ("no_more_bets", "starting_position",
                                                                          "dealing", "setting"):
         raise Refused(f"{kind}: only while the starting position is being determined or dealt to")
-    if effect == "void" and state.state not in IN_ROUND and kind not in ("shuffler_jam", "incomplete_shuffle",
-                                                                       "cards_exposed_after_cut"):
+    if effect == "void" and state.state not in IN_ROUND and state.state not in OUTSIDE_A_ROUND.get(kind, ()):
         raise Refused(f"{kind}: there is no round in progress to void")
+    if kind in ("shoe_jam", "cards_face_up_in_shoe") and state.state not in IN_ROUND:
+        consequence = "before the deal: the cards are removed from the shoe and reshuffled"
+    jammed = event.data.get("deck")
+    other_deck = (kind in SHUFFLER_KINDS and isinstance(jammed, str) and jammed in state.decks
+                  and state.deck_in_play not in (None, jammed))
+    if other_deck and (state.state == "betting" or (
+            state.state in IN_ROUND and not rules.procedures.shuffler_malfunction_voids)):
+        # 000(b)(2)(iii): one deck is shuffled while the other is dealt. The device failed on the
+        # deck it was shuffling, and only those cards are reshuffled (000(n)(13)).
+        consequence = (f"deck {jammed!r} in the shuffler is reshuffled; play with deck {state.deck_in_play!r} "
+                       "continues")
+        rule, effect = "000(n)(13); 000(b)(2)(iii)", "continue"
     voided = state.voided_seats
     if kind in ("player_card_exposed", "bank_cards_exposed_by_dealer"):
         option = event.data.get("option")

@@ -93,6 +93,9 @@ class Procedures:
     # rounds running; 003 PLAYER BANK 1-2: each player banks once per rotation, then the house
     bank_rotation: str = "each-round"
     bank_cover_ruling: bool = False             # 003 PLAYER BANK 3: the floor supervisor decides a doubtful cover
+    # 003 GENERAL RULES 5: "Malfunction of the shuffle machine voids all hands", even while the
+    # other deck is dealt; elsewhere only the jammed deck is reshuffled (000(n)(13), (b)(2)(iii))
+    shuffler_malfunction_voids: bool = False
 
 
 @dataclass(frozen=True)

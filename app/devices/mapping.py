@@ -1,0 +1,534 @@
+"""What the devices of one table report, turned into what the table must do about it.
+
+A decoded message (``messages.decode_message``'s dict) or a change of a link's state goes in;
+actions come out: engine events for the table's procedures, alarms for the supervisor, device
+faults, progressive meter readings, approval requests, and readings (device facts with no
+effect on the procedures). docs/devices.md, "From device events to table events", lists every
+rule.
+
+Pure: no threads, no I/O, no clock. Time comes in with each message and goes out in the engine
+events. The mapping does not know the table's state, so the engine may refuse an event it makes
+(a shuffle_started while dealing); ``apply_events`` feeds the events to the engine and turns a
+refusal into a device fault naming the engine's reason. Nothing here raises on what a device
+sends: a message that does not fit is a fault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.engine import position as positions
+from app.engine.deal import four_card_check
+from app.engine.procedure import Event, Refused, TableState, table_seats
+from app.engine.profile import RuleProfile
+
+from .messages import BY_NAME, SPECS, Spec
+
+DEVICE_CLASSES = tuple(sorted({s.device for s in SPECS} - {"link"}))   # progressive, rng, shoe, shuffler
+LINK_STATES = ("connecting", "online", "degraded", "offline")          # docs/devices.md, "The session"
+ROLE = "device"
+DECK = 53            # 000(b)(1): 52 cards and one joker
+MIN_METER = 1_000_000  # 000(q)(6): the initial and reset amounts are at least $10,000
+# 000(q)(5): the meter grows by at least 21% of a $1.00 wager and 27% of a $5.00 wager, so an
+# increment under 21 cents is too small for either
+MIN_INCREMENT = 21
+
+# what a supervisor does when a device drops off the link, and why
+OFFLINE = {
+    "shuffler": ("shuffle by hand only once the shuffler is removed from the table", "000(n)(15)"),
+    "shoe": ("deal another way only once the shoe is removed from the table", "000(n)(15)"),
+    "progressive": ("progressive wagers are closed until it is back", "000(q)(2), (3)(i), (5)"),
+    "rng": ("count the starting position with the dice", "000(k)(2); 003 NEW CARDS IN PLAY, NOTE"),
+}
+
+
+# -- actions -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableEvent:
+    """An event for the table's procedures (``Floor.record``); the engine may refuse it."""
+    event: Event
+    device: str
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """For the supervisor's attention: store record ``alarm_raised``."""
+    kind: str
+    message: str
+    rule: str = ""
+    serial: str = ""
+
+    def record(self) -> tuple[str, dict]:
+        return "alarm_raised", {"kind": self.kind, "message": self.message, "rule": self.rule, "serial": self.serial}
+
+
+@dataclass(frozen=True)
+class DeviceFault:
+    """A device that failed or said something it should not: store record ``device_fault``."""
+    device: str          # the device class, or "unknown" for a serial not configured here
+    code: str
+    message: str
+    serial: str = ""
+
+    def record(self) -> tuple[str, dict]:
+        return "device_fault", {"device": self.device, "code": self.code, "message": self.message,
+                                "serial": self.serial}
+
+
+@dataclass(frozen=True)
+class MeterReading:
+    """The progressive meter: store record ``meter_reading``; source is controller or reset."""
+    cents: int
+    source: str
+    serial: str = ""
+
+    def record(self) -> tuple[str, dict]:
+        return "meter_reading", {"cents": self.cents, "source": self.source, "serial": self.serial}
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """For ``Approvals.request``; kind is one of app/store/approvals.py KINDS. role_needed None
+    leaves the kind's own role."""
+    kind: str
+    seat: int | None
+    cents: int | None
+    reason: str
+    rule: str
+    role_needed: str | None = None
+    serial: str = ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A device fact with no effect on the procedures, for the supervisor's panel and the audit:
+    what is the message type (or "link"), values its fields, note what it means."""
+    device: str
+    what: str
+    values: dict = field(default_factory=dict)
+    note: str = ""
+    serial: str = ""
+
+
+Action = TableEvent | Alarm | DeviceFault | MeterReading | ApprovalRequest | Reading
+
+
+def apply_events(actions: list[Action], apply: Callable[[Event], object]) -> list[Action]:
+    """Feed the table events to ``apply`` in order (``lambda e: floor.record(table, e)``). An
+    event the engine refuses becomes a device fault with the engine's reason: the device reported
+    something the procedures do not allow now, and the log keeps that it did."""
+    out: list[Action] = []
+    for a in actions:
+        if isinstance(a, TableEvent):
+            try:
+                apply(a.event)
+            except Refused as r:
+                out.append(DeviceFault(a.device, "refused", f"{a.event.type} from {a.event.actor} was refused: {r}",
+                                       a.event.actor))
+                continue
+        out.append(a)
+    return out
+
+
+def rng_position(number: int, state: TableState, rules: RuleProfile, time: datetime, serial: str) -> Event | None:
+    """``position_determined`` for the number the RNG shows (000(k)(3)), counted from the bank
+    when a player banks (000(m)(8)(ii)-(iii), (10)(ii)-(iii)); None when the table is not
+    waiting for a starting position counted by an RNG."""
+    if "rng" not in rules.procedures.starting_position or not 1 <= number <= 7:
+        return None
+    if state.state not in ("no_more_bets", "dealing"):
+        return None
+    if state.state == "no_more_bets" and state.dealing_method == "hand":
+        return None  # 000(i)(4)-(5): from the hand the stacks are dealt and checked first
+    bank = state.bank[0] if state.bank and state.bank_mode in ("player", "co-bank") else None
+    found = positions.rng(number, bank)
+    return Event("position_determined", time, serial, ROLE, {"method": "rng", "value": number,
+                                                             "position": found.position})
+
+
+# -- one table's devices -----------------------------------------------------------------------
+_RANGE = {"B": 0xFF, "H": 0xFFFF, "I": 0xFFFF_FFFF, "Q": 0xFFFF_FFFF_FFFF_FFFF}
+
+
+def _malformed(spec: Spec, msg: Mapping) -> str | None:
+    """Why ``msg`` is not what ``decode_message`` makes of ``spec``, or None."""
+    if spec.name != "hello" and msg.get("device") != spec.device:
+        return f"{spec.name}: device {msg.get('device')!r}, the message table says {spec.device!r}"
+    for name, code in spec.fields:
+        if name not in msg:
+            return f"{spec.name}: missing field {name!r}"
+        v = msg[name]
+        if code == "str":
+            ok = isinstance(v, str)
+        elif code == "?":
+            ok = isinstance(v, bool)
+        else:
+            ok = isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= _RANGE[code]
+        if not ok:
+            return f"{spec.name}: field {name}={v!r} does not fit"
+    if spec.name == "rng_number" and not 1 <= msg["number"] <= 7:
+        return f"rng_number: the display shows 1 to 7, got {msg['number']} (000(k)(3))"
+    return None
+
+
+def _line_key(line: str) -> str:
+    key = re.sub(r"[^a-z0-9]+", "_", line.lower()).strip("_")
+    return key.replace("royal_flush", "royal")
+
+
+class TableDevices:
+    """The devices of one table: ``devices`` maps each serial to its class (shuffler, shoe,
+    progressive, rng). Keeps what a message means only with what came before: the card count
+    waiting for its shuffle_completed, the stacks of the current deal, the meter last logged,
+    the acceptor lights, and which links are down. ``progressive_online`` is the engine's view
+    when the mapping starts (None: unknown, so the first link state is reported)."""
+
+    def __init__(self, table: str, rules: RuleProfile, devices: Mapping[str, str],
+                 progressive_online: bool | None = None) -> None:
+        bad = {s: c for s, c in devices.items() if c not in DEVICE_CLASSES}
+        if bad:
+            raise ValueError(f"table {table}: device classes are {', '.join(DEVICE_CLASSES)}; got {bad}")
+        self.table, self.rules, self.devices = table, rules, dict(devices)
+        seats = table_seats(rules)
+        # 000(h)(3): the dealer's position and each betting position receive a hand; in 002 the
+        # seven hands go to seven seats
+        self.positions = seats if len(seats) == 7 else (0,) + seats
+        self.seats = seats
+        self.three_four = "three-four" in rules.procedures.deal
+        self.counts: dict[str, int] = {}       # deck -> card_count awaiting its shuffle_completed
+        self.in_shuffler: str | None = None    # the deck the shuffler last reported on
+        self.shuffling: str | None = None      # started and not completed
+        self.colours: dict[str, str] = {}
+        self.dispensed: dict[str, int] = {}    # deck -> cards per hand last dispensed
+        self.stacks: list[tuple[int, int]] = []  # (position, cards) of the shoe's current deal
+        self.meter: int | None = None          # the meter last logged
+        self.hits = 0                          # hits reported and not yet off the meter
+        self.locked = False
+        self.lights: int | None = None
+        self.link: dict[str, str] = {}
+        self.down: set[str] = set()
+        self.progressive_online = progressive_online
+        self._handlers: dict[str, Callable[[dict, datetime, str, str], list[Action]]] = {
+            "shuffle_started": self._shuffle_started, "card_count": self._card_count,
+            "shuffle_completed": self._shuffle_completed, "hands_dispensed": self._hands_dispensed,
+            "deck_colour": self._deck_colour, "self_test": self._self_test, "door_open": self._door_open,
+            "jam": self._jam, "stack_dispensed": self._stack_dispensed, "cards_remaining": self._cards_remaining,
+            "card_face_up": self._card_face_up, "shoe_jam": self._shoe_jam, "meter": self._meter,
+            "increment": self._increment, "lockout": self._lockout, "acceptor_lights": self._acceptor_lights,
+            "hit_pending": self._hit_pending, "reset": self._reset, "key_switch": self._key_switch,
+            "rng_number": self._rng_number,
+        }
+        assert set(self._handlers) == {s.name for s in SPECS if s.device != "link"}
+
+    # -- messages --------------------------------------------------------------------------
+    def on_message(self, msg: Any, time: datetime, serial: str) -> list[Action]:
+        cls = self.devices.get(serial)
+        if cls is None:
+            return [DeviceFault("unknown", "not_configured",
+                                f"a message from {serial!r}, which is not configured at table {self.table}",
+                                str(serial))]
+        kind = msg.get("type") if isinstance(msg, Mapping) else None
+        spec = BY_NAME.get(kind) if isinstance(kind, str) else None
+        if spec is None:
+            return [DeviceFault(cls, "unknown_message", f"unknown message {kind!r} from {cls} {serial}", serial)]
+        problem = _malformed(spec, msg)
+        if problem:
+            return [DeviceFault(cls, "bad_message", problem, serial)]
+        if spec.device == "link":
+            return self._hello(msg, serial, cls) if kind == "hello" else []
+        if spec.device != cls:
+            return [DeviceFault(cls, "wrong_class", f"{kind} is a {spec.device} message; {serial} is configured "
+                                                    f"as a {cls}", serial)]
+        return self._handlers[kind](dict(msg), time, serial, cls)
+
+    def _event(self, type_: str, time: datetime, serial: str, cls: str, **data) -> TableEvent:
+        return TableEvent(Event(type_, time, serial, ROLE, data), cls)
+
+    def _hello(self, msg: dict, serial: str, cls: str) -> list[Action]:
+        if msg["device"] != cls:
+            return [DeviceFault(cls, "wrong_class", f"{serial} says it is a {msg['device']}; it is configured as "
+                                                    f"a {cls}", serial)]
+        if msg["serial"] != serial:
+            return [DeviceFault(cls, "serial_mismatch", f"the link of {serial} says hello as {msg['serial']!r}",
+                                serial)]
+        return [Reading(cls, "hello", {"firmware": msg["firmware"]}, "identified", serial)]
+
+    # shuffler (000(b)(2), (f)(1), (n)(13); 001 11.17(i)) -------------------------------------
+    def _shuffle_started(self, msg, time, serial, cls):
+        deck = msg["deck"]
+        self.in_shuffler = self.shuffling = deck
+        self.counts.pop(deck, None)
+        self.dispensed.pop(deck, None)
+        return [self._event("shuffle_started", time, serial, cls, deck=deck)]
+
+    def _card_count(self, msg, time, serial, cls):
+        # the shuffler reports its count before the shuffle_completed of the same deck
+        self.counts[msg["deck"]] = msg["count"]
+        self.in_shuffler = msg["deck"]
+        return [Reading(cls, "card_count", {"deck": msg["deck"], "count": msg["count"]},
+                        f"{DECK} expected (001 11.17(i))", serial)]
+
+    def _shuffle_completed(self, msg, time, serial, cls):
+        deck = msg["deck"]
+        self.in_shuffler, self.shuffling = deck, None
+        count = self.counts.pop(deck, None)
+        data = {"deck": deck, "manual": False} | ({"card_count": count} if count is not None else {})
+        out: list[Action] = [self._event("shuffle_completed", time, serial, cls, **data)]
+        if count is not None and count != DECK:
+            # the engine removes the deck (001 11.17(i), 000(b)(1)); the supervisor replaces it
+            out.append(Alarm("deck_count_wrong", f"the shuffler counted {count} cards in deck {deck!r}, not {DECK}: "
+                                                 "the deck is removed from the table", "001 11.17(i); 000(b)(1)",
+                             serial))
+        return out
+
+    def _hands_dispensed(self, msg, time, serial, cls):
+        deck, hands, per = msg["deck"], msg["hands"], msg["cards_per_hand"]
+        before = self.dispensed.get(deck)
+        self.dispensed[deck] = per
+        self.in_shuffler = deck
+        out: list[Action] = [Reading(cls, "hands_dispensed", {"deck": deck, "hands": hands, "cards_per_hand": per},
+                                     "000(j)(1); 001 11.17(b), (g)2", serial)]
+        wrong = None
+        if hands > 7:
+            wrong = f"{hands} hands at once; a round has at most seven (000(j)(4))"
+        elif per == 7:
+            pass
+        elif not self.three_four or per not in (3, 4):
+            wrong = (f"hands of {per} cards; hands are dealt seven cards"
+                     + (", or three then four (001 11.17)" if self.three_four else " (000(j)(1))"))
+        elif per == 4 and before not in (3, 4):
+            wrong = "four-card stacks before the three-card stacks (001 11.17(d)-(g))"
+        elif per == 3 and before == 4:
+            wrong = "three-card stacks after the four-card stacks of the same shuffle (001 11.17(d)-(g))"
+        if wrong:
+            out.append(Alarm("hands_dispensed_wrong", f"the shuffler dispensed {wrong}, deck {deck!r}; a hand of the "
+                                                      "wrong size voids all hands (000(n)(8))", "000(n)(8)", serial))
+        return out
+
+    def _deck_colour(self, msg, time, serial, cls):
+        deck, colour = msg["deck"], msg["colour"]
+        self.colours[deck] = colour
+        out: list[Action] = [Reading(cls, "deck_colour", {"deck": deck, "colour": colour}, "000(b)(2)(ii)", serial)]
+        alike = [d for d, c in self.colours.items() if d != deck and c.strip().lower() == colour.strip().lower()]
+        if alike:
+            out.append(Alarm("deck_colours_alike", f"decks {alike[0]!r} and {deck!r} both have {colour} backs; the "
+                                                   "two decks differ in colour", "000(b)(2)(ii)", serial))
+        return out
+
+    def _self_test(self, msg, time, serial, cls):
+        if msg["passed"]:
+            return [Reading(cls, "self_test", {"passed": True, "code": msg["code"]}, "passed", serial)]
+        what, rule = OFFLINE[cls]
+        return [DeviceFault(cls, f"self_test {msg['code']}", f"{cls} {serial} failed its self-test", serial),
+                Alarm(f"{cls}_self_test_failed", f"the {cls} failed its self-test (code {msg['code']}): {what}", rule,
+                      serial)]
+
+    def _door_open(self, msg, time, serial, cls):
+        if not msg["open"]:
+            return [Reading(cls, "door_open", {"open": False}, "closed", serial)]
+        during = (f" during the shuffle of deck {self.shuffling!r}: a shuffle that stops is reshuffled (000(n)(13))"
+                  if self.shuffling else "")
+        return [Alarm(f"{cls}_door_open", f"the {cls}'s door is open{during}", "000(n)(13)" if during else "", serial)]
+
+    def _jam(self, msg, time, serial, cls):
+        # 000(n)(13): the cards are reshuffled; 003 GENERAL RULES 5: all hands void. The deck
+        # the shuffler last reported on lets the engine tell the other deck from the one in play
+        # (000(b)(2)(iii))
+        deck = {"deck": self.in_shuffler} if self.in_shuffler is not None else {}
+        self.shuffling = None
+        return [DeviceFault(cls, f"jam {msg['code']}", msg["text"] or "jam", serial),
+                self._event("shuffler_jam", time, serial, cls, code=msg["code"], text=msg["text"], **deck)]
+
+    # automated dealing shoe (000(j), (n)(6), (14)) --------------------------------------------
+    def _stack_dispensed(self, msg, time, serial, cls):
+        pos, cards = msg["position"], msg["cards"]
+        if pos not in self.positions:
+            return [DeviceFault(cls, "bad_position", f"a stack for position {pos}; the positions are "
+                                                     f"{', '.join(map(str, self.positions))}", serial)]
+        out: list[Action] = [Reading(cls, "stack_dispensed", {"position": pos, "cards": cards}, "000(j)(4)", serial)]
+        if self.three_four and cards in (3, 4):
+            return out  # 001 11.17(b), (g)2: the stub count checks these, not the four-card check
+        if len(self.stacks) == 7:
+            self.stacks = []  # a new deal
+        self.stacks.append((pos, cards))
+        if cards != 7:
+            out.append(Alarm("stack_wrong_size", f"the shoe dispensed {cards} cards for position {pos}, not seven: "
+                                                 "a hand of the wrong size voids all hands", "000(j)(1); 000(n)(8)",
+                             serial))
+        return out
+
+    def _cards_remaining(self, msg, time, serial, cls):
+        count = msg["count"]
+        sizes = [c for _, c in self.stacks]
+        values = {"count": count, "stacks": len(sizes), "hand_sizes": sizes}
+        if len(sizes) < 7:
+            return [Reading(cls, "cards_remaining", values, "", serial)]
+        verdict, rule = four_card_check(count, sizes)
+        out: list[Action] = [Reading(cls, "cards_remaining", values,
+                                     f"after seven stacks, for the dealer's four-card check: {verdict} ({rule})",
+                                     serial)]
+        if verdict != "ok":
+            out.append(Alarm("four_card_check", f"the shoe holds {count} cards after seven stacks, not four: "
+                                                f"{rule}", "000(j)(5)", serial))
+        return out
+
+    def _card_face_up(self, msg, time, serial, cls):
+        n = msg["count"]
+        if n == 0:
+            return [Reading(cls, "card_face_up", {"count": 0}, "none", serial)]
+        # 000(n)(6): one card face up goes to the discard rack; more than one voids all hands
+        kind = "card_face_up_in_shoe" if n == 1 else "cards_face_up_in_shoe"
+        return [self._event(kind, time, serial, cls, count=n)]
+
+    def _shoe_jam(self, msg, time, serial, cls):
+        # 000(n)(14): the round is void; the cards are removed and reshuffled with those dealt
+        self.stacks = []
+        return [DeviceFault(cls, f"jam {msg['code']}", msg["text"] or "jam", serial),
+                self._event("shoe_jam", time, serial, cls, code=msg["code"], text=msg["text"])]
+
+    # progressive controller (000(q), 001 11.14) ----------------------------------------------
+    def _seat_fault(self, cls, serial, kind, seat) -> list[Action]:
+        if seat in self.seats:
+            return []
+        return [DeviceFault(cls, "bad_seat", f"{kind} for seat {seat}; the seats are "
+                                             f"{', '.join(map(str, self.seats))}", serial)]
+
+    def _meter(self, msg, time, serial, cls):
+        cents = msg["cents"]
+        if cents == self.meter:
+            return []  # the controller broadcasts the meter; only a change is logged
+        out: list[Action] = [MeterReading(cents, "controller", serial)]
+        if self.meter is not None and cents < self.meter and not self.hits:
+            # 000(q)(5), (6): the meter falls only by a payout deducted from it or a reset
+            out.append(Alarm("meter_fell", f"the progressive meter fell from {self.meter} to {cents} cents with no "
+                                           "hit or reset reported", "000(q)(5), (6)", serial))
+        if self.meter is not None and cents < self.meter:
+            self.hits = 0
+        self.meter = cents
+        return out
+
+    def _increment(self, msg, time, serial, cls):
+        seat, cents = msg["seat"], msg["cents"]
+        bad = self._seat_fault(cls, serial, "an increment", seat)
+        if bad:
+            return bad
+        out: list[Action] = [Reading(cls, "increment", {"seat": seat, "cents": cents}, "the meter grows (000(q)(5))",
+                                     serial)]
+        if cents < MIN_INCREMENT:
+            out.append(Alarm("meter_rate", f"seat {seat}'s progressive wager moved the meter {cents} cents; the rate "
+                                           "of progression is at least 21% of a $1.00 wager", "000(q)(5)", serial))
+        return out
+
+    def _lockout(self, msg, time, serial, cls):
+        self.locked = msg["locked"]
+        return [Reading(cls, "lockout", {"locked": self.locked},
+                        "000(q)(2): pressed at No more bets" if self.locked else "released", serial)]
+
+    def _acceptor_lights(self, msg, time, serial, cls):
+        lit = msg["lit"]
+        if lit == self.lights:
+            return []
+        seats = [k for k in range(1, 9) if lit >> (k - 1) & 1]   # bit 0 is seat 1
+        strange = [k for k in seats if k not in self.seats]
+        if strange:
+            return [DeviceFault(cls, "bad_lights", f"acceptor lights {lit:#04x} light seat {strange[0]}, which this "
+                                                   "table does not have", serial)]
+        before = self.lights or 0
+        self.lights = lit
+        out: list[Action] = [Reading(cls, "acceptor_lights", {"lit": lit, "seats": seats, "count": len(seats)},
+                                     "000(q)(2), 001 11.14(b): the dealer counts the chips against the lights lit; "
+                                     "000(g)(4), 001 11.7(d): each player checks his or her own light", serial)]
+        new = [k for k in seats if not before >> (k - 1) & 1]
+        if self.locked and new:
+            out.append(Alarm("acceptor_after_lockout", f"the acceptor light of seat {new[0]} came on after the "
+                                                       "lock-out: no wager after No more bets", "000(g)(3), (q)(2)",
+                             serial))
+        return out
+
+    def _hit_pending(self, msg, time, serial, cls):
+        seat, line, cents = msg["seat"], msg["line"], msg["cents"]
+        bad = self._seat_fault(cls, serial, "a hit", seat)
+        if bad:
+            return bad
+        self.hits += 1
+        # the top award (100% of the meter) needs a pit manager, as the settlement asks
+        # (app/engine/settle.py); anything else the kind's floor supervisor
+        key = _line_key(line)
+        pays = [t.pays[key] for n, t in self.rules.paytables.items() if n.startswith("progressive") and key in t.pays]
+        role = "pit manager" if any(p.meter_percent == 100 for p in pays) else None
+        known = "" if pays else f" (not a line of the {self.rules.name} pay tables)"
+        return [ApprovalRequest("progressive_meter_payout", seat, cents,
+                                f"the progressive controller reports seat {seat}: {line}{known} for {cents} cents",
+                                "000(q)(3)(iii), (5)", role, serial),
+                Alarm("progressive_hit", f"progressive hit at seat {seat}: {line}, {cents} cents; verify the acceptor "
+                                         "light and the hand, a supervisor validates the payout", "000(q)(3)", serial)]
+
+    def _reset(self, msg, time, serial, cls):
+        cents = msg["cents"]
+        self.meter, self.hits = cents, 0
+        usual = self.rules.progressive_reset_cents
+        note = "" if cents == usual else f"; the profile's reset amount is {usual} cents"
+        out: list[Action] = [MeterReading(cents, "reset", serial),
+                             ApprovalRequest("meter_reset", None, cents, f"the progressive controller reset the meter "
+                                             f"to {cents} cents{note}", "000(q)(6)", None, serial)]
+        if cents < MIN_METER:
+            out.append(Alarm("meter_reset_low", f"the meter was reset to {cents} cents; the casino-funded reset amount "
+                                                f"is at least {MIN_METER} cents", "000(q)(6)", serial))
+        return out
+
+    def _key_switch(self, msg, time, serial, cls):
+        return [Reading(cls, "key_switch", {"position": msg["position"]}, "", serial)]
+
+    # random number generator (000(k)(3), (p)) -------------------------------------------------
+    def _rng_number(self, msg, time, serial, cls):
+        # the engine's position_determined needs the table's state (the bank counts as one,
+        # 000(m)(8)(iii)); rng_position() makes it from this reading
+        return [Reading(cls, "rng_number", {"number": msg["number"]},
+                        "000(k)(3): counted counterclockwise from the dealer, or the bank (000(m)(8)(iii)); "
+                        "settles the additional wagers (000(p)(2)(iii))", serial)]
+
+    # -- links -----------------------------------------------------------------------------
+    def on_link(self, device_class: str, serial: str, state: str, time: datetime, reason: str = "") -> list[Action]:
+        cls = self.devices.get(serial)
+        if cls is None:
+            return [DeviceFault("unknown", "not_configured",
+                                f"link {state} for {serial!r}, which is not configured at table {self.table}",
+                                str(serial))]
+        if state not in LINK_STATES:
+            return [DeviceFault(cls, "bad_link_state", f"link state {state!r}; states are {', '.join(LINK_STATES)}",
+                                serial)]
+        out: list[Action] = []
+        if device_class != cls:
+            out.append(DeviceFault(cls, "wrong_class", f"the link reports {serial} as a {device_class}; it is "
+                                                       f"configured as a {cls}", serial))
+        before = self.link.get(serial)
+        self.link[serial] = state
+        if state == "offline":
+            if serial not in self.down:  # the first time only, until it is back: no alarm storms
+                self.down.add(serial)
+                what, rule = OFFLINE[cls]
+                why = f": {reason}" if reason else ""
+                out += [DeviceFault(cls, "offline", f"{cls} {serial} is offline{why}", serial),
+                        Alarm(f"{cls}_offline", f"the {cls} is offline{why}; {what}", rule, serial)]
+        elif state == "online" and serial in self.down:
+            self.down.discard(serial)
+            out.append(Reading(cls, "link", {"state": state}, "back online", serial))
+        elif state != before and serial not in self.down:
+            out.append(Reading(cls, "link", {"state": state}, reason, serial))
+        if cls == "progressive" and state in ("online", "offline"):
+            out += self._progressive_link(time, serial)
+        return out
+
+    def _progressive_link(self, time: datetime, serial: str) -> list[Action]:
+        # offline only, not degraded: a degraded link still delivers, and the session gives up
+        # on it (offline) after 10 s without a sound frame; every controller of the table counts
+        controllers = {s for s, c in self.devices.items() if c == "progressive"}
+        online = not (controllers & self.down)
+        if online == self.progressive_online:
+            return []
+        self.progressive_online = online
+        return [self._event("progressive_link", time, serial, "progressive", online=online)]
