@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .log import AuditLog
+from .log import AuditLog, Record
 from .users import Session
 
 APPROVER_LEVEL = {"floor supervisor": 1, "pit manager": 2}
@@ -33,6 +33,22 @@ class ApprovalError(ValueError):
     pass
 
 
+def request_record(kind: str, now: datetime, actor: str, role: str, table: str | None = None,
+                   seat: int | None = None, cents: int | None = None, role_needed: str | None = None,
+                   reason: str = "", rule: str | None = None) -> Record:
+    """The ``approval_requested`` row, checked; for callers that log it in a batch with others."""
+    if kind not in KINDS:
+        raise ApprovalError(f"unknown approval kind {kind!r}; kinds are {', '.join(KINDS)}")
+    need = role_needed or KINDS[kind][0]
+    if need not in APPROVER_LEVEL:
+        raise ApprovalError(f"an approval is given by a floor supervisor or a pit manager, not a {need}")
+    if cents is not None and (not isinstance(cents, int) or isinstance(cents, bool)):
+        raise ApprovalError(f"an amount is whole cents, got {cents!r}")
+    return Record("approval_requested", now, actor, role, table,
+                  {"kind": kind, "seat": seat, "cents": cents, "role_needed": need, "reason": reason,
+                   "rule": rule or KINDS[kind][1]})
+
+
 class Approvals:
     def __init__(self, log: AuditLog):
         self.log = log
@@ -40,16 +56,8 @@ class Approvals:
     def request(self, kind: str, now: datetime, actor: str, role: str, table: str | None = None,
                 seat: int | None = None, cents: int | None = None, role_needed: str | None = None,
                 reason: str = "", rule: str | None = None) -> int:
-        if kind not in KINDS:
-            raise ApprovalError(f"unknown approval kind {kind!r}; kinds are {', '.join(KINDS)}")
-        need = role_needed or KINDS[kind][0]
-        if need not in APPROVER_LEVEL:
-            raise ApprovalError(f"an approval is given by a floor supervisor or a pit manager, not a {need}")
-        if cents is not None and (not isinstance(cents, int) or isinstance(cents, bool)):
-            raise ApprovalError(f"an amount is whole cents, got {cents!r}")
-        return self.log.append("approval_requested", now, actor, role, table,
-                               {"kind": kind, "seat": seat, "cents": cents, "role_needed": need,
-                                "reason": reason, "rule": rule or KINDS[kind][1]})
+        return self.log.append_many([request_record(kind, now, actor, role, table, seat, cents, role_needed,
+                                                    reason, rule)])[0]
 
     def pending(self, table: str | None = None) -> list[dict]:
         if table is None:

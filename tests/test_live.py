@@ -1,0 +1,155 @@
+"""The live pit: device events through the procedures into a real audit database (app/live.py)."""
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from app.devices.link import DeviceMessage, LinkLog, LinkState
+from app.devices.messages import decode_message, encode_message
+from app.engine.procedure import Event, Refused
+from app.live import Pit, TableConfig
+from app.store import audit, paths
+from app.store.log import AuditLog
+
+T0 = datetime(2026, 11, 21, 14, 0)
+DEVICES = {"SHF-1": "shuffler", "PRG-1": "progressive", "RNG-1": "rng"}
+
+
+@pytest.fixture
+def log(tmp_path, monkeypatch):
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    with AuditLog(tmp_path / "audit.db") as lg:
+        yield lg
+
+
+class Clock:
+    def __init__(self):
+        self.t = T0
+
+    def __call__(self, seconds=1):
+        self.t += timedelta(seconds=seconds)
+        return self.t
+
+
+def msg(serial, name, clock, seq=[0], **values):  # noqa: B006 - a running SEQ across the test
+    seq[0] = (seq[0] + 1) % 256
+    m = decode_message(encode_message(name, seq[0], **values))
+    return DeviceMessage(f"socket://127.0.0.1:1/{serial}", serial, m["device"], m, clock(), 0.0)
+
+
+def link(serial, device, new, clock, old="online"):
+    return LinkState(f"socket://127.0.0.1:1/{serial}", serial, device, old, new, "test", clock())
+
+
+def opened_table(pit, clock, table="T1"):
+    """000(e)(1)-(4): two decks received, inspected, verified by the floor, spread and washed; the
+    players sit down."""
+    for deck in ("red", "blue"):
+        for kind, role in (("deck_received", "dealer"), ("deck_inspected", "dealer"),
+                           ("deck_verified", "floor supervisor"), ("deck_spread", "dealer"),
+                           ("deck_washed", "dealer")):
+            pit.floor.record(table, Event(kind, clock(), "dee", role, {"deck": deck}))
+    pit.floor.record(table, Event("dice_placed", clock(), "dee", "dealer", {}))
+    for seat in (1, 2, 3):
+        pit.floor.record(table, Event("player_seated", clock(), f"p{seat}", "player", {"seat": seat}))
+
+
+def rows(log, sql, params=()):
+    return log.query(sql, params)
+
+
+def test_a_shuffle_with_a_wrong_count_removes_the_deck_and_raises_an_alarm(log):
+    # 001 11.17(i), 000(b)(1): a shuffler that counts other than 53 cards: the deck is removed
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red"),
+                msg("SHF-1", "card_count", clock, deck="red", count=53),
+                msg("SHF-1", "shuffle_completed", clock, deck="red")])
+    assert pit.floor.state("T1").deck_in_play == "red" and pit.floor.state("T1").state == "betting"
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="blue"),
+                msg("SHF-1", "card_count", clock, deck="blue", count=52),
+                msg("SHF-1", "shuffle_completed", clock, deck="blue")])
+    state = pit.floor.state("T1")
+    assert "blue" not in state.decks and state.irregularities[-1].rule == "001 11.17(i)"
+    assert [r["status"] for r in rows(log, "SELECT status FROM decks WHERE deck = 'blue'")] == ["removed"]
+    alarms = rows(log, "SELECT kind, message FROM alarms")
+    assert [a["kind"] for a in alarms] == ["deck_count_wrong"] and "52 cards" in alarms[0]["message"]
+    events = rows(log, "SELECT actor, role FROM events WHERE type = 'shuffle_completed'")
+    assert {(e["actor"], e["role"]) for e in events} == {("SHF-1", "device")}
+    assert pit.views["T1"].alarms == 1
+
+
+def test_a_meter_hit_asks_for_approval_and_readings_are_logged_when_they_change(log):
+    # 000(q)(3)(iii): a supervisor validates a payout from the progressive meter
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    pit.handle([msg("PRG-1", "meter", clock, cents=2_500_000), msg("PRG-1", "meter", clock, cents=2_500_000),
+                msg("PRG-1", "meter", clock, cents=2_500_300)])
+    assert [r["cents"] for r in rows(log, "SELECT cents FROM meter_readings ORDER BY seq")] == [2_500_000, 2_500_300]
+    pit.handle([msg("PRG-1", "hit_pending", clock, seat=3, line="royal flush", cents=250_030)])
+    req = rows(log, "SELECT kind, seat, cents, status, rule FROM approvals")
+    assert [(r["kind"], r["seat"], r["cents"], r["status"]) for r in req] == [
+        ("progressive_meter_payout", 3, 250_030, "pending")]
+    assert "000(q)(3)" in req[0]["rule"]
+    assert pit.views["T1"].meter == 2_500_300
+
+
+def test_the_controller_offline_closes_progressive_wagers_until_it_is_back(log):
+    # 000(q): the controller locks out, lights the acceptors and moves the meter
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red"),
+                msg("SHF-1", "card_count", clock, deck="red", count=53),
+                msg("SHF-1", "shuffle_completed", clock, deck="red"),
+                link("PRG-1", "progressive", "online", clock, old="connecting"),
+                link("PRG-1", "progressive", "offline", clock)])
+    assert pit.floor.state("T1").progressive_online is False
+    nmb = Event("no_more_bets", clock(), "dee", "dealer", {"method": "manual-shoe", "wagers": [1, 2],
+                                                           "progressive": [2]})
+    with pytest.raises(Refused, match="progressive wagers are closed while the progressive controller is offline"):
+        pit.floor.record("T1", nmb)
+    assert [a["kind"] for a in rows(log, "SELECT kind FROM alarms")] == ["progressive_offline"]
+    pit.handle([link("PRG-1", "progressive", "online", clock, old="connecting")])
+    assert pit.floor.state("T1").progressive_online is True
+    pit.floor.record("T1", Event("no_more_bets", clock(), "dee", "dealer", {"method": "manual-shoe",
+                                                                             "wagers": [1, 2], "progressive": [2]}))
+    assert pit.floor.state("T1").round_progressive == (2,)
+
+
+def test_what_the_procedures_refuse_is_logged_as_a_device_fault_and_nothing_else(log):
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    # the table is not open: a shuffle is refused by the procedures (000(e))
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red")])
+    faults = rows(log, "SELECT device, code, message FROM device_faults")
+    assert [(f["device"], f["code"]) for f in faults] == [("shuffler", "refused")]
+    assert "shuffle_started" in faults[0]["message"]
+    assert rows(log, "SELECT count(*) AS n FROM events WHERE type = 'shuffle_started'")[0]["n"] == 0
+    assert pit.views["T1"].refused == 1
+
+
+def test_an_unknown_device_is_logged_once_and_a_link_log_is_kept(log):
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    pit.handle([msg("XXX-9", "rng_number", clock, number=3), msg("XXX-9", "rng_number", clock, number=4),
+                LinkLog("socket://10.0.0.9:4001", "socket://10.0.0.9:4001: cannot open the port: refused", clock())])
+    faults = rows(log, "SELECT code, message FROM device_faults ORDER BY seq")
+    assert [f["code"] for f in faults] == ["not_configured", "link"]
+    assert "'XXX-9'" in faults[0]["message"] and "cannot open the port" in faults[1]["message"]
+
+
+def test_a_restart_picks_up_the_tables_and_the_log_verifies(log, tmp_path):
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red")])
+    again = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    assert again.views["T1"].state.state == "shuffling"
+    assert rows(log, "SELECT count(*) AS n FROM events WHERE type = 'table_configured'")[0]["n"] == 1
+    with pytest.raises(ValueError, match="configured with profile 'section6' in this log, not 'nj'"):
+        Pit(log, [TableConfig("T1", "nj", DEVICES)], clock=clock)
+    with pytest.raises(ValueError, match="device SHF-1 is configured at tables T1 and T2"):
+        Pit(log, [TableConfig("T1", "section6", DEVICES), TableConfig("T2", "section6", {"SHF-1": "shuffler"})])
+    assert audit.verify_db(log.path, paths.install_key(create=False)).ok
