@@ -1,4 +1,5 @@
 """``pitdesk simulate shift``: a whole shift into an audit database, a JSON summary out.
+``pitdesk simulate device``: one simulated table device on a pseudo-terminal or a TCP port.
 
 Bad arguments exit 2 with a message naming the fault.
 """
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
+
+from .device_kinds import KINDS as DEVICE_KINDS
 
 EXIT_BAD_INPUT = 2
 
@@ -30,8 +33,34 @@ def add_parsers(sub) -> None:
                     help="simulated time of the first event (default: now)")
     sh.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 
+    dv = ssub.add_parser(
+        "device", help="a simulated shuffler, shoe, progressive controller or RNG on a PTY or TCP port",
+        description="Run one simulated table device speaking the pitdesk link protocol (docs/devices.md) "
+                    "until SIGINT or SIGTERM. Prints one JSON line saying where it is: with --port, PATH "
+                    "becomes a symlink to a pseudo-terminal; with --listen, a TCP server (port 0: any free "
+                    "port) for one workstation at a time. Fault names read from stdin, one a line, are "
+                    "injected at once.")
+    dv.add_argument("kind", metavar="DEVICE", choices=DEVICE_KINDS, help="shuffler, shoe, progressive or rng")
+    where = dv.add_mutually_exclusive_group(required=True)
+    where.add_argument("--port", metavar="PATH", help="symlink to create to the device's pseudo-terminal")
+    where.add_argument("--listen", metavar="HOST:PORT", help="TCP address to listen on, e.g. 127.0.0.1:0")
+    dv.add_argument("--faults", default="", metavar="LIST",
+                    help="comma-separated faults drawn at random, from jam, miscount, garbage, bad-crc, drop, "
+                         "silence, slow, or 'all' (those the device has); default none")
+    dv.add_argument("--serial", help="the serial the device reports (default SHF-1, SHO-1, PRG-1 or RNG-1)")
+    dv.add_argument("--seed", type=int, help="random seed (default: a different run each time)")
+    dv.add_argument("--pace", type=float, default=1.0,
+                    help="multiplies the time between the device's messages (default 1: every 1 to 3 s)")
+    dv.add_argument("--fault-rate", type=float, default=0.1, metavar="P",
+                    help="probability that a round brings one of --faults (default 0.1)")
+    dv.add_argument("--silence", default="5-12", metavar="MIN-MAX",
+                    help="seconds a silence fault lasts (default 5-12)")
+
 
 def run(args) -> int:
+    if args.simulate_command == "device":
+        from .device_cli import run_device
+        return run_device(args)
     from app.store.log import StoreError
 
     from .shift import ShiftError, parse_start, run_shift
