@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: setup
-	$(BIN)/pitdesk
+	$(BIN)/pitdesk simulate floor --tables 4
 
 test test-slow bench: export QT_QPA_PLATFORM = offscreen
 

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from app.devices import mapping
 from app.devices.link import DeviceMessage, LinkEvent, LinkLog, LinkState
+from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
 from app.resources import profile
 from app.store.approvals import ApprovalError, request_record
@@ -92,7 +93,7 @@ class Pit:
                 table = self.by_serial.get(ev.serial or "")
                 if table is not None:
                     self.views[table].links[ev.serial] = ev.new
-                    if ev.device:
+                    if ev.device and ev.reason != CLOSED_BY_US:   # shutting down is not an outage
                         actions = self.feeds[table].on_link(ev.device, ev.serial, ev.new, ev.time, ev.reason)
                         records += self._act(table, actions, ev.time)
             elif isinstance(ev, LinkLog):

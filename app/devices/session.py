@@ -20,6 +20,7 @@ STATES = (CONNECTING, ONLINE, DEGRADED, OFFLINE)
 LINK_TYPES = ("ack", "nak", "heartbeat")   # never acknowledged, never numbered on
 NAK_BAD_FRAME, NAK_UNKNOWN, NAK_BAD_PAYLOAD = 1, 2, 3
 DEVICE_CLASSES = ("shuffler", "shoe", "progressive", "rng")
+CLOSED_BY_US = "closed by the workstation"   # a deliberate close, not an outage
 RECENT = 32   # a SEQ comes round again after 256 frames; a sender has at most 8 outstanding
 
 
@@ -141,8 +142,8 @@ class Session:
 
     def close(self, now: float) -> list[Output]:
         """The workstation closes the port on purpose (shutting down)."""
-        out = self._move(OFFLINE, "closed by the workstation")
-        return out + [Close("closed by the workstation")]
+        out = self._move(OFFLINE, CLOSED_BY_US)
+        return out + [Close(CLOSED_BY_US)]
 
     def received(self, now: float, data: bytes) -> list[Output]:
         if self.state == OFFLINE:
@@ -258,8 +259,9 @@ class Session:
                         f"(one of {', '.join(DEVICE_CLASSES)})")]
         changed = self.device_serial not in (None, msg["serial"])
         self.device, self.device_serial, self.firmware_seen = msg["device"], msg["serial"], msg["firmware"]
+        if not self._identified:
+            self.counters.connects += 1   # once per connection; a device may say hello again
         self._identified = True
-        self.counters.connects += 1
         self._backoff = self.policy.backoff_first_s
         out: list[Output] = [Log(f"{self.name}: the device on this port changed to {msg['serial']}")] if changed else []
         return out + self._move(ONLINE, f"hello from {msg['device']} {msg['serial']} (firmware {msg['firmware']})")

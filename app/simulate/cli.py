@@ -55,12 +55,34 @@ def add_parsers(sub) -> None:
                     help="probability that a round brings one of --faults (default 0.1)")
     dv.add_argument("--silence", default="5-12", metavar="MIN-MAX",
                     help="seconds a silence fault lasts (default 5-12)")
+    fl = ssub.add_parser(
+        "floor", help="a demo pit: simulated devices at N tables, watched live through the real workstation code",
+        description="Start a shuffler, shoe, progressive controller and RNG display for each of --tables tables "
+                    "(profiles section6 and nj in turn), each on its own TCP port (or pseudo-terminal with --pty "
+                    "DIR), open every table as a dealer and floor supervisor would, and follow the devices "
+                    "through the links, the procedures and a new audit database. Prints the tables every "
+                    "--every seconds and a JSON summary at the end (--seconds, Ctrl-C or SIGTERM).")
+    fl.add_argument("--tables", type=int, required=True, metavar="N", help="tables in the pit (at least 1)")
+    fl.add_argument("--db", metavar="PATH",
+                    help="the audit database to create (default: a new file under the data folder's demo/)")
+    fl.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
+    fl.add_argument("--faults", default="", metavar="LIST",
+                    help="faults the devices draw at random (jam, miscount, garbage, bad-crc, drop, silence, "
+                         "slow, or 'all'); default none")
+    fl.add_argument("--fault-rate", type=float, default=0.05, metavar="P",
+                    help="probability that a device's round brings one of --faults (default 0.05)")
+    fl.add_argument("--pty", metavar="DIR", help="serve the devices on pseudo-terminals linked in DIR, not TCP")
+    fl.add_argument("--every", type=float, default=2.0, metavar="S", help="seconds between status prints")
+    fl.add_argument("--json", action="store_true", help="status as one JSON line per table")
+    fl.add_argument("--seed", type=int, help="random seed of the devices")
 
 
 def run(args) -> int:
     if args.simulate_command == "device":
         from .device_cli import run_device
         return run_device(args)
+    if args.simulate_command == "floor":
+        return _floor(args)
     from app.store.log import StoreError
 
     from .shift import ShiftError, parse_start, run_shift
@@ -75,4 +97,37 @@ def run(args) -> int:
         print(f"pitdesk: error: {e.args[0]}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(json.dumps(summary, indent=2))
+    return 0
+
+
+def _floor(args) -> int:
+    from datetime import datetime
+    from pathlib import Path
+
+    from app.store import paths
+    from app.store.log import StoreError
+
+    from .device_kinds import FAULTS
+    from .floor import FloorError, run_floor
+    faults = tuple(f.strip() for f in args.faults.split(",") if f.strip())
+    if faults == ("all",):
+        faults = tuple(FAULTS)
+    bad = [f for f in faults if f not in FAULTS]
+    try:
+        if bad:
+            raise FloorError(f"--faults: unknown fault {bad[0]!r} (one of: {', '.join(FAULTS)})")
+        if not 0 <= args.fault_rate <= 1:
+            raise FloorError(f"--fault-rate: a probability from 0 to 1, got {args.fault_rate:g}")
+        if args.seconds is not None and not args.seconds > 0:
+            raise FloorError(f"--seconds: a positive number of seconds, got {args.seconds:g}")
+        if not args.every > 0:
+            raise FloorError(f"--every: a positive number of seconds, got {args.every:g}")
+        pty_dir = Path(args.pty) if args.pty else None
+        if pty_dir is not None and not pty_dir.is_dir():
+            raise FloorError(f"--pty: {pty_dir} is not a folder")
+        db = Path(args.db) if args.db else paths.data_dir() / "demo" / f"floor-{datetime.now():%Y%m%d-%H%M%S}.db"
+        run_floor(args.tables, db, args.seconds, faults, args.fault_rate, args.seed, pty_dir, args.every, args.json)
+    except (FloorError, StoreError) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return 0

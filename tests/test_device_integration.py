@@ -1,0 +1,264 @@
+"""The whole device path on real sockets and pseudo-terminals: a simulated device -> the link's
+reader thread and session -> the live pit -> the procedures -> a real audit database. Every
+fault kind, a lost and restored link, and a device that floods."""
+
+import json
+import queue
+import socket
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from app.devices.frame import encode
+from app.devices.link import DeviceMessage, Link, LinkState
+from app.devices.messages import encode_message
+from app.devices.session import Policy
+from app.engine.procedure import Event
+from app.live import Pit, TableConfig
+from app.simulate.devices import SimDevice
+from app.store import audit, paths
+from app.store.log import AuditLog
+
+PITDESK = str(Path(sys.executable).with_name("pitdesk"))
+QUICK = Policy(degraded_after_s=1.0, offline_after_s=2.5, backoff_first_s=0.1, backoff_max_s=0.5)
+
+
+@pytest.fixture
+def log(tmp_path, monkeypatch):
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    with AuditLog(tmp_path / "audit.db") as lg:
+        yield lg
+
+
+class Rig:
+    """One table's devices served, linked and fed to a live pit by a consumer thread."""
+
+    def __init__(self, log, devices: dict[str, SimDevice], pty_dir: Path | None = None, policy=QUICK):
+        self.log = log
+        self.pit = Pit(log, [TableConfig("T1", "section6", {d.serial: d.kind for d in devices.values()})])
+        self.events: queue.Queue = queue.Queue()
+        self.seen: list = []
+        self.stop = threading.Event()
+        self.served = {k: (d.serve_pty(str(pty_dir / d.serial)) if pty_dir else d.serve_tcp())
+                       for k, d in devices.items()}
+        self.links = {k: Link(s.url, self._put, policy=policy).start() for k, s in self.served.items()}
+        self.consumer = threading.Thread(target=self.pit.run, args=(self.events, self.stop), daemon=True)
+        self.consumer.start()
+
+    def _put(self, ev):
+        self.seen.append(ev)
+        self.events.put(ev)
+
+    def wait(self, pred, what, timeout=15.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            got = pred()
+            if got:
+                return got
+            time.sleep(0.05)
+        raise AssertionError(f"{what}: not within {timeout} s; link events seen: {self.seen[-12:]}")
+
+    def states(self, key):
+        url = self.served[key].url
+        return [e.new for e in self.seen if isinstance(e, LinkState) and e.url == url]
+
+    def messages(self, key, type_=None):
+        url = self.served[key].url
+        return [e.message for e in self.seen if isinstance(e, DeviceMessage) and e.url == url
+                and (type_ is None or e.message["type"] == type_)]
+
+    def rows(self, sql):
+        return self.log.query(sql)
+
+    def close(self):
+        for link in self.links.values():
+            link.stop()
+        for s in self.served.values():
+            s.stop()
+        self.stop.set()
+        self.consumer.join(5)
+
+
+def open_table(pit):
+    now = datetime.now
+    for deck in ("red", "blue"):
+        for kind, role in (("deck_received", "dealer"), ("deck_inspected", "dealer"),
+                           ("deck_verified", "floor supervisor"), ("deck_spread", "dealer"),
+                           ("deck_washed", "dealer")):
+            pit.floor.record("T1", Event(kind, now(), "dee", role, {"deck": deck}))
+
+
+@pytest.fixture
+def rig(log, request):
+    made = []
+
+    def make(devices, **kw):
+        r = Rig(log, devices, **kw)
+        made.append(r)
+        return r
+    yield make
+    for r in made:
+        r.close()
+
+
+def test_a_shuffler_jam_and_a_miscount_reach_the_table_and_the_log(rig, log):
+    # 000(n)(13): a jam reshuffles; 001 11.17(i): a wrong count removes the deck and alarms
+    r = rig({"shf": SimDevice("shuffler", "SHF-1", seed=4, pace=0.3, fault_rate=0)})
+    open_table(r.pit)
+    r.wait(lambda: "online" in r.states("shf"), "online")
+    r.served["shf"].inject("jam")
+    r.wait(lambda: r.rows("SELECT * FROM irregularities WHERE kind = 'shuffler_jam'"), "the jam logged")
+    assert r.rows("SELECT device, code FROM device_faults WHERE code != 'refused'")[0]["device"] == "shuffler"
+    r.served["shf"].inject("miscount")
+    alarm = r.wait(lambda: r.rows("SELECT * FROM alarms WHERE kind = 'deck_count_wrong'"), "the miscount alarm")
+    assert "not 53" in alarm[0]["message"]
+    removed = r.rows("SELECT deck FROM decks WHERE status = 'removed'")
+    assert len(removed) == 1 and removed[0]["deck"] in ("red", "blue")
+    assert audit.verify_db(log.path, paths.install_key(create=False)).ok
+
+
+@pytest.mark.parametrize("fault", ["garbage", "bad-crc", "drop", "slow"])
+def test_line_faults_lose_nothing_and_pass_nothing_twice(rig, fault):
+    # the RNG display sends a number a round; every number it sent arrives once, in order
+    dev = SimDevice("rng", "RNG-1", seed=7, pace=0.15, fault_rate=0, slow=(0.6, 0.8))
+    r = rig({"rng": dev})
+    r.wait(lambda: "online" in r.states("rng"), "online")
+    r.wait(lambda: len(r.messages("rng", "rng_number")) >= 2, "numbers flowing")
+    r.served["rng"].inject(fault)
+    hit = r.wait(lambda: r.served["rng"].fault_log, f"the {fault} on the wire")
+    r.wait(lambda: len(r.messages("rng", "rng_number")) >= 8, "numbers after the fault")
+    got = [m["seq"] for m in r.messages("rng", "rng_number")]
+    assert len(got) == len(set(got)), "a number passed on twice"
+    counters = r.links["rng"].session.counters
+    if fault in ("garbage", "bad-crc"):
+        assert counters.frames_rejected + counters.garbage_bytes > 0
+    if fault in ("bad-crc", "drop"):
+        # the device sent the frame again (after a nak or its ack timeout), and it arrived
+        assert dev.stats["retransmitted"] >= 1
+        lost = hit[0].get("seq")
+        if lost is not None:
+            assert lost in [m["seq"] for m in r.messages("rng")], (lost, hit)
+    assert dev.stats["given_up"] == 0
+
+
+def test_silence_degrades_closes_and_the_link_comes_back(rig):
+    dev = SimDevice("progressive", "PRG-1", seed=2, fault_rate=0, silence=(4.0, 4.0))
+    r = rig({"prg": dev})
+    open_table(r.pit)
+    r.wait(lambda: "online" in r.states("prg"), "online")
+    r.served["prg"].inject("silence")
+    r.wait(lambda: "offline" in r.states("prg"), "offline after silence")
+    assert r.states("prg").index("degraded") < r.states("prg").index("offline")
+    # the controller's tables take no progressive wagers meanwhile (000(q))
+    r.wait(lambda: not r.pit.floor.state("T1").progressive_online, "progressive wagers closed")
+    r.wait(lambda: r.states("prg")[-1] == "online", "back online", timeout=20)
+    r.wait(lambda: r.pit.floor.state("T1").progressive_online, "progressive wagers open again")
+    kinds = [a["kind"] for a in r.rows("SELECT kind FROM alarms")]
+    assert kinds.count("progressive_offline") == 1
+
+
+def test_a_tcp_device_that_goes_away_and_comes_back(rig, log):
+    dev = SimDevice("rng", "RNG-1", seed=1, pace=0.3, fault_rate=0)
+    r = rig({"rng": dev})
+    r.wait(lambda: "online" in r.states("rng"), "online")
+    port = int(r.served["rng"].url.rsplit(":", 1)[1])
+    r.served["rng"].stop()
+    r.wait(lambda: "offline" in r.states("rng"), "offline")
+    again = SimDevice("rng", "RNG-1", seed=1, pace=0.3, fault_rate=0).serve_tcp("127.0.0.1", port)
+    try:
+        r.wait(lambda: r.states("rng")[-1] == "online", "reconnected")
+        before = len(r.messages("rng", "rng_number"))
+        r.wait(lambda: len(r.messages("rng", "rng_number")) > before, "numbers again")
+        assert r.links["rng"].session.counters.connects == 2
+        # one outage, one fault and one alarm, however many reconnects failed meanwhile
+        faults = [f["code"] for f in r.rows("SELECT code FROM device_faults")]
+        assert faults.count("offline") == 1
+        assert [a["kind"] for a in r.rows("SELECT kind FROM alarms")] == ["rng_offline"]
+    finally:
+        again.stop()
+
+
+def test_four_devices_on_pseudo_terminals(rig, tmp_path):
+    devices = {k: SimDevice(k, None, seed=3, pace=0.3, fault_rate=0) for k in ("shuffler", "shoe", "progressive",
+                                                                                "rng")}
+    r = rig(devices, pty_dir=tmp_path)
+    open_table(r.pit)
+    r.wait(lambda: all(r.states(k) and r.states(k)[-1] == "online" for k in devices), "all online")
+    r.wait(lambda: r.rows("SELECT * FROM meter_readings"), "a meter reading logged")
+    r.wait(lambda: r.rows("SELECT * FROM events WHERE type = 'shuffle_completed'"), "a shuffle logged")
+    assert all((tmp_path / d.serial).is_symlink() for d in devices.values())
+
+
+def test_a_device_that_floods_does_not_starve_the_others(log, tmp_path):
+    """A device server that writes valid frames and noise as fast as the socket takes them: its
+    link stays bounded and the next link's messages still arrive promptly."""
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def flood():
+        conn, _ = server.accept()
+        conn.sendall(encode(encode_message("hello", 0, device="rng", serial="RNG-F", firmware="flood")))
+        burst = b"".join(encode(encode_message("rng_number", k % 256, number=k % 7 + 1)) + b"\xff\x00noise"
+                         for k in range(1, 2000))
+        try:
+            while not stop.is_set():
+                conn.sendall(burst)
+        except OSError:
+            pass
+    threading.Thread(target=flood, daemon=True).start()
+    events: queue.Queue = queue.Queue(maxsize=0)
+    flooder = Link(f"socket://127.0.0.1:{server.getsockname()[1]}", events.put).start()
+    calm_dev = SimDevice("rng", "RNG-2", seed=5, pace=0.15, fault_rate=0).serve_tcp()
+    calm_events: queue.Queue = queue.Queue()
+    calm = Link(calm_dev.url, calm_events.put).start()
+    try:
+        time.sleep(3.0)
+        assert flooder.session.counters.frames_accepted > 5_000
+        assert len(flooder.session._decoder.buf) <= flooder.session._decoder.max_buffer
+        got = []
+        while not calm_events.empty():
+            got.append(calm_events.get())
+        numbers = [e for e in got if isinstance(e, DeviceMessage) and e.message["type"] == "rng_number"]
+        assert numbers, "the calm device's numbers did not get through"
+        assert calm.state == "online"
+    finally:
+        stop.set()
+        flooder.stop()
+        calm.stop()
+        calm_dev.stop()
+        server.close()
+
+
+def test_simulate_floor_runs_and_its_log_verifies(tmp_path):
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": ""}
+    db = tmp_path / "floor.db"
+    p = subprocess.run([PITDESK, "simulate", "floor", "--tables", "2", "--seconds", "4", "--every", "1.5", "--json",
+                        "--db", str(db), "--seed", "3"], capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    tables = [x for x in lines if x["type"] == "table"]
+    assert {t["table"] for t in tables} == {"T1", "T2"}
+    assert any(set(t["links"].values()) == {"online"} for t in tables)
+    summary = lines[-1]
+    assert summary["type"] == "summary" and summary["devices"] == 8 and summary["connects"] == 8
+    assert summary["alarms"] == 0 and summary["device_faults"] == 0   # stopping is not an outage
+    v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], capture_output=True, text=True, env=env)
+    assert v.returncode == 0 and json.loads(v.stdout)["rows"] == summary["events_logged"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--tables", "0"], "--tables: at least one table, got 0"),
+    (["--tables", "1", "--faults", "jamm"], "--faults: unknown fault 'jamm'"),
+    (["--tables", "1", "--fault-rate", "2"], "--fault-rate: a probability from 0 to 1, got 2"),
+    (["--tables", "1", "--pty", "/nonexistent"], "--pty: /nonexistent is not a folder"),
+])
+def test_simulate_floor_bad_input_exits_2(tmp_path, args, message):
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": ""}
+    p = subprocess.run([PITDESK, "simulate", "floor", "--seconds", "1", *args], capture_output=True, text=True,
+                       env=env, timeout=30)
+    assert p.returncode == 2 and message in p.stderr, p.stderr
