@@ -459,6 +459,36 @@ def test_a_void_round_reshuffles_the_same_deck():
     assert refused is None and state.deck_in_play == "red"
 
 
+def test_the_other_deck_is_shuffled_during_the_round_and_dealt_next():
+    # 000(b)(2)(iii)-(iv), 001 11.2(b)3-4: one deck is shuffled while the other is dealt, and
+    # each is used for every other round
+    events = opened("red") + opened("blue", 5, players=()) + a_round("red", 10)[:5]
+    during = [ev("shuffle_started", 14, deck="blue"), ev("shuffle_completed", 14, deck="blue", card_count=53)]
+    state, refused = run(events + during)
+    assert refused is None and state.state == "setting" and state.ready_deck == "blue"
+    state, refused = run(events + during + a_round("red", 10)[5:])
+    assert refused is None and state.state == "betting" and state.deck_in_play == "blue"
+    assert state.ready_deck is None and state.last_deck_dealt == "red"
+    # the next round is dealt from blue without waiting for a shuffle
+    state, refused = run(events + during + a_round("red", 10)[5:] + a_round("blue", 20)[2:])
+    assert refused is None and state.rounds_played == 2
+    # the deck in play cannot be shuffled in the middle of its round
+    _, refused = run(events + [ev("shuffle_started", 14, deck="red")])
+    assert "a round is in progress; only the other deck may be shuffled meanwhile" in refused[2]
+
+
+def test_a_wrong_count_of_the_other_deck_removes_it_and_the_round_goes_on():
+    # 001 11.17(i): the deck is removed; the round dealt from the other deck is not affected
+    events = opened("red") + opened("blue", 5, players=()) + a_round("red", 10)[:5]
+    state, refused = run(events + [ev("shuffle_started", 14, deck="blue"),
+                                   ev("shuffle_completed", 14, deck="blue", card_count=52)])
+    assert refused is None and "blue" not in state.decks and not state.void and state.state == "setting"
+    assert state.irregularities[-1].rule == "001 11.17(i)" and state.ready_deck is None
+    state, _ = run(events + [ev("shuffle_started", 14, deck="blue"),
+                             ev("shuffle_completed", 14, deck="blue", card_count=52)] + a_round("red", 10)[5:])
+    assert state.state == "round_complete" and state.deck_in_play is None   # no deck ready: shuffle first
+
+
 def test_no_player_bank_in_the_first_round_after_the_table_reopens():
     # 000(m)(2): the start of the game is the first round after the opening shuffle
     rules = profile("casino").rules

@@ -116,6 +116,9 @@ class TableState:
     # 000(q)(2), (3)(i), (5): the table controller locks out, lights the acceptors and moves the
     # meter; while its link is down no progressive wager can be taken
     progressive_online: bool = True
+    # 000(b)(2)(iii), 001 11.2(b)3: one deck is shuffled while the other is dealt; the deck the
+    # shuffler finished meanwhile comes into play when the round is settled
+    ready_deck: str | None = None
     round_progressive: tuple[int, ...] = ()  # seats with a progressive wager this round (000(q)(1))
 
     def pending_acks(self) -> list[Irregularity]:
@@ -133,7 +136,7 @@ class TableState:
             "seated": list(self.seated), "rounds_played": self.rounds_played,
             "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
             if self.bank else None,
-            "voided_seats": list(self.voided_seats),
+            "voided_seats": list(self.voided_seats), "ready_deck": self.ready_deck,
             "progressive": {"online": self.progressive_online, "seats": list(self.round_progressive)},
             "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
                                 "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
@@ -175,6 +178,8 @@ IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
                                 "void"),
 }
 
+IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
+
 # the states each event may arrive in, and the state it leaves the table in
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "deck_received": (("closed", "opening", "betting", "round_complete", "shuffling"), None),
@@ -184,8 +189,8 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
     "deck_washed": (("opening", "betting", "round_complete", "shuffling"), None),
     "deck_removed": (("opening", "betting", "round_complete", "shuffling", "closed"), None),
     "dice_placed": (("closed", "opening", "betting", "round_complete", "shuffling"), None),
-    "shuffle_started": (("opening", "round_complete", "betting"), "shuffling"),
-    "shuffle_completed": (("shuffling",), "betting"),
+    "shuffle_started": (("opening", "round_complete", "betting") + IN_ROUND, "shuffling"),
+    "shuffle_completed": (("shuffling", "betting") + IN_ROUND, "betting"),
     "no_more_bets": (("betting",), "no_more_bets"),
     "position_determined": (("no_more_bets", "dealing"), None),
     "dealt": (("no_more_bets", "starting_position", "dealing"), None),
@@ -274,6 +279,13 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         return replace(s, decks=decks, deck_in_play=None if s.deck_in_play == deck.id else s.deck_in_play)
     if t == "dice_placed":
         return replace(s, dice_placed=event.time)
+    if t in ("shuffle_started", "shuffle_completed") and _other_deck(s, d.get("deck")):
+        return _background_shuffle(s, event)
+    if t in ("shuffle_started", "shuffle_completed") and s.state in IN_ROUND:
+        raise Refused(f"{t}: a round is in progress; only the other deck may be shuffled meanwhile "
+                      "(000(b)(2)(iii))")
+    if t == "shuffle_completed" and s.state != "shuffling":
+        raise Refused(f"shuffle_completed: no shuffle was started (the table is {s.state})")
     if t == "shuffle_started":
         ready = [k for k, v in s.decks.items() if v.washed]
         if not ready:
@@ -385,6 +397,10 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
         out = replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
                       last_bank=s.bank if s.bank_mode in ("player", "co-bank") else (), bank=(), bank_mode=None,
                       rounds_played=s.rounds_played + 1)
+        if s.ready_deck in s.decks:
+            # 000(b)(2)(iv): the deck shuffled during the round is dealt next
+            out = replace(out, state="betting", deck_in_play=s.ready_deck, ready_deck=None, void=False,
+                          starting_position=None, manual_shuffle=False, cut_by=None)
         if s.bank_mode in ("player", "co-bank"):
             return replace(out, rounds_without_bank=0, banked_this_rotation=s.banked_this_rotation + s.bank)
         # 003 PLAYER BANK 1: the bank returns to the house hand after passing through all players
@@ -470,6 +486,31 @@ def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
             raise Refused(f"progressive_link: 'online' is true or false, got {online!r}")
         return replace(s, progressive_online=online)
     raise Refused(f"unhandled event {t!r}")  # pragma: no cover - every TRANSITIONS key is handled
+
+
+def _other_deck(s: TableState, deck: Any) -> bool:
+    """A shuffle of the deck that is not in play, while the deck in play is on the table."""
+    return (isinstance(deck, str) and deck in s.decks and s.deck_in_play is not None and deck != s.deck_in_play
+            and (s.state in IN_ROUND or s.state == "betting"))
+
+
+def _background_shuffle(s: TableState, event: Event) -> TableState:
+    """000(b)(2)(iii): the shuffler works on the other deck while this one is dealt; the table
+    stays where it is. A wrong count removes that deck and leaves the round alone (001 11.17(i))."""
+    deck = s.decks[event.data["deck"]]
+    if not deck.washed:
+        raise Refused(f"{event.type}: deck {deck.id!r} was not opened for play (000(e)(4))")
+    if event.type == "shuffle_started":
+        return replace(s, ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
+    count = event.data.get("card_count")
+    if count is not None and count != 53:
+        irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
+                           f"the shuffler counted {count} cards in deck {deck.id!r}, not 53: that deck is removed; "
+                           "the round in play goes on", "001 11.17(i)", True)
+        decks = {k: v for k, v in s.decks.items() if k != deck.id}
+        return replace(s, irregularities=s.irregularities + (irr,), decks=decks,
+                       ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
+    return replace(s, ready_deck=deck.id)
 
 
 def table_seats(rules: RuleProfile) -> tuple[int, ...]:
@@ -680,7 +721,6 @@ def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[d
     return deck.received + timedelta(hours=hours), rule
 
 
-IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
 
 # Irregularities that void a round but may also happen with no round in progress, and the states
 # they may happen in: then there is nothing to void and the cards are reshuffled.
