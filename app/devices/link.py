@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Protocol
 
 import serial
 
@@ -25,7 +26,21 @@ log = logging.getLogger("pitdesk.devices")
 READ_WAIT_S = 0.02   # the longest a reader blocks before it looks at its timers
 
 
-def open_port(url: str):
+class Port(Protocol):
+    """What a link needs of a port: pyserial's objects have it, and so must a vendor adapter
+    that speaks a device's own protocol and hands the link pitdesk frames (docs/devices.md).
+    ``fileno`` is optional: with it the link waits on the descriptor and reads with a zero
+    timeout; without it the link sets ``timeout`` and reads the first byte, then ``in_waiting``."""
+    timeout: float | None
+
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes) -> int | None: ...
+    def close(self) -> None: ...
+    @property
+    def in_waiting(self) -> int: ...
+
+
+def open_port(url: str) -> Port:
     """The default factory: any URL pyserial knows, opened for non-blocking reads where it can be."""
     port = serial.serial_for_url(url, do_not_open=True, baudrate=115200, timeout=0, write_timeout=2)
     port.open()
@@ -69,7 +84,7 @@ class Link:
     """The reader thread of one port. ``start()``, then ``stop()``; ``session`` shows its state."""
     url: str
     on_event: Callable[[LinkEvent], None]
-    factory: Callable[[str], object] = open_port
+    factory: Callable[[str], Port] = open_port
     policy: Policy = field(default_factory=Policy)
     install_serial: str = ""
     firmware: str = ""
