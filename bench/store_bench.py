@@ -66,27 +66,32 @@ def event(i: int, rng: random.Random) -> Record:
                   {"text": f"note {i}", "seat": rng.randrange(1, 7), "ref": rng.randrange(10**6)})
 
 
+def _timed_threads(log: AuditLog, work_of: list[list[list[Record]]]) -> float:
+    """One thread per list of calls, all released at once: seconds until the last is done."""
+    start = threading.Barrier(len(work_of) + 1)
+
+    def work(calls):
+        start.wait()
+        for records in calls:
+            log.append_many(records)
+
+    ts = [threading.Thread(target=work, args=(calls,)) for calls in work_of]
+    for t in ts:
+        t.start()
+    start.wait()
+    t0 = time.perf_counter()
+    for t in ts:
+        t.join()
+    return time.perf_counter() - t0
+
+
 def batched(threads: int, calls_per_thread: int, per_call: int = 100) -> dict:
     rng = random.Random(5)
     with scratch() as d, AuditLog(d / "audit.db") as log:
         log.append_many([event(i, rng) for i in range(per_call)])  # warm up: schema, key, head file
         batches = [[[event(i, rng) for i in range(per_call)] for _ in range(calls_per_thread)]
                    for _ in range(threads)]
-        start = threading.Barrier(threads + 1)
-
-        def work(mine):
-            start.wait()
-            for b in mine:
-                log.append_many(b)
-
-        ts = [threading.Thread(target=work, args=(b,)) for b in batches]
-        for t in ts:
-            t.start()
-        start.wait()
-        t0 = time.perf_counter()
-        for t in ts:
-            t.join()
-        dt = time.perf_counter() - t0
+        dt = _timed_threads(log, batches)
         n = threads * calls_per_thread * per_call
         assert log.seq == n + per_call, "lost events"
         commits = log.query("SELECT COUNT(*) AS n FROM events")[0]["n"]
@@ -98,21 +103,7 @@ def single_threads(threads: int, per_thread: int) -> dict:
     with scratch() as d, AuditLog(d / "audit.db") as log:
         log.append("note", T0, "dee", "dealer")
         recs = [[event(i, rng) for i in range(per_thread)] for _ in range(threads)]
-        start = threading.Barrier(threads + 1)
-
-        def work(mine):
-            start.wait()
-            for r in mine:
-                log.append_many([r])
-
-        ts = [threading.Thread(target=work, args=(r,)) for r in recs]
-        for t in ts:
-            t.start()
-        start.wait()
-        t0 = time.perf_counter()
-        for t in ts:
-            t.join()
-        dt = time.perf_counter() - t0
+        dt = _timed_threads(log, [[[r] for r in mine] for mine in recs])
     n = threads * per_thread
     return {"events": n, "seconds": dt, "rate": n / dt}
 

@@ -201,8 +201,8 @@ class Link:
                 if port is not None:
                     try:
                         port.close()
-                    except (serial.SerialException, OSError):
-                        pass  # already gone; the session has said why
+                    except (serial.SerialException, OSError) as e:   # already gone; the session said why
+                        log.debug("%s: closing the port: %s", self.url, _describe(e))
 
     def _emit(self, event: LinkEvent) -> None:
         try:
