@@ -67,11 +67,12 @@ def watch(url: str, seconds: float | None, out=sys.stdout) -> dict:
     except KeyboardInterrupt:
         pass
     finally:
+        state = link.session.state   # as it was while watched, before the link is closed
         link.stop()
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
     c = link.session.counters
-    summary = {"type": "summary", "url": url, "state": link.session.state, "device": link.session.device,
+    summary = {"type": "summary", "url": url, "state": state, "device": link.session.device,
                "serial": link.session.device_serial, "frames_accepted": c.frames_accepted,
                "frames_rejected": c.frames_rejected, "garbage_bytes": c.garbage_bytes,
                "bad_messages": c.bad_messages, "duplicates": c.duplicates, "delivered": c.delivered,
