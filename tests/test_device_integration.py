@@ -22,17 +22,9 @@ from app.engine.procedure import Event
 from app.live import Pit, TableConfig
 from app.simulate.devices import SimDevice
 from app.store import audit, paths
-from app.store.log import AuditLog
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 QUICK = Policy(degraded_after_s=1.0, offline_after_s=2.5, backoff_first_s=0.1, backoff_max_s=0.5)
-
-
-@pytest.fixture
-def log(tmp_path, monkeypatch):
-    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    with AuditLog(tmp_path / "audit.db") as lg:
-        yield lg
 
 
 class Rig:

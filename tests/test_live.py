@@ -9,17 +9,9 @@ from app.devices.messages import decode_message, encode_message
 from app.engine.procedure import Event, Refused
 from app.live import Pit, TableConfig
 from app.store import audit, paths
-from app.store.log import AuditLog
 
 T0 = datetime(2026, 11, 21, 14, 0)
 DEVICES = {"SHF-1": "shuffler", "PRG-1": "progressive", "RNG-1": "rng"}
-
-
-@pytest.fixture
-def log(tmp_path, monkeypatch):
-    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    with AuditLog(tmp_path / "audit.db") as lg:
-        yield lg
 
 
 class Clock:

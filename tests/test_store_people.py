@@ -24,13 +24,6 @@ PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 
 
 @pytest.fixture
-def log(tmp_path, monkeypatch):
-    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    with AuditLog(tmp_path / "audit.db") as lg:
-        yield lg
-
-
-@pytest.fixture
 def people(log):
     users = Users(log)
     users.create_administrator("root", "1234", T0)
