@@ -252,16 +252,22 @@ def paytables_command(counts_path: str, as_json: bool = False) -> int:
     if not path.exists():
         print(f"pitdesk: error: no counts file {path}; run 'pitdesk analyze enumerate' first", file=sys.stderr)
         return 2
-    data = json.loads(path.read_text())
-    results = []
-    for name in names("paytables"):
-        table = paytable(name)
-        results.append(price(table, data))
-        if table.name == "fortune-001":
-            alt = dict(data, counts=dict(data["counts"], fortune=data["counts"]["fortune_ak"]))
-            r = price(table, alt)
-            r["table"] += " (A-K royal match, 001 11.3(f)2.ii)"
-            results.append(r)
+    try:
+        data = json.loads(path.read_text())
+        results = []
+        for name in names("paytables"):
+            table = paytable(name)
+            results.append(price(table, data))
+            if table.name == "fortune-001":
+                alt = dict(data, counts=dict(data["counts"], fortune=data["counts"]["fortune_ak"]))
+                r = price(table, alt)
+                r["table"] += " (A-K royal match, 001 11.3(f)2.ii)"
+                results.append(r)
+    except (ValueError, RecursionError, KeyError, TypeError, AttributeError, ZeroDivisionError) as e:
+        why = "nested too deeply" if isinstance(e, RecursionError) else f"{type(e).__name__}: {e}"
+        print(f"pitdesk: error: {path} is not a counts file from 'pitdesk analyze enumerate' ({why})",
+              file=sys.stderr)
+        return 2
     if as_json:
         print(json.dumps(results, indent=2))
         return 0

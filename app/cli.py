@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable
 
@@ -98,6 +100,16 @@ def _read_text(path: str, what: str) -> str:
         raise InputError(f"cannot read {what} {path}: {e.strerror}") from None
 
 
+def _json(text: str, where: str):
+    """One JSON document; a bad one, or one nested too deeply to read, is the file's fault."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{where}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise InputError(f"{where}: the JSON is nested too deeply to read") from None
+
+
 def replay_command(path: str, profile_name: str) -> int:
     from app.engine.procedure import Event, Refused, due, replay
 
@@ -108,9 +120,7 @@ def replay_command(path: str, profile_name: str) -> int:
         if not line.strip():
             continue
         try:
-            events.append((n, Event.from_json(json.loads(line))))
-        except json.JSONDecodeError as e:
-            raise InputError(f"{path}:{n}: not valid JSON: {e}") from None
+            events.append((n, Event.from_json(_json(line, f"{path}:{n}"))))
         except Refused as e:
             raise InputError(f"{path}:{n}: {e}") from None
     state, refused = replay([e for _, e in events], rules)
@@ -173,11 +183,7 @@ def settle_command(path: str) -> int:
     from app.engine.round import RoundError, parse_round
     from app.engine.settle import settle
 
-    text = _read_text(path, "round file")
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not valid JSON: {e}") from None
+    obj = _json(_read_text(path, "round file"), path)
     if not isinstance(obj, dict) or not isinstance(obj.get("profile"), str):
         raise InputError(f"{path}: a round file is a JSON object naming its 'profile'")
     prof = profile(obj["profile"])
@@ -299,6 +305,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command; a reader that goes away (``| head -1``) or Ctrl-C ends it quietly."""
+    try:
+        return _dispatch(argv)
+    except BrokenPipeError:
+        # nothing more can reach the reader: point stdout at nothing so the interpreter's own
+        # flush at exit does not fail again, and end as a process killed by SIGPIPE would
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except KeyboardInterrupt:
+        return 128 + signal.SIGINT
+
+
+def _dispatch(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

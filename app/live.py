@@ -46,6 +46,10 @@ class TableView:
     refused: int = 0
     last_event: str = ""
 
+    def copy(self, state: TableState) -> "TableView":
+        """A working copy for one batch, starting from the log's ``state``."""
+        return replace(self, state=state, links=dict(self.links), readings=dict(self.readings))
+
 
 class Pit:
     def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = "pitdesk",
@@ -58,6 +62,7 @@ class Pit:
         self.rules = {}
         self.by_serial: dict[str, str] = {}
         self._unknown: set[str] = set()
+        self._serial_at: dict[str, str] = {}   # port URL -> the serial of the device last on it
         for t in tables:
             for serial in t.devices:
                 if serial in self.by_serial:
@@ -78,29 +83,43 @@ class Pit:
 
     # -- the consumer ----------------------------------------------------------------------
     def handle(self, events: list[LinkEvent]) -> list[int]:
-        """Map, apply and log a batch of link events; the sequence numbers logged."""
+        """Map, apply and log a batch of link events; the sequence numbers logged.
+
+        The log first, then the screen (app/store/floor.py): the batch is worked out on copies
+        of the tables' views, the engine deciding what it accepts, and the views are replaced
+        only after the log has acknowledged every row. If the log refuses (disk full, closed),
+        the error propagates and the screen still shows what the log holds."""
+        work = {table: view.copy(self.floor.state(table)) for table, view in self.views.items()}
         records: list[Record] = []
-        for table, view in self.views.items():
-            # what was logged since, by the dealers' and supervisors' hands too
-            view.state = self.floor.state(table)
         for ev in events:
+            if isinstance(ev, (DeviceMessage, LinkState)) and ev.serial:
+                self._serial_at[ev.url] = ev.serial   # so a link's log lines name its table
             if isinstance(ev, DeviceMessage):
                 table = self._table_of(ev.serial, ev.url, ev.time, records)
                 if table is not None:
                     actions = self.feeds[table].on_message(ev.message, ev.time, ev.serial)
-                    records += self._act(table, actions, ev.time)
+                    records += self._act(work[table], actions, ev.time)
             elif isinstance(ev, LinkState):
                 table = self.by_serial.get(ev.serial or "")
                 if table is not None:
-                    self.views[table].links[ev.serial] = ev.new
+                    work[table].links[ev.serial] = ev.new
                     if ev.device and ev.reason != CLOSED_BY_US:   # shutting down is not an outage
                         actions = self.feeds[table].on_link(ev.device, ev.serial, ev.new, ev.time, ev.reason)
-                        records += self._act(table, actions, ev.time)
+                        records += self._act(work[table], actions, ev.time)
             elif isinstance(ev, LinkLog):
-                # the link's first failure of a kind, or the count of its repeats (docs/devices.md)
-                records.append(Record("device_fault", ev.time, self.actor, "device", None,
+                # the link's first failure of a kind, the count of its repeats, or a gap in what a
+                # device sent (docs/devices.md)
+                table = self.by_serial.get(self._serial_at.get(ev.url, ""))
+                records.append(Record("device_fault", ev.time, self.actor, "device", table,
                                       {"device": "link", "code": "link", "message": ev.text, "serial": ev.url}))
-        return self.log.append_many(records) if records else []
+                if table is not None:
+                    work[table].faults += 1
+        seqs = self.log.append_many(records) if records else []
+        for table, view in work.items():
+            # the engine's state as the log holds it now, not the working copy
+            view.state = self.floor.state(table)
+        self.views = work
+        return seqs
 
     def run(self, events: "queue.Queue[LinkEvent]", stop: threading.Event, batch_s: float = 0.05,
             on_batch: Callable[[list[int]], None] | None = None) -> None:
@@ -132,8 +151,9 @@ class Pit:
                                    "message": f"device {serial!r} on {url} is not configured at any table"}))
         return table
 
-    def _act(self, table: str, actions: list[mapping.Action], time: datetime) -> list[Record]:
-        view, rules = self.views[table], self.rules[table]
+    def _act(self, view: "TableView", actions: list[mapping.Action], time: datetime) -> list[Record]:
+        """The records for ``actions``, moving the working copy ``view`` as the engine accepts them."""
+        table, rules = view.table, self.rules[view.table]
         out: list[Record] = []
         for a in actions:
             if isinstance(a, mapping.TableEvent):

@@ -70,3 +70,33 @@ def test_batch_set_all_good_exits_0():
 def test_batch_compare_wrong_count():
     rc, out, _ = run("hand", "compare", "--batch", stdin="As Ks Qs Js Ts | Ah Kh\n")
     assert rc == 2 and "expected 5 cards, got 2" in json.loads(out)["error"]
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    # `pitdesk hand rank --batch ... | head -1`: the pipe closes under the writer
+    hands = tmp_path / "hands.txt"
+    hands.write_text("As Ks Qs Js Ts\n" * 200_000)
+    with open(hands) as stdin:
+        p = subprocess.Popen(PITDESK + ["hand", "rank", "--batch"], stdin=stdin, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    first = p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    rc = p.wait(timeout=60)
+    assert json.loads(first) == {"category": "royal_flush", "value": [14]}
+    assert "Traceback" not in err and "BrokenPipeError" not in err and err == ""
+    assert rc == 141   # as a process ended by SIGPIPE
+
+
+def test_json_nested_too_deeply_is_a_bad_file_not_a_traceback(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    lines = tmp_path / "deep.jsonl"
+    good = (Path(__file__).parents[1] / "docs" / "events" / "section6-two-rounds.jsonl").read_text().splitlines()[0]
+    lines.write_text(good + "\n" + "{\"a\":" * 100_000 + "\n")
+    for args, where in ((["settle", str(deep)], str(deep)),
+                        (["round", "replay", str(lines)], f"{lines}:2"),
+                        (["analyze", "paytables", "--counts", str(deep)], str(deep))):
+        rc, out, err = run(*args)
+        assert rc == 2 and out == "" and "Traceback" not in err, (args, err)
+        assert where in err and "nested too deeply" in err, err

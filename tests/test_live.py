@@ -145,3 +145,48 @@ def test_a_restart_picks_up_the_tables_and_the_log_verifies(log, tmp_path):
     with pytest.raises(ValueError, match="device SHF-1 is configured at tables T1 and T2"):
         Pit(log, [TableConfig("T1", "section6", DEVICES), TableConfig("T2", "section6", {"SHF-1": "shuffler"})])
     assert audit.verify_db(log.path, paths.install_key(create=False)).ok
+
+
+def test_the_screen_changes_only_after_the_log_has_acknowledged(log):
+    # the log first, then the screen (app/store/floor.py): a batch the log refuses leaves every
+    # table's view as the log holds it
+    from app.store.log import StoreStopped
+
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([msg("PRG-1", "meter", clock, cents=2_500_000)])
+    before = pit.views["T1"]
+    log.close()   # from here on every append is refused, as on a full disk
+    with pytest.raises(StoreStopped):
+        pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red"),
+                    msg("SHF-1", "card_count", clock, deck="red", count=52),
+                    msg("PRG-1", "meter", clock, cents=2_600_000),
+                    link("RNG-1", "rng", "offline", clock)])
+    after = pit.views["T1"]
+    assert after is before
+    assert (after.state.state, after.meter, after.alarms, after.links) == ("opening", 2_500_000, 0, {})
+
+
+def test_a_batch_moves_the_view_to_the_state_the_log_holds(log):
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([])   # picks up what the dealer and the floor logged
+    old = pit.views["T1"]
+    pit.handle([msg("SHF-1", "shuffle_started", clock, deck="red"), link("SHF-1", "shuffler", "online", clock)])
+    view = pit.views["T1"]
+    assert view is not old and old.state.state == "opening" and old.links == {}
+    assert view.state == pit.floor.state("T1") and view.state.state == "shuffling"
+    assert view.links == {"SHF-1": "online"} and view.last_event == "shuffle_started"
+
+
+def test_a_link_log_line_is_logged_against_the_table_of_the_device_on_that_port(log):
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    url = "socket://127.0.0.1:1/SHF-1"
+    pit.handle([link("SHF-1", "shuffler", "online", clock, old="connecting"),
+                LinkLog(url, f"{url}: 2 bad frame(s) refused (CRC, escape or length)", clock())])
+    faults = rows(log, "SELECT table_id, code, message FROM device_faults")
+    assert [(f["table_id"], f["code"]) for f in faults] == [("T1", "link")]
+    assert pit.views["T1"].faults == 1
