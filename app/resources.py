@@ -11,13 +11,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from app.engine.bank import ODD_CENT_PARTIES
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
+from app.engine.limits import TABLE_REMAINDERS
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
 from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
-                                POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Commission, Envy, Limits, Procedures,
-                                RuleProfile)
+                                POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures,
+                                RuleProfile, least_per_player_cents)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
+from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 _RANK_WORDS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -47,9 +50,9 @@ def _rel(path: Path) -> str:
 def _check_keys(path: Path, data: dict, required: set[str], optional: set[str] = frozenset(), where: str = "") -> None:
     for key, value in data.items():
         if key not in required | optional:
-            raise ResourceError(f"{_rel(path)}: unknown key {where}{key!r} (value {value!r})")
+            raise ResourceError(f"{_rel(path)}: unknown key {where + key!r} (value {value!r})")
     for key in sorted(required - data.keys()):
-        raise ResourceError(f"{_rel(path)}: missing key {where}{key!r}")
+        raise ResourceError(f"{_rel(path)}: missing key {where + key!r}")
 
 
 def _expect(path: Path, key: str, value, typ, what: str):
@@ -284,7 +287,7 @@ def load_profile_file(path: Path) -> Profile:
     data = _read(path)
     _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
                              "base", "commission", "banking", "side_bets", "envy", "limits", "seating",
-                             "procedures"})
+                             "procedures", "table_limits"})
     for key in ("name", "rule_text", "title", "wheel", "house_way", "royal_match"):
         _expect(path, key, data[key], str, "a string")
     if data["wheel"] not in WHEEL_SETTINGS:
@@ -341,21 +344,18 @@ def load_profile_file(path: Path) -> Profile:
     commission = Commission(mode, percent, com.cents("round_up_to_cents", 25), com.cents("minimum_cents", 0, True),
                             com.get("prepaid_allowed", bool, "true or false", False), tuple(flat))
 
-    bank = _Section(path, data, "banking", {"modes"}, {"lucky_money_percent"})
+    bank = _Section(path, data, "banking", {"modes"}, {"lucky_money_percent"} | set(PLAYER_BANK_KEYS)
+                    | set(CO_BANK_KEYS))
     modes = tuple(bank.get("modes", list, "a list of banking modes"))
     if not modes or any(m not in BANKING_MODES for m in modes):
         bank.bad("modes", f"each must be one of {BANKING_MODES}")
     lucky = bank.get("lucky_money_percent", int, "a whole percent", 0)
     if not 0 <= lucky <= 100:
         bank.bad("lucky_money_percent", "must be 0 to 100")
+    bank_rules = _bank_settings(bank, modes)
 
-    side = _Section(path, data, "side_bets", {"offered"}, {"minimum_bonus_wager_cents", "additional_odds",
-                                                           "maximum_cents", "progressive_reset_cents",
+    side = _Section(path, data, "side_bets", {"offered"}, {"additional_odds", "progressive_reset_cents",
                                                            "fortune_before_base"})
-    maxima = side.get("maximum_cents", dict, "a table of wager -> cents", {})
-    for k, v in maxima.items():
-        if k not in SIDE_BETS or not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            side.bad("maximum_cents", f"{k} = {v!r}: a side bet and a positive number of cents")
     reset = side.cents("progressive_reset_cents", 1_000_000)
     if reset < 1_000_000:
         side.bad("progressive_reset_cents", "000(q)(6): never less than $10,000")
@@ -383,7 +383,10 @@ def load_profile_file(path: Path) -> Profile:
     envy = Envy(env.cents("minimum_wager_cents"), env.get("counts_nonbetting_hands", bool, "true or false"),
                 env.get("player_banker_hand_counts", bool, "true or false"), env.cents("toke_max_payout_cents"))
 
-    lim = _Section(path, data, "limits", set(), {"per_player", "per_table_cents", "approval_threshold_cents"})
+    table_limits = _table_limits(path, data, data["name"], offered, commission)
+
+    lim = _Section(path, data, "limits", set(), {"per_player", "per_table_cents", "approval_threshold_cents",
+                                                 "per_player_counts_envy", "table_limit_remainder"})
     per_player = []
     for i, row in enumerate(lim.get("per_player", list, "a list of {cents, wagers}", [])):
         if not isinstance(row, dict) or set(row) != {"cents", "wagers"} or not isinstance(row["cents"], int) \
@@ -392,15 +395,14 @@ def load_profile_file(path: Path) -> Profile:
             lim.bad("per_player", f"row {i} must be {{cents = N, wagers = [side bets]}}")
         # 000(s)(3), 001 11.16(d): at least $40,000; 001 11.18(d): seven-card at least $50,000;
         # or the most one player could win betting the minimum, whichever is greater
-        floor = 5_000_000 if "seven_card" in row["wagers"] else 4_000_000
-        top = max((max(p.odds or 0 for p in chosen[w].pays.values()) for w in row["wagers"] if w in chosen),
-                  default=0)
-        floor = max(floor, top * side.cents("minimum_bonus_wager_cents", 100))
+        floor = least_per_player_cents(row["wagers"], chosen, table_limits)
         if row["cents"] < floor:
             lim.bad("per_player", f"row {i}: {row['cents']} cents is below the least limit allowed, {floor} cents "
                                   "(000(s)(3), 001 11.16(d), 11.18(d))")
         per_player.append((row["cents"], tuple(row["wagers"])))
-    limits = Limits(tuple(per_player), lim.cents("per_table_cents"), lim.cents("approval_threshold_cents"))
+    per_table = lim.cents("per_table_cents")
+    limits = Limits(tuple(per_player), per_table, lim.cents("approval_threshold_cents"),
+                    **_limit_settings(lim, per_player, per_table))
 
     seat = _Section(path, data, "seating", {"bettors_per_circle", "adjacent_areas"})
     bettors = seat.get("bettors_per_circle", int, "a whole number")
@@ -436,9 +438,79 @@ def load_profile_file(path: Path) -> Profile:
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
         chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
-        side.cents("minimum_bonus_wager_cents", 100), additional, lucky, bettors, areas, ace_high_pushes,
-        procedures, ties, cites, dict(maxima), reset, fortune_first)
+        additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
+        dealer_ace_high_pushes=ace_high_pushes, procedures=procedures, ties=ties, base_citations=cites,
+        progressive_reset_cents=reset, fortune_before_base=fortune_first, bank=bank_rules,
+        table_limits=table_limits)
     return Profile(rules)
+
+
+# The settings where the texts allow two readings (docs/rule-settings.md). Each is required where it
+# can matter, so every such profile states its reading, and refused where it cannot.
+PLAYER_BANK_KEYS = ("bank_covers_dealer_wager", "cite_cover")
+CO_BANK_KEYS = ("co_bank_odd_cent", "cite_co_bank_cover")
+
+
+def _applicable(sec: _Section, keys, applies: bool, why_not: str) -> None:
+    for k in keys:
+        if applies and k not in sec.data:
+            raise ResourceError(f"{_rel(sec.path)}: missing key {sec.key(k)!r}: the profile must state its reading "
+                                "(docs/rule-settings.md)")
+        if not applies and k in sec.data:
+            sec.bad(k, why_not)
+
+
+def _bank_settings(sec: _Section, modes: tuple[str, ...]) -> Bank:
+    player, co = "player" in modes, "co-bank" in modes
+    _applicable(sec, PLAYER_BANK_KEYS, player, "the profile has no player bank ('player' is not in banking.modes)")
+    _applicable(sec, CO_BANK_KEYS, co, "the profile has no co-bank ('co-bank' is not in banking.modes)")
+    default = Bank()
+    return Bank(sec.get("bank_covers_dealer_wager", bool, "true or false", default.covers_dealer_wager),
+                sec.choice("co_bank_odd_cent", ODD_CENT_PARTIES, default.co_bank_odd_cent),
+                sec.get("cite_cover", str, "a citation", "") or "",
+                sec.get("cite_co_bank_cover", str, "a citation", "") or "")
+
+
+def _limit_settings(sec: _Section, per_player, per_table) -> dict:
+    envy_limited = any("fortune" in wagers for _, wagers in per_player)
+    _applicable(sec, ("per_player_counts_envy",), envy_limited,
+                "no per-player limit covers the bonus (fortune) wager whose envy it could count")
+    _applicable(sec, ("table_limit_remainder",), per_table is not None, "the profile has no per_table_cents limit")
+    return {"per_player_counts_envy": sec.get("per_player_counts_envy", bool, "true or false", True),
+            "table_limit_remainder": sec.choice("table_limit_remainder", TABLE_REMAINDERS, TABLE_REMAINDERS[0])}
+
+
+def _table_limits(path: Path, data: dict, name: str, offered, commission: Commission) -> TableLimits:
+    """[table_limits]: for the base wager and every wager offered, {min, max} in cents, the bounds
+    the text sets (``fixed``) and the paragraph (``rule``)."""
+    want = {"base"} | set(offered)
+    sec = _Section(path, data, "table_limits", want)
+    out: dict[str, WagerLimit] = {}
+    for k in sorted(want):
+        row = sec.data[k]
+        if not isinstance(row, dict):
+            sec.bad(k, "must be {min = cents, max = cents}, with fixed = [...] and rule = '...' where the text sets them")
+        _check_keys(path, row, set(BOUNDS), {"fixed", "rule"}, where=f"table_limits.{k}.")
+        fixed = row.get("fixed", [])
+        if not isinstance(fixed, list) or set(fixed) - set(BOUNDS):
+            sec.bad(k, f"fixed must list some of {BOUNDS}")
+        rule = row.get("rule", "")
+        if fixed and not (isinstance(rule, str) and rule):
+            sec.bad(k, "a bound the text sets needs the paragraph that sets it: rule = '...'")
+        try:
+            out[k] = WagerLimit(row["min"], row["max"], frozenset(fixed), rule)
+            TableLimits(name, {k: out[k]})
+        except TableLimitsError as e:
+            sec.bad(k, str(e))
+        if k == "progressive" and not ({row["min"], row["max"]} <= {100, 500} and set(fixed) == set(BOUNDS)):
+            sec.bad(k, "000(q)(1), 001 11.14(a): the progressive wager is $1.00 or $5.00: min and max are 100 or "
+                       "500, both fixed")
+    # 002 COLLECTION PROCEDURES: "one collection schedule option, which utilizes one table limit and
+    # the specified collection fees for that table limit": no base wager beyond the schedule
+    if commission.mode == COMMISSION_FLAT_FEE and out["base"].max > commission.flat_fees[-1][0]:
+        sec.bad("base", f"max {out['base'].max} is over the largest wager of the collection fee schedule, "
+                        f"{commission.flat_fees[-1][0]} cents (002 COLLECTION PROCEDURES)")
+    return TableLimits(name, out)
 
 
 DEFAULT_PROFILE = "casino"

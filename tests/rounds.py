@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import random
 
-from app.engine.cards import cards_str
+from app.engine.bank import cover_needed
+from app.engine.cards import cards_str, parse_cards
+from app.engine.profile import RuleProfile
 from app.resources import profile
 
 
-def random_round(seed: int, profile_name: str, mode: str | None = None) -> dict:
+def random_round(seed: int, profile_name: str, mode: str | None = None, rules: RuleProfile | None = None,
+                 least_chips: bool = False) -> dict:
+    """A valid round; ``rules`` (the profile's, or a variant with another reading) decide the bank's
+    cover, and ``least_chips`` gives the bank exactly the chips its cover requires."""
     rng = random.Random(seed)
     prof = profile(profile_name)
-    rules = prof.rules
+    rules = rules or prof.rules
     mode = mode or rng.choice(rules.banking_modes)
     deck = list(range(53))
     rng.shuffle(deck)
@@ -66,9 +71,56 @@ def random_round(seed: int, profile_name: str, mode: str | None = None) -> dict:
         if mode == "player":
             banking.update(dealer_wager=rng.choice([0, 0, 1000, 2000]))
             banking["chips"] += 2000 * n // m
+        if least_chips:
+            wins = [s["wagers"]["base"] * n // m for s in rnd["seats"] if "base" in s["wagers"]]
+            wins += [b["base"] * n // m for s in rnd["seats"] for b in s.get("bettors", [])]
+            banking["chips"] = cover_needed(wins, banking.get("dealer_wager", 0) * n // m,
+                                            rules.bank.covers_dealer_wager, mode == "co-bank")
     elif mode == "player-dealer":
         banking.update(seat=bank_seat, wager=rng.choice([1000, 5000, 100000]),
                        action_seat=rng.choice(seat_numbers))
     rnd["banking"] = banking
     rng.shuffle(rnd["seats"])
     return rnd
+
+
+# Premium hands with their cards fixed, so that rounds reach the aggregate payout limits: seven-card
+# straight flushes, royal flushes (one with a royal match), five aces, four of a kind.
+PREMIUM = ("2s 3s 4s 5s 6s 7s 8s", "2h 3h 4h 5h 6h 7h 8h", "8d 9d Td Jd Qd Kd Jk", "As Ks Qs Js Ts Kh Qh",
+           "Ac Kc Qc Jc Tc 2d 3d", "Ah Ad Ac As Jk 9c 9h", "9s 9c 9h 9d Kc 4d 2c", "5c 6c 7c 8c 9c Ad 2c")
+
+
+def premium_round(seed: int, profile_name: str) -> dict:
+    """A house-banked round whose seats hold premium hands where the cards allow, with Fortune
+    wagers anywhere within the table limits; now and then one player plays two adjacent seats."""
+    rng = random.Random(seed)
+    rules = profile(profile_name).rules
+    hw = profile(profile_name).house()
+    fortune = rules.limits_for_table().of("fortune")
+    used: set[int] = set()
+    seats = []
+    numbers = sorted(rng.sample(range(1, 7), rng.randint(2, 6)))
+    for n in numbers:
+        pool = list(PREMIUM)
+        rng.shuffle(pool)
+        cards = next((c for c in (parse_cards(h, count=7) for h in pool) if not used & set(c)), None)
+        if cards is None or rng.random() < 0.2:
+            cards = rng.sample([c for c in range(53) if c not in used], 7)
+        used |= set(cards)
+        s = hw.set(cards)
+        wagers = {"base": rng.choice([500, 1000, 2500])}
+        if rng.random() < 0.85:
+            wagers["fortune"] = rng.choice([fortune.min, 500, 1000, 2000, rng.randint(fortune.min, fortune.max),
+                                            fortune.max])
+        if rules.envy.toke_max_payout_cents is not None and rng.random() < 0.2:
+            wagers["fortune_toke"] = rng.randint(fortune.min, fortune.max)
+        seats.append({"seat": n, "cards": " ".join(cards_str(cards)), "high": " ".join(cards_str(s.high)),
+                      "low": " ".join(cards_str(s.low)), "wagers": wagers})
+    if rules.adjacent_areas > 1:
+        for a, b in zip(seats, seats[1:]):
+            if b["seat"] == a["seat"] + 1 and "player" not in a and rng.random() < 0.4:
+                a["player"] = b["player"] = f"two seats {a['seat']}"
+    dealer = rng.sample([c for c in range(53) if c not in used], 7)
+    rng.shuffle(seats)
+    return {"profile": profile_name, "banking": {"mode": "house"}, "dealer": {"cards": " ".join(cards_str(dealer))},
+            "seats": seats}

@@ -158,3 +158,93 @@ def test_per_player_limit_below_the_regulation_floor_is_refused(tmp_path):
     _edit(p, "cents = 4000000", "cents = 3999999")
     with pytest.raises(ResourceError, match=r"below the least limit allowed, 4000000 cents"):
         load_profile_file(p)
+
+
+# -- the settings where the texts allow two readings (docs/rule-settings.md) ---------------------
+def test_each_profile_states_its_readings():
+    r = {n: profile(n).rules for n in names("rules")}
+    # 000(m)(4)(ii) with (m)(7), 001 11.10(d)2 with (g): the players' wagers; 003 PLAYER BANK 7: the
+    # dealer acts as a player
+    assert {n: r[n].bank.covers_dealer_wager for n in ("section6", "nj", "casino")} == {
+        "section6": False, "nj": False, "casino": True}
+    # each profile cites its own text's cover rule
+    assert {n: (r[n].bank.cite_cover, r[n].bank.cite_co_bank_cover) for n in ("section6", "nj", "casino")} == {
+        "section6": ("000(m)(4)(ii)", "000(m)(5)"), "nj": ("001 11.10(d)2", "001 11.10(e)"),
+        "casino": ("003 PLAYER BANK 3, 7", "003 PLAYER BANK 16")}
+    assert all(r[n].bank.co_bank_odd_cent == "house" for n in ("section6", "nj", "casino"))   # 000(m)(13)
+    assert r["section6"].limits.per_player_counts_envy and r["nj"].limits.per_player_counts_envy  # 000(s)(3)
+    assert r["casino"].limits.table_limit_remainder == "proportional"   # 003 Maximum Aggregate Payoff Calculation
+
+
+@pytest.mark.parametrize("name,old,message", [
+    ("casino", "bank_covers_dealer_wager = true\n", r"missing key 'banking.bank_covers_dealer_wager': the profile "
+                                                    r"must state its reading"),
+    ("section6", 'co_bank_odd_cent = "house"\n', r"missing key 'banking.co_bank_odd_cent'"),
+    ("casino", 'table_limit_remainder = "proportional"\n', r"missing key 'limits.table_limit_remainder'"),
+    ("nj", "per_player_counts_envy = true\n", r"missing key 'limits.per_player_counts_envy'"),
+])
+def test_a_profile_that_does_not_state_a_reading_is_refused(tmp_path, name, old, message):
+    p = _copy(tmp_path, "rules", name)
+    _edit(p, old, "")
+    with pytest.raises(ResourceError, match=message):
+        load_profile_file(p)
+
+
+@pytest.mark.parametrize("name,old,new,message", [
+    ("sd", "lucky_money_percent = 0\n", 'lucky_money_percent = 0\nco_bank_odd_cent = "house"\n',
+     r"'banking.co_bank_odd_cent' value 'house': the profile has no co-bank"),
+    ("face-up-ca", "[limits]\n", "[limits]\ntable_limit_remainder = \"proportional\"\n",
+     r"'limits.table_limit_remainder' .*no per_table_cents limit"),
+    ("casino", 'co_bank_odd_cent = "house"', 'co_bank_odd_cent = "dealer"',
+     r"'banking.co_bank_odd_cent' must be one of \('house', 'co-bank'\), got 'dealer'"),
+    ("casino", 'table_limit_remainder = "proportional"', 'table_limit_remainder = "largest"',
+     r"'limits.table_limit_remainder' must be one of \('proportional', 'high_money_winner'\)"),
+    ("section6", "bank_covers_dealer_wager = false", "bank_covers_dealer_wager = 0",
+     r"'banking.bank_covers_dealer_wager' must be true or false, got 0"),
+])
+def test_a_reading_where_it_cannot_apply_or_of_a_bad_value_is_refused(tmp_path, name, old, new, message):
+    p = _copy(tmp_path, "rules", name)
+    _edit(p, old, new)
+    with pytest.raises(ResourceError, match=message):
+        load_profile_file(p)
+
+
+# -- table limits -----------------------------------------------------------------------------------
+def test_table_limits_of_every_profile():
+    lim = {n: profile(n).rules.table_limits for n in names("rules")}
+    # casino defaults where the texts give no figure
+    assert all((lim[n].of("base").min, lim[n].of("base").max) == (500, 500_000) for n in ("casino", "section6", "nj", "sd"))
+    # 002: the base maximum is the largest wager of the posted collection fee schedule ($500)
+    assert lim["face-up-ca"].of("base").max == 50_000
+    # 003 Minimum and Maximum Wagers on the Bonus: $1.00 to $100.00, both set by the text
+    f = lim["casino"].of("fortune")
+    assert (f.min, f.max, f.fixed, f.rule) == (100, 10_000, {"min", "max"}, "003 Minimum and Maximum Wagers on the Bonus")
+    assert lim["casino"].of("fortune_toke") == f   # 003 GENERAL RULES 6: "up to the limit"
+    # 000(r)(2): a bonus wager no less than $1.00; 000(q)(1), 001 11.14(a): $1.00 or $5.00
+    assert (lim["section6"].of("fortune").min, lim["section6"].of("fortune").fixed) == (100, {"min"})
+    for n, rule in (("section6", "000(q)(1)"), ("nj", "001 11.14(a)")):
+        p = lim[n].of("progressive")
+        assert (p.min, p.max, p.fixed, p.rule) == (100, 500, {"min", "max"}, rule)
+
+
+@pytest.mark.parametrize("name,old,new,message", [
+    ("casino", "fortune = {min = 100, max = 10000", "# fortune = {min = 100, max = 10000",
+     r"missing key 'table_limits.fortune'"),
+    ("casino", "[seating]", "ace_high = {min = 100, max = 1000}\n\n[seating]", r"unknown key 'table_limits.ace_high'"),
+    ("casino", "base = {min = 500, max = 500000}", "base = {min = 500000, max = 500}",
+     r"'table_limits.base' .*the minimum \$5,000.00 is over the maximum \$5.00"),
+    ("casino", "base = {min = 500, max = 500000}", "base = {min = 500}", r"missing key 'table_limits.base.max'"),
+    ("casino", "base = {min = 500, max = 500000}", "base = {min = 500, max = 500000, fixed = ['max']}",
+     r"'table_limits.base' .*needs the paragraph that sets it"),
+    ("section6", 'progressive = {min = 100, max = 500', 'progressive = {min = 100, max = 1000',
+     r"'table_limits.progressive' .*\$1.00 or \$5.00"),
+    ("face-up-ca", "base = {min = 500, max = 50000}", "base = {min = 500, max = 60000}",
+     r"max 60000 is over the largest wager of the collection fee schedule, 50000 cents \(002 COLLECTION PROCEDURES\)"),
+    ("section6", "fortune = {min = 100,", "fortune = {min = 600,",
+     r"'limits.per_player' .*row 0: 4000000 cents is below the least limit allowed, 4800000 cents"),
+])
+def test_bad_table_limits_are_refused(tmp_path, name, old, new, message):
+    p = _copy(tmp_path, "rules", name)
+    _edit(p, old, new)
+    with pytest.raises(ResourceError, match=message):
+        load_profile_file(p)

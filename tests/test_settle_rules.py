@@ -291,7 +291,8 @@ def test_lucky_money_or_prepaid_commission_not_both():
 
 
 def test_bank_that_cannot_cover_is_refused():
-    with pytest.raises(RoundError, match=r"must cover 3000 cents.*000\(m\)\(4\)\(ii\)"):
+    # 003 PLAYER BANK 3: a $10 and a $20 wager at even money: $30.00 to cover
+    with pytest.raises(RoundError, match=r"has 2999 cents but must cover 3000 cents of wagers \(003 PLAYER BANK 3, 7\)"):
         run(banked("player", 1000, 2000, chips=2999))
 
 
@@ -569,10 +570,12 @@ def test_co_bank_needs_no_dealer_hand():
 
 
 def test_003_fortune_maximum():
-    # 003 Maximum Wager $100.00
+    # 003 Minimum and Maximum Wagers on the Bonus: Maximum Wager $100.00
     st = seat(1, "Ah Ad 8c 6d 4h Kc Jh", "Ah Ad 8c 6d 4h", "Kc Jh", base=1000, fortune=10001)
-    with pytest.raises(RoundError, match="above the maximum of 10000 cents"):
+    with pytest.raises(RoundError) as e:
         run(house_round(st))
+    assert str(e.value) == ("seat 1: Fortune bonus wager $100.01 is over the table maximum $100.00 "
+                            "(profile casino; 003 Minimum and Maximum Wagers on the Bonus)")
 
 
 def test_house_ledger_runs_seat_by_seat():

@@ -2,18 +2,24 @@
 
 - Per player: 000(s)(3), 001 11.16(d), 11.18(d): a maximum payable to one player for one
   round on the named wagers.
-- Per table: 003 "Maximum Aggregate Payoff Calculation": envy bets are paid first, the rest
-  of the $75,000 is shared among the Fortune winners in proportion to each one's payout
-  before aggregation.
+- Per table (003): envy bets are paid first; what is left of the $75,000 goes to the Fortune
+  winners, by the profile's ``table_limit_remainder``:
+  - ``proportional``: "Maximum Aggregate Payoff Calculation For Two Or More Players": shared in
+    proportion to each one's payout before aggregation (its worked example);
+  - ``high_money_winner``: "Irregularities": "the remaining amount would then be paid to the
+    high money winner": the largest payout first, each paid in full while the rest lasts.
 
-Shares are whole cents: each share is rounded down, then the cents left over go one each to
-the largest remainders (ties: the earlier in settlement order), so the shares add up exactly
-to the amount shared. This reproduces 003's worked example to the cent.
+Proportional shares are whole cents: each share is rounded down, then the cents left over go
+one each to the largest remainders (ties: the earlier in settlement order), so the shares add
+up exactly to the amount shared. This reproduces 003's worked example to the cent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+PROPORTIONAL, HIGH_MONEY_WINNER = "proportional", "high_money_winner"
+TABLE_REMAINDERS = (PROPORTIONAL, HIGH_MONEY_WINNER)
 
 
 def proportional_shares(amount: int, claims: Sequence[int]) -> list[int]:
@@ -34,13 +40,32 @@ def proportional_shares(amount: int, claims: Sequence[int]) -> list[int]:
     return floors
 
 
-def cap_table(limit: int, envy: Sequence[int], bonus: Sequence[int]) -> tuple[list[int], list[int], bool]:
-    """003: envy first, then the bonus payouts share what is left of the table limit.
+def high_money_first(amount: int, claims: Sequence[int]) -> list[int]:
+    """003 Irregularities: ``amount`` cents to the high money winner; if that pays its claim in
+    full, what is left goes to the next highest, and so on (ties: the earlier in settlement
+    order). A claim is never paid more than it won."""
+    if amount < 0:
+        raise ValueError("cannot share a negative amount")
+    out = [0] * len(claims)
+    left = amount
+    for i in sorted(range(len(claims)), key=lambda i: (-claims[i], i)):
+        out[i] = min(claims[i], left)
+        left -= out[i]
+    return out
+
+
+def cap_table(limit: int, envy: Sequence[int], bonus: Sequence[int],
+              remainder: str = PROPORTIONAL) -> tuple[list[int], list[int], bool]:
+    """003: envy first, then the bonus payouts get what is left of the table limit, shared as
+    ``remainder`` says (both passages of 003 pay envy first).
 
     Returns (envy paid, bonus paid, whether the limit applied). Envy is always paid in full;
     if envy alone reaches the limit the bonus payouts are nothing.
     """
+    if remainder not in TABLE_REMAINDERS:
+        raise ValueError(f"table limit remainder {remainder!r}: one of {TABLE_REMAINDERS}")
     if sum(envy) + sum(bonus) <= limit:
         return list(envy), list(bonus), False
     rest = max(0, limit - sum(envy))
-    return list(envy), proportional_shares(rest, bonus), True
+    share = proportional_shares if remainder == PROPORTIONAL else high_money_first
+    return list(envy), share(rest, bonus), True

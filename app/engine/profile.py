@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .bank import ODD_CENT_HOUSE
+from .limits import PROPORTIONAL
 from .paytable import PayTable
+from .tablelimits import TableLimits, TableLimitsError
 
 FOUL_LOSES = "loses"              # 000(l)(6)(iii), 001 11.9(g)3, 002, 003 DEALER BANK 5
 FOUL_RESET = "reset"              # 004(5): reset by the dealer according to the house rules
@@ -64,6 +67,22 @@ class Limits:
     per_player: tuple[tuple[int, tuple[str, ...]], ...] = ()
     per_table_cents: int | None = None     # 003: $75,000 aggregate, envy paid first
     approval_threshold_cents: int | None = None  # 003 Clearing the Layout 1a: notify at $250
+    # 000(s)(3), 001 11.16(d): "Notwithstanding ... the fixed bonus amount required in (s)(2)" (envy
+    # counts) against "shall apply only to payouts of ... bonus wagers" (it does not)
+    per_player_counts_envy: bool = True
+    # 003: the rest of the table limit after envy, "proportional" (Maximum Aggregate Payoff
+    # Calculation) or to the "high_money_winner" (Irregularities); app/engine/limits.py
+    table_limit_remainder: str = PROPORTIONAL
+
+
+@dataclass(frozen=True)
+class Bank:
+    """A player bank and co-bank where the texts leave a choice (app/engine/bank.py)."""
+
+    covers_dealer_wager: bool = True    # 003 PLAYER BANK 7 vs 000(m)(4)(ii), 001 11.10(d)2
+    co_bank_odd_cent: str = ODD_CENT_HOUSE  # 000(m)(13): the party whose half carries an odd cent
+    cite_cover: str = "000(m)(4)(ii)"   # each profile cites its own text's cover rule
+    cite_co_bank_cover: str = "000(m)(5)"
 
 
 @dataclass(frozen=True)
@@ -116,7 +135,6 @@ class RuleProfile:
     side_bets: tuple[str, ...] = ()
     envy: Envy = field(default_factory=Envy)
     limits: Limits = field(default_factory=Limits)
-    minimum_bonus_wager_cents: int = 100         # 000(r)(2), 001 11.15(b)
     additional_odds: tuple[int, int] | None = None  # 000(p)(2)(vi): 5.5 to 1 .. 6 to 1, as (N, M)
     lucky_money_percent: int = 0                 # 003 PLAYER BANK 7: the dealer bets up to 10% more
     bettors_per_circle: int = 1                  # 003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1: four
@@ -125,6 +143,42 @@ class RuleProfile:
     procedures: Procedures = field(default_factory=Procedures)
     ties: str = "banker"                         # 000(l)(6)(ii): copies go to the banker; 004(7): a tie pushes
     base_citations: dict[str, str] = field(default_factory=dict)  # win / lose / push -> paragraph
-    maximum_wager_cents: dict[str, int] = field(default_factory=dict)  # 003: Fortune maximum $100.00
     progressive_reset_cents: int = 1_000_000     # 000(q)(6): the casino's reset amount, at least $10,000
     fortune_before_base: bool = False            # 003 RULES OF PLAY 9: Fortune Bonus, then the hand
+    bank: Bank = field(default_factory=Bank)
+    # each wager type's minimum and maximum (app/engine/tablelimits.py); None: nothing limited
+    table_limits: TableLimits | None = None
+
+    def limits_for_table(self, overrides=None) -> TableLimits:
+        """The profile's table limits with a table's configuration merged over them.
+
+        A table may not raise a bonus minimum so far that a per-player payout limit falls below
+        what one player could win betting the minimum (000(s)(3), 001 11.16(d), 11.18(d)).
+        """
+        limits = self.table_limits or TableLimits(self.name)
+        if overrides:
+            limits = limits.with_overrides(overrides)
+            for cap, wagers in self.limits.per_player:
+                least = self.least_per_player_limit(wagers, limits)
+                if cap < least:
+                    raise TableLimitsError(
+                        f"the minimums would let one player win {least} cents a round betting the minimum, over "
+                        f"the profile's per-player payout limit of {cap} cents on {', '.join(wagers)} "
+                        "(000(s)(3), 001 11.16(d), 11.18(d))")
+        return limits
+
+    def least_per_player_limit(self, wagers, limits: TableLimits | None = None) -> int:
+        """The least per-player payout limit allowed on ``wagers`` at these table minimums."""
+        return least_per_player_cents(wagers, self.paytables, limits or self.table_limits or TableLimits(self.name))
+
+
+def least_per_player_cents(wagers, paytables: dict[str, PayTable], limits: TableLimits) -> int:
+    """000(s)(3), 001 11.16(d): at least $40,000; 001 11.18(d): seven-card at least $50,000; or the
+    most one player could win betting the table minimum (the best line), whichever is greater."""
+    floor = 5_000_000 if "seven_card" in wagers else 4_000_000
+    tops = []
+    for w in wagers:
+        table, lim = paytables.get(w), limits.of(w)
+        if table is not None and lim is not None:
+            tops.append(max((p.odds or 0) for p in table.pays.values()) * lim.min)
+    return max([floor, *tops])

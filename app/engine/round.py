@@ -16,6 +16,7 @@ from typing import Any
 
 from .cards import CardError, parse_cards
 from .profile import SIDE_BETS, RuleProfile
+from .tablelimits import TableLimits, refusals
 
 WAGER_KEYS = ("base",) + SIDE_BETS + ("fortune_toke",)
 
@@ -135,8 +136,14 @@ def _hand(obj: Any, where: str) -> Hand:
     return Hand(cards, high, low)
 
 
-def parse_round(obj: Any, profile: RuleProfile) -> Round:
-    """Validate a decoded round file against the table's rule profile."""
+def parse_round(obj: Any, profile: RuleProfile, limits: TableLimits | None = None) -> Round:
+    """Validate a decoded round file against the table's rule profile and table limits.
+
+    ``limits`` are the table's (``profile.limits_for_table(overrides)``); without them the
+    profile's own limits apply. A wager outside them refuses the whole round.
+    """
+    if limits is not None and limits.profile != profile.name:
+        raise RoundError(f"table limits are for profile {limits.profile!r}, not {profile.name!r}")
     _keys(obj, "round", {"profile", "banking", "dealer", "seats", "progressive_meter", "rng_number",
                          "first_round_of_game"},
           {"profile", "banking", "seats"})
@@ -211,6 +218,11 @@ def parse_round(obj: Any, profile: RuleProfile) -> Round:
                           _cents(s.get("prepaid_commission", 0), f"{where}.prepaid_commission"), tuple(bettors)))
     seats.sort(key=lambda s: s.seat)  # results never depend on the order in the file
     _check_round(seats, dealer, banking, profile, obj)
+    # the wagers are taken within the table's limits (002 DESCRIPTION OF TABLE USED, 004(3), 003
+    # PLAYER BANK 9: also against a player bank); the first wager outside them refuses the round
+    faults = refusals(seats, limits if limits is not None else profile.limits_for_table())
+    if faults:
+        raise RoundError(faults[0])
     meter = obj.get("progressive_meter")
     if meter is not None:
         meter = _cents(meter, "progressive_meter")
@@ -254,13 +266,6 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError(f"{where}: the bank does not wager against itself")
         if banker and banking.mode == "player-dealer" and (s.wagers or s.additional):
             raise RoundError(f"{where}: the player-dealer does not wager against itself (002)")
-        for k, most in profile.maximum_wager_cents.items():
-            if s.wagers.get(k, 0) > most:
-                raise RoundError(f"{where}.wagers.{k}: above the maximum of {most} cents (003 Maximum Wager)")
-        for k in ("fortune", "insurance"):
-            if 0 < s.wagers.get(k, 0) < profile.minimum_bonus_wager_cents:
-                raise RoundError(f"{where}.wagers.{k}: below the minimum bonus wager of "
-                                 f"{profile.minimum_bonus_wager_cents} cents (000(r)(2))")
         prog = s.wagers.get("progressive", 0)
         if prog and prog not in (100, 500):
             raise RoundError(f"{where}.wagers.progressive: the progressive wager is $1.00 or $5.00 (000(q)(1)), "
@@ -338,11 +343,12 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if not banking.last_wager:
             raise RoundError("banking.last_wager: the bank must have wagered against the dealer in the last round "
                              "without a player bank (000(m)(4)(i), 003 PLAYER BANK 1)")
+        cite = profile.bank.cite_co_bank_cover if banking.mode == "co-bank" else profile.bank.cite_cover
         if banking.chips is None:
-            raise RoundError("banking.chips: the bank's chips on the table are required (000(m)(4)(ii))")
+            raise RoundError(f"banking.chips: the bank's chips on the table are required ({cite})")
         if banking.cover_ruling and not profile.procedures.bank_cover_ruling:
             raise RoundError(f"banking.cover_ruling: profile {profile.name!r} has no supervisor's ruling on the bank's "
-                             "cover; the bank's chips must cover every wager (000(m)(4)(ii))")
+                             f"cover; the bank's chips must cover the wagers ({cite})")
         if banking.mode == "co-bank" and banking.dealer_wager:
             raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank (000(m)(5))")
         if banking.dealer_prepaid_commission and banking.dealer_wager > banking.last_wager:

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .bank import co_bank_halves, cover_needed
 from .houseway import HouseWay
 from .ledger import (CENTER, FLOOR_SUPERVISOR, HOUSE, METER, PIT_MANAGER, TOKES, Approval, Book, Movement, Result,
                      net_by_party)
-from .limits import cap_table, proportional_shares
+from .limits import PROPORTIONAL, cap_table, proportional_shares
 from .profile import FOUL_RESET, SURRENDER_RETURNS_HALF, RuleProfile
 from .rank import Ranker, legal_set
 from .round import Round, RoundError, Seat
@@ -301,13 +302,16 @@ def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Sea
 def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: list[Claim],
                   working: list[dict], book: Book) -> tuple[list[Claim], list[Claim]]:
     players = {s.seat: s.player for s in rnd.seats}
-    # per player per round: 000(s)(3), 001 11.16(d), 11.18(d); "notwithstanding ... the fixed
-    # bonus amount required in (s)(2)": a player's envy payments count with the bonus wagers
+    # per player per round: 000(s)(3), 001 11.16(d), 11.18(d). Whether a player's envy payments
+    # count with the bonus wagers is the profile's reading: "notwithstanding ... the fixed bonus
+    # amount required in (s)(2)" (they do) or "shall apply only to payouts of ... bonus wagers"
+    # (they do not); docs/rule-settings.md
+    counts_envy = rules.limits.per_player_counts_envy
     for cap, wagers in rules.limits.per_player:
         for player in sorted(set(players.values())):
             group = [("claim", i) for i, c in enumerate(claims)
                      if players[c.seat] == player and c.wager in wagers and c.win]
-            if "fortune" in wagers:
+            if "fortune" in wagers and counts_envy:
                 group += [("envy", i) for i, e in enumerate(envy) if players[e.seat] == player and e.win]
             lists = {"claim": claims, "envy": envy}
             amounts = [lists[k][i].win for k, i in group]
@@ -319,15 +323,19 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                     lists[k][i] = Claim(c.seat, c.wager, c.stake, c.line, share, c.rule + "; aggregate limit")
                 working.append({"limit": "per player", "player": player, "wagers": list(wagers), "cap": cap,
                                 "before": total, "after": cap, "shares": shares,
+                                "envy_counted": counts_envy and "fortune" in wagers,
                                 "rule": "000(s)(3); 001 11.16(d), 11.18(d)"})
                 book.approve("aggregate_limit", None, cap, PIT_MANAGER,
                              f"player {player!r}: payouts of {total} cents limited to {cap}", "000(s)(3)")
-    # per table: 003 Maximum Aggregate Payoff Calculation (toke payouts are Fortune payouts too)
+    # per table (003): envy first, then the rest of the limit to the Fortune winners (toke payouts
+    # are Fortune payouts too), in proportion (Maximum Aggregate Payoff Calculation) or to the high
+    # money winner (Irregularities), as the profile reads it
     limit = rules.limits.per_table_cents
     if limit is not None:
+        remainder = rules.limits.table_limit_remainder
         f_idx = [i for i, c in enumerate(claims) if c.wager in ("fortune", "fortune_toke") and c.win]
         bonus_wins = [claims[i].win for i in f_idx]
-        envy_paid, bonus_paid, applied = cap_table(limit, [e.win for e in envy], bonus_wins)
+        envy_paid, bonus_paid, applied = cap_table(limit, [e.win for e in envy], bonus_wins, remainder)
         if applied:
             for i, share in zip(f_idx, bonus_paid):
                 c = claims[i]
@@ -336,8 +344,12 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                             "shared": limit - sum(envy_paid), "before": sum(bonus_wins),
                             "claims": {f"{claims[i].seat}:{claims[i].wager}": w for i, w in zip(f_idx, bonus_wins)},
                             "shares": {f"{claims[i].seat}:{claims[i].wager}": x for i, x in zip(f_idx, bonus_paid)},
+                            "remainder": remainder,
                             "rule": "003 Maximum Aggregate Payoff Calculation: envy first, then in proportion; "
-                                    "shares rounded down, left-over cents to the largest remainders"})
+                                    "shares rounded down, left-over cents to the largest remainders"
+                            if remainder == PROPORTIONAL else
+                            "003 Irregularities: envy first, then the remaining amount to the high money winner "
+                            "(the next highest while any is left)"})
             book.approve("aggregate_limit", None, limit, PIT_MANAGER,
                          f"table aggregate of {sum(envy_paid) + sum(bonus_wins)} cents limited to {limit}",
                          "003 Aggregate Limit")
@@ -411,15 +423,18 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     b = rnd.banking
     bank = f"seat {b.seat}"
     co = b.mode == "co-bank"
-    # 000(m)(4)(ii): chips to cover every wager: what the bank would pay if every wager won
-    total = sum(_win_amount(c.stake, rules) for c in base_claims if c.outcome != SURRENDER) + \
-        _win_amount(b.dealer_wager, rules)
-    cover = (total + 1) // 2 if co else total
+    # 000(m)(4)(ii), 001 11.10(d)2: chips to cover the wagers: what the bank would pay if every
+    # one won; the dealer's wager too where the profile reads it so (app/engine/bank.py)
+    cover = cover_needed([_win_amount(c.stake, rules) for c in base_claims if c.outcome != SURRENDER],
+                         _win_amount(b.dealer_wager, rules), rules.bank.covers_dealer_wager, co)
     # 003 PLAYER BANK 3: where the floor supervisor ruled the game proceeds, the bank is still
     # responsible for all outcomes (003 PLAYER BANK, Important Note)
     if b.chips < cover and not b.cover_ruling:
+        what = "wagers" if co or not b.dealer_wager else \
+            "wagers, the dealer's included" if rules.bank.covers_dealer_wager else "the players' wagers"
         raise RoundError(f"banking.chips: the {'co-bank' if co else 'bank'} has {b.chips} cents but must cover "
-                         f"{cover} cents of wagers ({'003 #16' if co else '000(m)(4)(ii)'})")
+                         f"{cover} cents of {what} "
+                         f"({rules.bank.cite_co_bank_cover if co else rules.bank.cite_cover})")
     winners: list[tuple[str, int | None, int, str]] = []  # (party, seat, cents owed incl. stake, rule)
     # 000(m)(11): the dealer's wager against the bank first
     if b.dealer_wager and dealer_set is not None:
@@ -454,12 +469,19 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     if need > center:
         short = need - center
         if co:
-            # 000(m)(13): one-half from the co-bank, one-half from the table inventory
-            book.move(bank, CENTER, short // 2, b.seat, "bank", "co-bank covers half the shortfall", "000(m)(13)")
-            book.move(HOUSE, CENTER, short - short // 2, None, "bank", "house covers half the shortfall",
-                      "000(m)(13)")
+            # 000(m)(13): one-half from the co-bank, one-half from the table inventory; the
+            # profile names the party whose half carries an odd cent (app/engine/bank.py)
+            mine, house = co_bank_halves(short, rules.bank.co_bank_odd_cent)
+            book.move(bank, CENTER, mine, b.seat, "bank", "co-bank covers half the shortfall", "000(m)(13)")
+            book.move(HOUSE, CENTER, house, None, "bank", "house covers half the shortfall", "000(m)(13)")
         else:
+            mine = short
             book.move(bank, CENTER, short, b.seat, "bank", "the bank makes up the shortfall", "000(m)(12)")
+        if mine > b.chips:
+            # a cover of the players' wagers only, or a supervisor's ruling (003 PLAYER BANK 3): the
+            # bank still pays what it owes; the record says it went beyond the chips it showed
+            book.notes.append(f"seat {b.seat}: the bank made up {mine} cents, {mine - b.chips} more than its "
+                              f"{b.chips} cents of chips on the table ({'000(m)(13)' if co else '000(m)(12)'})")
     for party, seat, win, rule in winners:
         book.move(CENTER, party, win, seat, "dealer wager", "the dealer wins against the bank", rule)
     for c, win in owed:
@@ -471,9 +493,8 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     if surplus:
         if co:
             # 000(m)(13): half the surplus to the house; vig on the co-bank's half only (003 #16e)
-            house_half = surplus - surplus // 2
+            mine, house_half = co_bank_halves(surplus, rules.bank.co_bank_odd_cent)
             book.move(CENTER, HOUSE, house_half, None, "bank", "the house's half of the surplus", "000(m)(13)")
-            mine = surplus // 2
         else:
             mine = surplus
         vig = min(rules.commission.on_win(mine), mine)

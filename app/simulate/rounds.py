@@ -63,6 +63,12 @@ class SeatPlan:
         return self.wagers.get("base", 0)
 
 
+def within(rules: RuleProfile, wager: str, amounts) -> list[int]:
+    """The amounts within the profile's table limits for the wager (app/engine/tablelimits.py)."""
+    lim = rules.limits_for_table().of(wager)
+    return [a for a in amounts if lim is None or lim.min <= a <= lim.max]
+
+
 def win_amount(stake: int, rules: RuleProfile) -> int:
     n, m = rules.payout_odds
     return stake * n // m
@@ -73,7 +79,8 @@ def seat_wagers(rng: random.Random, rules: RuleProfile, table: str, seat: int, p
     """One seat's wagers: a base wager (not the bank's), side wagers the profile offers."""
     p = SeatPlan(seat, player)
     if not banker:
-        p.wagers["base"] = rng.choices(BASE_WAGERS, BASE_WEIGHTS)[0]
+        allowed = within(rules, "base", BASE_WAGERS)
+        p.wagers["base"] = rng.choices(allowed, [w for a, w in zip(BASE_WAGERS, BASE_WEIGHTS) if a in allowed])[0]
     if mode == "player-dealer" and banker:
         return p  # 002: the player-dealer does not wager against itself
     for bet in rules.side_bets:
@@ -83,15 +90,19 @@ def seat_wagers(rng: random.Random, rules: RuleProfile, table: str, seat: int, p
             continue
         amounts, chance = SIDE_WAGERS[bet]
         if rng.random() < chance:
-            most = rules.maximum_wager_cents.get(bet)
-            p.wagers[bet] = rng.choice([a for a in amounts if most is None or a <= most])
+            p.wagers[bet] = rng.choice(within(rules, bet, amounts))
     if "fortune" in rules.side_bets and rules.envy.toke_max_payout_cents is not None and rng.random() < 0.05:
         p.wagers["fortune_toke"] = rng.choice((100, 500))  # 003 GENERAL RULES 6: a toke bet
     if not banker and rules.commission.prepaid_allowed and rng.random() < 0.15:
         p.prepaid = rules.commission.on_win(win_amount(p.base, rules))  # 003 COLLECTING 6
     if not banker and rules.bettors_per_circle > 1 and rng.random() < 0.1:
-        p.bettors = [{"name": f"{table}-back{seat}{k}", "base": rng.choice((500, 1000, 2600))}
-                     for k in range(rng.randint(1, min(2, rules.bettors_per_circle - 1)))]
+        # 003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 2: up to the remaining balance of the table limit
+        room = rules.limits_for_table().of("base").max - p.base
+        for k in range(rng.randint(1, min(2, rules.bettors_per_circle - 1))):
+            amounts = [a for a in within(rules, "base", (500, 1000, 2600)) if a <= room]
+            if amounts:
+                p.bettors.append({"name": f"{table}-back{seat}{k}", "base": rng.choice(amounts)})
+                room -= p.bettors[-1]["base"]
     p.own_way = rng.random() < 0.08
     return p
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from app.engine import position as positions
+from app.engine.bank import cover_needed
 from app.engine.layout import clockwise_from
 from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply, deck_deadline, table_seats
 from app.engine.round import RoundError, parse_round
@@ -635,15 +636,17 @@ class Table:
             declined.append(seat)
 
     def plan_cover(self, plan: Plan) -> None:
-        """000(m)(4)(ii): the bank's chips cover every wager as if all won; a co-bank half (003 #16)."""
+        """000(m)(4)(ii): the bank's chips cover every wager as if all won (the dealer's too where the
+        profile reads it so); a co-bank half (003 #16)."""
         rules = self.rules
         if plan.mode == "player":
             cap = plan.last_wager * (100 + rules.lucky_money_percent) // 100
             plan.dealer_wager = self.rng.choice([0, plan.last_wager // 2, plan.last_wager, plan.last_wager, cap])
         stakes = [p.base for p in plan.plans if p.seat != plan.bank_seat and not p.surrender]
         stakes += [b["base"] for p in plan.plans for b in p.bettors if not p.surrender]
-        total = sum(gen.win_amount(x, rules) for x in stakes) + gen.win_amount(plan.dealer_wager, rules)
-        cover = (total + 1) // 2 if plan.mode == "co-bank" else total
+        # the engine's own reckoning, with the profile's reading of the dealer's wager (app/engine/bank.py)
+        cover = cover_needed([gen.win_amount(x, rules) for x in stakes], gen.win_amount(plan.dealer_wager, rules),
+                             rules.bank.covers_dealer_wager, plan.mode == "co-bank")
         plan.chips = cover + self.rng.randrange(0, 50_000, 100)
         plan.cover_said = cover
         # 003 PLAYER BANK 3: the chips on the table fall short of the wagers; the floor supervisor
@@ -675,9 +678,10 @@ class Table:
             return
         target = self.rng.choice(targets)
         cards, wagers = gen.PLANTS[name]
-        most = rules.maximum_wager_cents
+        limits = rules.limits_for_table()
         for k, v in wagers.items():
-            target.wagers[k] = min(v, most.get(k, v))
+            lim = limits.of(k)
+            target.wagers[k] = v if lim is None else min(max(v, lim.min), lim.max)
         target.surrender = False
         target.own_way = False
         plan.plant, plan.plant_seat = name, target.seat
