@@ -1,0 +1,269 @@
+"""Alarms: what is raised, what clears by itself, and what an acknowledgement writes.
+
+Alarms come from three places, all as ``alarm_raised`` rows in the audit log (their seq is the
+alarm's id):
+
+- the devices, through the mapping (app/devices/mapping.py): a miscount, a door open, a link
+  offline, a progressive hit ...;
+- the clocks: a deck or the dice past their deadline (``deck_overdue``, ``dice_overdue``; 000(e)(5),
+  003 NEW CARDS IN PLAY 1, 000(d)(1)(ii)), logged once per deck or set of dice;
+- the procedures: an irregularity that needs a supervisor's acknowledgement before the next
+  round (``irregularity``, 000(n); the engine refuses no_more_bets meanwhile). When a device alarm
+  of the same kind already reports it (the shuffler's ``deck_count_wrong``), no second alarm is
+  raised, and acknowledging the device alarm acknowledges the irregularity too.
+
+An alarm whose condition goes away by itself gets an ``alarm_cleared`` row (the link back online,
+the door closed, the overdue deck removed, new dice placed) and still waits for a supervisor's
+acknowledgement: an ``alarm_acknowledged`` row with who, when and why, written in the same
+transaction as the engine's ``acknowledged`` event of the irregularity it stands for.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from app.engine.procedure import IRREGULARITIES, Event, Refused as EngineRefused, TableState, apply
+from app.engine.profile import RuleProfile
+from app.store.log import AuditLog, Record
+
+from .clocks import deck_clocks, dice_clock
+from .errors import Refused
+from .readouts import AlarmInfo
+
+ACTOR, ROLE = "pitdesk", "device"    # the rows the workstation writes by itself, as app/live.py does
+# the irregularity kinds the engine records besides IRREGULARITIES (a wrong count, a misdeal)
+ENGINE_KINDS = frozenset(IRREGULARITIES) | {"deck_count_wrong", "misdeal"}
+OBSERVED = ("alarm_raised", "alarm_acknowledged", "alarm_cleared")
+
+
+@dataclass
+class _Alarm:
+    """What the book keeps of an alarm that is open or may still clear by itself."""
+    id: int
+    table: str | None
+    kind: str
+    data: dict
+    acknowledged: bool = False
+    cleared: bool = False
+
+    @property
+    def clears(self) -> bool:
+        return self.kind.endswith(("_offline", "_door_open")) or self.kind in ("deck_overdue", "dice_overdue")
+
+    @property
+    def live(self) -> bool:
+        return not self.acknowledged or (self.clears and not self.cleared)
+
+
+class AlarmBook:
+    """The open alarms in memory, kept current from the log rows the workstation reads after each
+    append (``fold``), to decide what it raises and clears by itself without a query per pump."""
+
+    def __init__(self, log: AuditLog):
+        self.log = log
+        self.alarms: dict[int, _Alarm] = {}            # open, or may still clear
+        self.overdue: set[tuple] = set()               # (table, "deck", deck, received) / (table, "dice", placed)
+        self.doors: dict[str, bool] = {}               # serial -> the door's last reading (True: open)
+        self.pending: list[_Alarm] = []                # raised in rows not yet written
+        self.load()
+
+    # -- keeping up with the log -----------------------------------------------------------
+    def load(self) -> None:
+        """Every alarm row of the log (at start, or again after a failed append)."""
+        self.alarms, self.overdue, self.pending = {}, set(), []
+        self.fold(self.log.query("SELECT seq, type, table_id, body FROM events WHERE type IN (?, ?, ?) ORDER BY seq",
+                                 OBSERVED))
+
+    def fold(self, rows: list[dict]) -> None:
+        """Fold log rows (seq, type, table_id, body; any type, in order) into the book."""
+        for r in rows:
+            if r["type"] not in OBSERVED:
+                continue
+            data = json.loads(r["body"])["data"]
+            if r["type"] == "alarm_raised":
+                a = _Alarm(r["seq"], r["table_id"], data["kind"], data)
+                self.alarms[a.id] = a
+                key = _overdue_key(r["table_id"], data)
+                if key:
+                    self.overdue.add(key)
+            else:
+                a = self.alarms.get(data.get("alarm"))
+                if a is None:
+                    continue
+                if r["type"] == "alarm_acknowledged":
+                    a.acknowledged = True
+                else:
+                    a.cleared = True
+            if not a.live:
+                del self.alarms[a.id]
+        self.pending = []   # written now, and folded in above
+
+    # -- what the workstation writes by itself --------------------------------------------------
+    def automatic(self, now: datetime, tables: dict[str, tuple[TableState, RuleProfile]],
+                  links: dict[str, str]) -> list[Record]:
+        """Rows for the state as it stands: overdue decks and dice (once each), alarms for
+        irregularities no alarm reports yet, and clearings. ``links`` is serial -> link state."""
+        out: list[Record] = []
+        for table, (state, rules) in tables.items():
+            out += self._overdue(table, state, rules, now)
+            out += self.irregularity_alarms(table, state, now)
+        for a in list(self.alarms.values()):
+            if a.cleared or not a.clears:
+                continue
+            how = self._cleared_how(a, tables, links)
+            if how:
+                a.cleared = True   # written with this batch (load() works it out again if the append fails)
+                out.append(Record("alarm_cleared", now, a.data.get("serial") or ACTOR, ROLE, a.table,
+                                  {"alarm": a.id, "kind": a.kind, "how": how}))
+        return out
+
+    def _overdue(self, table: str, state: TableState, rules: RuleProfile, now: datetime) -> list[Record]:
+        out = []
+        for c in deck_clocks(state, rules, now):
+            key = (table, "deck", c.deck, c.received.isoformat())
+            if c.overdue and key not in self.overdue:
+                self.overdue.add(key)
+                out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
+                    "kind": "deck_overdue", "rule": c.rule, "serial": "", "deck": c.deck,
+                    "received": c.received.isoformat(), "due": c.due.isoformat(),
+                    "message": f"deck {c.deck!r} was due for change at {c.due:%Y-%m-%d %H:%M} ({c.rule}); no round "
+                               "starts with it until it is replaced"}))
+        dice = dice_clock(state, rules, now)
+        if dice is not None and dice.overdue:
+            key = (table, "dice", dice.placed.isoformat())
+            if key not in self.overdue:
+                self.overdue.add(key)
+                out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
+                    "kind": "dice_overdue", "rule": dice.rule, "serial": "", "placed": dice.placed.isoformat(),
+                    "due": dice.due.isoformat(),
+                    "message": f"the dice were due to leave the table at {dice.due:%Y-%m-%d %H:%M} ({dice.rule}); "
+                               "no position is counted with them until new dice are placed"}))
+        return out
+
+    def irregularity_alarms(self, table: str, state: TableState, now: datetime) -> list[Record]:
+        """An alarm for each irregularity waiting for a supervisor that no alarm reports yet."""
+        out = []
+        for irr in state.pending_acks():
+            covered = any(a.table == table and ((a.kind == "irregularity" and a.data.get("ref") == irr.ref)
+                                                or (a.kind == irr.kind and not a.acknowledged))
+                          for a in [*self.alarms.values(), *self.pending])
+            if covered:
+                continue
+            what = irr.kind.replace("_", " ")
+            data = {"kind": "irregularity", "irregularity": irr.kind, "ref": irr.ref, "rule": irr.rule, "serial": "",
+                    "message": f"irregularity {irr.ref}, {what}: {irr.consequence}; a supervisor acknowledges it "
+                               "before the next round"}
+            # held until the row is observed, so that the same pass does not raise it twice
+            self.pending.append(_Alarm(0, table, "irregularity", data))
+            out.append(Record("alarm_raised", now, ACTOR, ROLE, table, data))
+        return out
+
+    def _cleared_how(self, a: _Alarm, tables, links) -> str:
+        serial = a.data.get("serial") or ""
+        if a.kind.endswith("_offline") and serial and links.get(serial) == "online":
+            return f"the {a.kind.removesuffix('_offline')} is back online"
+        if a.kind.endswith("_door_open") and serial and self.doors.get(serial) is False:
+            return "the door was closed"
+        state = tables.get(a.table, (None,))[0]
+        if state is None:
+            return ""
+        if a.kind == "deck_overdue":
+            deck = state.decks.get(a.data.get("deck"))
+            if deck is None or deck.received.isoformat() != a.data.get("received"):
+                return f"deck {a.data.get('deck')!r} was removed from the table"
+        if a.kind == "dice_overdue":
+            if state.dice_placed is not None and state.dice_placed.isoformat() != a.data.get("placed"):
+                return "new dice were placed"
+        return ""
+
+    # -- acknowledging ---------------------------------------------------------------------
+    def acknowledgement(self, alarm_id: int, name: str, role: str, reason: str, now: datetime,
+                        state_of) -> tuple[list[Record], str | None]:
+        """The rows that acknowledge ``alarm_id`` (and the irregularities it stands for) and its
+        table; ``Refused`` naming why not. ``state_of(table)`` gives (state, rules)."""
+        rows = self.log.query("SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq WHERE a.seq = ?",
+                              (alarm_id,))
+        if not rows:
+            raise Refused(f"no alarm {alarm_id}")
+        a = rows[0]
+        if a["acknowledged_by"]:
+            why = self.log.query("SELECT json_extract(body, '$.data.reason') AS reason FROM events WHERE "
+                                 "type = 'alarm_acknowledged' AND json_extract(body, '$.data.alarm') = ?",
+                                 (alarm_id,))
+            said = f": {why[0]['reason']}" if why and why[0]["reason"] else ""
+            raise Refused(f"alarm {alarm_id} ({a['kind']}) was already acknowledged by {a['acknowledged_by']} at "
+                          f"{a['acknowledged']}{said}")
+        if not isinstance(reason, str) or not reason.strip():
+            raise Refused(f"an acknowledgement records its reason: say why alarm {alarm_id} ({a['kind']}) is dealt "
+                          "with")
+        table = a["table_id"]
+        data = json.loads(a["body"])["data"]
+        records = [Record("alarm_acknowledged", now, name, role, table,
+                          {"alarm": alarm_id, "kind": a["kind"], "reason": reason.strip()})]
+        if table is not None:
+            state, rules = state_of(table)
+            for ref in self.stands_for(a["kind"], data, state):
+                event = Event("acknowledged", max(now, state.last_time or now), name, role, {"ref": ref})
+                try:
+                    state = apply(state, event, rules)
+                except EngineRefused as e:
+                    raise Refused(f"alarm {alarm_id}: {e}") from None
+                records.append(Record("acknowledged", event.time, name, role, table, event.data))
+        return records, table
+
+    @staticmethod
+    def stands_for(kind: str, data: dict, state: TableState) -> list[int]:
+        """The refs of the pending irregularities an alarm stands for: its own, or those of the
+        same kind a device alarm reports."""
+        pending = state.pending_acks()
+        if kind == "irregularity":
+            return [i.ref for i in pending if i.ref == data.get("ref")]
+        if kind in ENGINE_KINDS:
+            return [i.ref for i in pending if i.kind == kind]
+        return []
+
+    # -- reading -------------------------------------------------------------------------------
+    def list(self, open_only: bool = True, table: str | None = None) -> tuple[AlarmInfo, ...]:
+        where, params = [], []
+        if open_only:
+            where.append("a.acknowledged IS NULL")
+        if table is not None:
+            where.append("a.table_id = ?")
+            params.append(table)
+        sql = ("SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq"
+               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.seq DESC")
+        rows = self.log.query(sql, tuple(params))
+        if not rows:
+            return ()
+        low = min(r["seq"] for r in rows)
+        acks = {r["alarm"]: r for r in self.log.query(
+            "SELECT json_extract(body, '$.data.alarm') AS alarm, role, json_extract(body, '$.data.reason') AS reason "
+            "FROM events WHERE type = 'alarm_acknowledged' AND seq > ?", (low,))}
+        cleared = {r["alarm"]: r for r in self.log.query(
+            "SELECT json_extract(body, '$.data.alarm') AS alarm, time, json_extract(body, '$.data.how') AS how "
+            "FROM events WHERE type = 'alarm_cleared' AND seq > ?", (low,))}
+        out = []
+        for r in rows:
+            data = json.loads(r["body"])["data"]
+            ack, clr = acks.get(r["seq"]), cleared.get(r["seq"])
+            out.append(AlarmInfo(
+                r["seq"], r["table_id"], r["kind"], r["message"], data.get("rule", ""), data.get("serial", ""),
+                datetime.fromisoformat(r["raised"]), datetime.fromisoformat(clr["time"]) if clr else None,
+                clr["how"] if clr else "", datetime.fromisoformat(r["acknowledged"]) if r["acknowledged"] else None,
+                r["acknowledged_by"], ack["role"] if ack else None, ack["reason"] if ack else None,
+                data.get("ref")))
+        return tuple(out)
+
+    def open_counts(self) -> dict[str | None, int]:
+        return {r["table_id"]: r["n"] for r in self.log.query(
+            "SELECT table_id, count(*) AS n FROM alarms WHERE acknowledged IS NULL GROUP BY table_id")}
+
+
+def _overdue_key(table: str | None, data: dict) -> tuple | None:
+    if data.get("kind") == "deck_overdue":
+        return (table, "deck", data.get("deck"), data.get("received"))
+    if data.get("kind") == "dice_overdue":
+        return (table, "dice", data.get("placed"))
+    return None

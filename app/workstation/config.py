@@ -1,0 +1,209 @@
+"""The workstation's configuration file (TOML, read with tomllib): docs/workstation-config.md.
+
+``load(path)`` gives a ``WorkstationConfig`` or raises ``ConfigError`` naming the file, the line
+and the key: ``config.toml line 14: tables[2].profile: unknown rule profile 'vegas' (one of
+casino, face-up-ca, nj, sd, section6)``. Everything is checked before anything is opened: a
+window never starts on half a configuration.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from . import equipment
+from .errors import ConfigError
+from .locate import Lines, show
+
+IDLE_DEFAULT = timedelta(minutes=5)   # issue 13: sign out after five idle minutes unless configured
+
+_TOP = {"workstation", "tables"}
+_WORKSTATION = {"database", "idle_minutes"}
+_TABLE = {"id", "profile", "row", "col", "limits", "devices"}
+_DEVICE = {"class", "serial", "url"}
+
+
+@dataclass(frozen=True)
+class DeviceSetup:
+    cls: str        # shuffler, shoe, progressive or rng
+    serial: str     # what the device says in its hello; maps it to its table
+    url: str        # what serial.serial_for_url opens: /dev/ttyUSB0, COM3, socket://host:port, rfc2217://...
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    id: str
+    profile: str
+    devices: tuple[DeviceSetup, ...] = ()
+    row: int | None = None    # where the table stands in the pit, counted from 1; None: placed on a grid
+    col: int | None = None
+    # per-wager limit overrides (docs/round-format.md, "limits"): passed through as written until
+    # the settlement screens use them (issue 9)
+    limits: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def device_classes(self) -> dict[str, str]:
+        """serial -> class, as app/live.py TableConfig takes it."""
+        return {d.serial: d.cls for d in self.devices}
+
+
+@dataclass(frozen=True)
+class WorkstationConfig:
+    tables: tuple[TableSetup, ...]
+    idle: timedelta = IDLE_DEFAULT
+    database: Path | None = None   # None: the user data folder's pitdesk.db (app/store/paths.py)
+    source: str = "<config>"       # the file it came from, for messages
+
+    def table(self, table_id: str) -> TableSetup:
+        for t in self.tables:
+            if t.id == table_id:
+                return t
+        raise KeyError(table_id)
+
+    def positions(self) -> dict[str, tuple[int, int]]:
+        """Every table's (row, col) in the pit, counted from 1: as configured, and the tables
+        without a position on a grid in the free cells after them, row by row, as many columns as
+        the widest row (at least four)."""
+        placed = {t.id: (t.row, t.col) for t in self.tables if t.row is not None and t.col is not None}
+        cols = max([4] + [c for _, c in placed.values()])
+        taken = set(placed.values())
+        cell = 0
+        for t in self.tables:
+            if t.id in placed:
+                continue
+            while (cell // cols + 1, cell % cols + 1) in taken:
+                cell += 1
+            placed[t.id] = (cell // cols + 1, cell % cols + 1)
+            taken.add(placed[t.id])
+        return placed
+
+
+def load(path: Path | str) -> WorkstationConfig:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the configuration: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: the configuration is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return parse(text, str(path), base=path.parent)
+
+
+def parse(text: str, name: str = "<config>", base: Path | None = None) -> WorkstationConfig:
+    """The configuration in ``text``; ``name`` is the file named in messages, ``base`` the folder a
+    relative database path is taken from."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        what = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e)) or "not TOML"
+        where = f" line {m.group(1)}" if m else ""
+        raise ConfigError(f"{name}{where}: invalid TOML: {what}" + (f" (column {m.group(2)})" if m else "")) \
+            from None
+    return _Checker(doc, Lines(text), name, base).config()
+
+
+class _Checker:
+    def __init__(self, doc: dict, lines: Lines, name: str, base: Path | None):
+        self.doc, self.lines, self.name, self.base = doc, lines, name, base
+
+    def bad(self, path: tuple, problem: str) -> ConfigError:
+        n = self.lines.line(path)
+        where = f"{self.name} line {n}" if n else self.name
+        return ConfigError(f"{where}: {show(path)}: {problem}" if path else f"{where}: {problem}")
+
+    def keys(self, value: dict, path: tuple, known: set[str], required: tuple[str, ...] = ()) -> None:
+        for k in value:
+            if k not in known:
+                raise self.bad(path + (k,), f"unknown key (known here: {', '.join(sorted(known))})")
+        for k in required:
+            if k not in value:
+                raise self.bad(path, f"missing key {k!r}")
+
+    def text(self, value: Any, path: tuple) -> str:
+        if not isinstance(value, str) or not value.strip() or value != value.strip():
+            raise self.bad(path, f"expected non-empty text without leading or trailing spaces, got {value!r}")
+        return value
+
+    def table_of(self, value: Any, path: tuple) -> dict:
+        if not isinstance(value, dict):
+            raise self.bad(path, f"expected a table, got {value!r}")
+        return value
+
+    def config(self) -> WorkstationConfig:
+        self.keys(self.doc, (), _TOP, ("tables",))
+        ws = self.table_of(self.doc.get("workstation", {}), ("workstation",))
+        self.keys(ws, ("workstation",), _WORKSTATION)
+        idle = IDLE_DEFAULT
+        if "idle_minutes" in ws:
+            v = ws["idle_minutes"]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= 24 * 60:
+                raise self.bad(("workstation", "idle_minutes"), f"minutes from 0 to 1440 (more than 0), got {v!r}")
+            idle = timedelta(minutes=v)
+        database = None
+        if "database" in ws:
+            database = Path(self.text(ws["database"], ("workstation", "database"))).expanduser()
+            if not database.is_absolute() and self.base is not None:
+                database = self.base / database
+        tables = self.doc["tables"]
+        if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
+            raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
+        out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
+        self.unique(out)
+        return WorkstationConfig(out, idle, database, self.name)
+
+    def table(self, t: dict, path: tuple) -> TableSetup:
+        from app.resources import ResourceError, names, profile
+        self.keys(t, path, _TABLE, ("id", "profile"))
+        table_id = self.text(t["id"], path + ("id",))
+        name = self.text(t["profile"], path + ("profile",))
+        try:
+            rules = profile(name).rules
+        except ResourceError:
+            raise self.bad(path + ("profile",), f"unknown rule profile {name!r} (one of "
+                                                f"{', '.join(names('rules'))})") from None
+        row, col = t.get("row"), t.get("col")
+        for k, v in (("row", row), ("col", col)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 99):
+                raise self.bad(path + (k,), f"a whole number from 1 to 99, got {v!r}")
+        if (row is None) != (col is None):
+            raise self.bad(path + ("row" if row is None else "col",),
+                           "give both row and col, or neither (the table is then placed on a grid)")
+        limits = self.table_of(t.get("limits", {}), path + ("limits",))
+        for wager, bounds in limits.items():
+            self.table_of(bounds, path + ("limits", wager))
+        devices = t.get("devices", [])
+        if not isinstance(devices, list) or not all(isinstance(d, dict) for d in devices):
+            raise self.bad(path + ("devices",), "expected one [[tables.devices]] section per device")
+        use = equipment.uses(rules)
+        out = []
+        for j, d in enumerate(devices):
+            dpath = path + ("devices", j)
+            self.keys(d, dpath, _DEVICE, ("class", "serial", "url"))
+            cls = d["class"]
+            if cls not in equipment.CLASSES:
+                raise self.bad(dpath + ("class",), f"unknown device class {cls!r} (one of "
+                                                   f"{', '.join(equipment.CLASSES)})")
+            if cls not in use:
+                raise self.bad(dpath + ("class",), f"profile {name!r} has no use for a {cls}: "
+                                                   f"{equipment.why_not(rules, cls)}")
+            out.append(DeviceSetup(cls, self.text(d["serial"], dpath + ("serial",)),
+                                   self.text(d["url"], dpath + ("url",))))
+        return TableSetup(table_id, name, tuple(out), row, col, dict(limits))
+
+    def unique(self, tables: tuple[TableSetup, ...]) -> None:
+        seen: dict[Any, tuple] = {}
+        for i, t in enumerate(tables):
+            for key, path, what in ([(("id", t.id), ("tables", i, "id"), f"table {t.id!r}")]
+                                    + ([(("pos", t.row, t.col), ("tables", i, "row"),
+                                         f"row {t.row}, col {t.col}")] if t.row is not None else [])
+                                    + [(("serial", d.serial), ("tables", i, "devices", j, "serial"),
+                                        f"serial {d.serial!r}") for j, d in enumerate(t.devices)]
+                                    + [(("url", d.url), ("tables", i, "devices", j, "url"), f"port {d.url!r}")
+                                       for j, d in enumerate(t.devices)]):
+                if key in seen:
+                    raise self.bad(path, f"{what} is also at {show(seen[key])}")
+                seen[key] = path

@@ -1,0 +1,165 @@
+"""The demo floor: seven tables of simulated devices over loopback TCP, and four demo people.
+
+``open_demo(db)`` serves a simulated device (app/simulate/devices.py) for every device of the
+demo tables, each on its own loopback TCP port with occasional faults, builds the configuration
+with their URLs, opens the ``Workstation`` on ``db`` (a second run continues the same log), adds
+the demo people on a new database, opens the tables as a dealer and a floor supervisor would
+(app/workstation/opening.py) and starts the links. ``close()`` on the workstation stops the
+simulators too.
+
+| table | profile | devices | why |
+|---|---|---|---|
+| T1, T5 | section6 (000) | shuffler, shoe, progressive, rng | 000(j) automated shoe, (q) progressive, (k)(3) RNG |
+| T2, T6 | nj (001) | shuffler, shoe, progressive, rng | 001 11.8B, 11.14, 11.8C |
+| T3 | casino (003) | shuffler, shoe, rng | 003 offers no progressive wager |
+| T4 | face-up-ca (002) | shuffler, shoe (seats 1-7), rng | 002: seven seated hands; the RNG for the action button |
+| T7 | sd (004) | none | 004(2), (4): seven stacks dealt by hand, two dice |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from app.devices.session import Policy
+from app.engine.procedure import apply
+from app.resources import profile
+from app.store.log import Record
+
+from .config import DeviceSetup, TableSetup, WorkstationConfig
+from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
+from .runner import stop_together
+from .workstation import Workstation
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    name: str
+    role: str
+    pin: str
+
+
+# fixed so that the README can give them (PINs are 4 to 12 digits, docs/audit.md)
+DEMO_USERS = (
+    DemoUser("demo-admin", "administrator", "1111"),
+    DemoUser(DEMO_FLOOR, "floor supervisor", "2222"),
+    DemoUser("demo-pit", "pit manager", "3333"),
+    DemoUser(DEMO_DEALER, "dealer", "4444"),
+)
+
+# table, profile, (row, col), device classes; the serial of each device is its class prefix and
+# the table (SHF-T1)
+DEMO_TABLES = (
+    ("T1", "section6", (1, 1), ("shuffler", "shoe", "progressive", "rng")),
+    ("T2", "nj", (1, 2), ("shuffler", "shoe", "progressive", "rng")),
+    ("T3", "casino", (1, 3), ("shuffler", "shoe", "rng")),
+    ("T4", "face-up-ca", (1, 4), ("shuffler", "shoe", "rng")),
+    ("T5", "section6", (2, 1), ("shuffler", "shoe", "progressive", "rng")),
+    ("T6", "nj", (2, 2), ("shuffler", "shoe", "progressive", "rng")),
+    ("T7", "sd", (2, 4), ()),
+)
+PREFIX = {"shuffler": "SHF", "shoe": "SHO", "progressive": "PRG", "rng": "RNG"}
+# the faults a round may bring (docs/devices.md, "Faults"); slow is left out, it only slows the line
+DEMO_FAULTS = ("jam", "miscount", "garbage", "bad-crc", "drop", "silence")
+DEMO_FAULT_RATE = 0.02
+
+
+def serial(cls: str, table: str) -> str:
+    return f"{PREFIX[cls]}-{table}"
+
+
+class DemoDevices:
+    """The simulated devices of the demo tables, each served on a loopback TCP port."""
+
+    def __init__(self, tables=DEMO_TABLES, *, faults: tuple[str, ...] = DEMO_FAULTS,
+                 fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0, seed: int | None = None):
+        from app.simulate.device_kinds import applies
+        from app.simulate.devices import SimDevice
+        self.tables = tables
+        self.devices: dict[str, SimDevice] = {}
+        n = 0
+        for table, profile, _, classes in tables:
+            for cls in classes:
+                # 002: the shoe deals seven stacks to seats 1-7, no house hand (app/engine/layout.py)
+                tuning = {"positions": tuple(range(1, 8))} if cls == "shoe" and profile == "face-up-ca" else {}
+                self.devices[serial(cls, table)] = SimDevice(
+                    cls, serial(cls, table), faults=tuple(f for f in faults if applies(f, cls)),
+                    seed=None if seed is None else seed * 1000 + n, pace=pace, fault_rate=fault_rate, **tuning)
+                n += 1
+        self.served: dict = {}
+
+    def start(self) -> dict[str, str]:
+        """Serve every device; serial -> its URL (socket://127.0.0.1:PORT)."""
+        try:
+            for s, dev in self.devices.items():
+                self.served[s] = dev.serve_tcp("127.0.0.1", 0)
+        except BaseException:
+            self.stop()
+            raise
+        return {s: h.url for s, h in self.served.items()}
+
+    def inject(self, serial_: str, fault: str) -> None:
+        self.served[serial_].inject(fault)
+
+    def stop(self) -> None:
+        stop_together([h.stop for h in self.served.values()])
+
+
+def demo_config(urls: dict[str, str], tables=DEMO_TABLES) -> WorkstationConfig:
+    return WorkstationConfig(tuple(
+        TableSetup(table, profile, tuple(DeviceSetup(cls, serial(cls, table), urls[serial(cls, table)])
+                                         for cls in classes), row, col)
+        for table, profile, (row, col), classes in tables), source="the demo floor")
+
+
+def add_demo_users(ws: Workstation) -> None:
+    """On a new database: the demo administrator first, who adds the others."""
+    if not ws.needs_first_administrator():
+        return
+    admin, *others = DEMO_USERS
+    ws.create_administrator(admin.name, admin.pin)
+    ws.sign_in(admin.name, admin.pin)
+    for u in others:
+        ws.add_user(u.name, u.role, u.pin)
+    ws.sign_out()
+
+
+def open_demo_tables(ws: Workstation) -> None:
+    """Every closed table with no cards yet is opened (000(e)) by the demo dealer and floor
+    supervisor, in one append for the floor; a hand game with one deck."""
+    records = []
+    for t in ws.config.tables:
+        state, rules = ws.floor.state(t.id), profile(t.profile).rules
+        if state.state != "closed" or state.decks:
+            continue
+        decks = ("red", "blue") if any(d.cls == "shuffler" for d in t.devices) else ("red",)
+        for event in opening_events(ws.clock, DEMO_DEALER, DEMO_FLOOR, decks):
+            state = apply(state, event, rules)   # the procedures check each one, as Floor.record does
+            records.append(Record(event.type, event.time, event.actor, event.role, t.id, event.data))
+    if records:
+        ws.log.append_many(records)
+
+
+def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, tables=DEMO_TABLES,
+              faults: tuple[str, ...] = DEMO_FAULTS, fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0,
+              seed: int | None = None, policy: Policy | None = None) -> tuple[Workstation, DemoDevices]:
+    """The demo workstation on ``db``, its links started, and its simulated devices (to inject
+    faults). ``workstation.close()`` stops the devices too."""
+    devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed)
+    urls = devices.start()
+    try:
+        ws = Workstation(demo_config(urls, tables), db, clock=clock, policy=policy, install_serial="pitdesk-demo",
+                         on_close=[devices.stop])
+    except BaseException:
+        devices.stop()
+        raise
+    try:
+        add_demo_users(ws)
+        open_demo_tables(ws)
+        ws.start()
+    except BaseException:
+        ws.close()
+        raise
+    return ws, devices

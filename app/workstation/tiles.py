@@ -1,0 +1,49 @@
+"""One table's tile on the floor overview, from its engine state and its devices' links.
+
+Pure: the state, the profile, the links and the counts come in, a ``Tile`` goes out; the
+clocks are worked out for the ``now`` given.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.engine.procedure import TableState
+from app.engine.profile import RuleProfile
+
+from .clocks import deck_clocks, dice_clock, worst
+from .config import TableSetup
+from .readouts import BankMarker, DeviceLight, Tile
+
+
+def bank_marker(state: TableState, rules: RuleProfile) -> BankMarker:
+    """Who banks the round in progress (or the next one once declared): 000(m), 003 PLAYER BANK,
+    002's player-dealer; the house when no player does."""
+    if state.bank and state.bank_mode in ("player", "co-bank", "player-dealer"):
+        return BankMarker(state.bank_mode, tuple(state.bank))
+    if "house" in rules.banking_modes:
+        return BankMarker("house")
+    return BankMarker(rules.banking_modes[0])   # 002: a player-dealer, not declared yet
+
+
+def progressive(state: TableState, rules: RuleProfile) -> str | None:
+    """``open`` or ``closed`` (the controller offline: 000(q)(2), (3)(i), (5); docs/table-events.md);
+    None where the profile offers no progressive wager (000(q)(1))."""
+    if "progressive" not in rules.side_bets:
+        return None
+    return "open" if state.progressive_online else "closed"
+
+
+def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules: RuleProfile,
+         links: dict[str, str], meter: int | None, open_alarms: int, pending_approvals: int,
+         now: datetime) -> Tile:
+    decks = deck_clocks(state, rules, now)
+    shown = next((c for c in decks if c.in_play), None) or next((c for c in decks if c.deck == state.ready_deck),
+                                                              None) or (decks[0] if decks else None)
+    dice = dice_clock(state, rules, now)
+    lights = tuple(DeviceLight(d.serial, d.cls, links.get(d.serial, "connecting")) for d in setup.devices)
+    return Tile(setup.id, setup.profile, rules.rule_text, position[0], position[1], state.state, state.round,
+                state.void, bank_marker(state, rules), shown, decks, dice,
+                worst([c.level for c in decks] + ([dice.level] if dice else [])), lights,
+                meter if "progressive" in rules.side_bets else None, progressive(state, rules), open_alarms,
+                pending_approvals, len(state.pending_acks()))
