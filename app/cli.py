@@ -301,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
     cli_simulate.add_parsers(sub)
     from app import cli_devices
     cli_devices.add_parsers(sub)
+    from app import cli_gui
+    cli_gui.add_parsers(sub)
     return parser
 
 
@@ -350,6 +352,9 @@ def _dispatch(argv: list[str] | None) -> int:
         if args.command == "devices":
             from app import cli_devices
             return cli_devices.run(args)
+        if args.command == "gui":
+            from app import cli_gui
+            return cli_gui.run(args)
         if args.command == "analyze":
             from app import analysis
             if args.analyze_command == "enumerate":

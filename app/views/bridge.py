@@ -1,0 +1,216 @@
+"""The bridge: the one way between the window and the workstation.
+
+Every call to the workstation runs on one lane (app/views/tasks.py): one thread, in order, so
+the workstation is never entered by two threads at once and the GUI thread never waits for the
+database, a PIN's scrypt or a device. A QTimer pumps it every 100 ms (the link queue drained in
+one batch, as Picard's log view flushes its queue); after each pump, and after each action a
+person takes, the bridge reads back what changed and emits ONE signal, ``changed``, with an
+``Update``: the ``Changes`` and the fresh readouts of just those things (Anki's operations: one
+"what changed" value the views react to). A view never asks the workstation anything itself.
+
+The clocks on the tiles move with time and not only with events, so the tiles are read again
+at least once a second. ``now`` is the workstation's clock, so a test moves time by moving that
+clock and nothing here sleeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from app.workstation.changes import Changes
+from app.workstation.errors import LogStopped
+
+from .qt import QObject, QTimer, Signal
+from .tasks import Lane
+
+PUMP_MS = 100
+TICK = timedelta(seconds=1)      # the tiles' countdowns and the status bar's idle time
+TOUCH_EVERY = timedelta(seconds=1)
+
+
+@dataclass(frozen=True)
+class Update:
+    """What one pump or one action changed, with the readouts the views redraw from. A field
+    left None was not read this time (it did not change); ``session`` is always read."""
+    changes: Changes
+    now: datetime
+    session: Any = None                       # SessionInfo, or None when nobody is signed in
+    tiles: tuple | None = None                # every table's Tile
+    alarms: tuple | None = None               # every AlarmInfo, newest first
+    approvals: tuple | None = None            # every ApprovalInfo (pending and decided)
+    detail: Any = None                        # the watched table's TableDetail
+    users: tuple | None = None                # every UserInfo (while the users dialog is open)
+    first: bool = False                       # the first update: everything is in it
+
+
+@dataclass
+class _Wanted:
+    """What the GUI looks at, copied to each lane task (never shared between threads)."""
+    table: str | None = None
+    users: bool = False
+
+
+@dataclass
+class _Reads:
+    """What the lane read last: lives on the lane's thread only."""
+    tick: datetime | None = None
+    table: str | None = None
+    users: bool = False
+    seen: set = field(default_factory=set)
+
+
+class Bridge(QObject):
+    changed = Signal(object)      # Update
+    failed = Signal(str)          # the log stopped, or the workstation failed: no more work
+
+    def __init__(self, workstation, clock: Callable[[], datetime] | None = None, pump_ms: int = PUMP_MS,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.ws = workstation
+        self.clock = clock or getattr(workstation, "clock", None) or datetime.now
+        self.lane = Lane("workstation", self)
+        self.lane.failed.connect(self._lane_failed)
+        self.timer = QTimer(self)
+        self.timer.setObjectName("pump")
+        self.timer.setInterval(pump_ms)
+        self.timer.timeout.connect(self.pump)
+        self.wanted = _Wanted()
+        self._reads = _Reads()
+        self._pumping = False
+        self._last_touch: datetime | None = None
+        self.stopped: str | None = None
+        self._last_error = ""
+        self.pumps = 0                # pumps completed (tests wait on it)
+
+    # -- life ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.timer.start()
+        self.pump()
+
+    def close(self) -> None:
+        """Stop pumping and wait for the lane (an action already sent is finished); no update
+        reaches the views after this."""
+        self.timer.stop()
+        self.lane.close()
+
+    # -- the timer's side ----------------------------------------------------------------------
+    def pump(self) -> None:
+        """Drain the workstation once (skipped while the last pump is still running)."""
+        if self._pumping or self.stopped:
+            return
+        self._pumping = True
+        wanted = _Wanted(self.wanted.table, self.wanted.users)
+        if not self.lane.run(lambda: self._pump_work(wanted), self._pumped, self._pump_failed):
+            self._pumping = False
+
+    def _pump_work(self, wanted: _Wanted) -> Update:
+        now = self.clock()
+        # the idle sign-out is the workstation's rule; the pump is only when it is asked
+        changes = self.ws.pump(now) | self.ws.expire_idle(now)
+        return self._read(changes, now, wanted)
+
+    def _pumped(self, update: Update) -> None:
+        self._pumping = False
+        self.pumps += 1
+        if update is not None:
+            self.changed.emit(update)
+
+    def _pump_failed(self, error: BaseException) -> None:
+        self._pumping = False
+        if isinstance(error, LogStopped):
+            self._stop(error)          # nothing more can be written: the banner says why
+        elif str(error) != self._last_error:
+            self._last_error = str(error)   # said once, not every 100 ms
+            self.failed.emit(f"reading the workstation failed: {error}")
+
+    # -- actions and reads ----------------------------------------------------------------------
+    def act(self, action: Callable[[Any], Any], on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None) -> None:
+        """Run ``action(workstation)`` on the lane. If it returns a ``Changes``, the views get an
+        ``Update`` for it before ``on_done(result)`` runs; an error goes to ``on_error`` (a
+        dialog shows it as it is) and the log stopping also to ``failed``."""
+        wanted = _Wanted(self.wanted.table, self.wanted.users)
+
+        def work():
+            result = action(self.ws)
+            if isinstance(result, Changes):
+                return result, self._read(result, self.clock(), wanted)
+            return result, None
+
+        def done(pair):
+            result, update = pair
+            if update is not None:
+                self.changed.emit(update)
+            if on_done is not None:
+                on_done(result)
+
+        def failed(error):
+            if isinstance(error, LogStopped):
+                self._stop(error)
+            if on_error is not None:
+                on_error(error)
+            elif not isinstance(error, LogStopped):
+                self.failed.emit(str(error))
+
+        self.lane.run(work, done, failed)
+
+    def read(self, reader: Callable[[Any], Any], on_done: Callable[[Any], None],
+             on_error: Callable[[BaseException], None] | None = None) -> None:
+        """``reader(workstation)`` on the lane, its result to ``on_done`` on the GUI thread."""
+        self.lane.run(lambda: reader(self.ws), on_done, on_error)
+
+    def touch(self) -> None:
+        """A key or a click: the signed-in session is in use (at most once a second)."""
+        now = self.clock()
+        if self._last_touch is not None and now - self._last_touch < TOUCH_EVERY:
+            return
+        self._last_touch = now
+        self.act(lambda ws: ws.touch(now), on_error=lambda e: None)
+
+    def watch_table(self, table: str | None) -> None:
+        """The table view shows ``table`` (None: no table): its detail comes with the updates."""
+        self.wanted.table = table
+        self.pump_soon()
+
+    def watch_users(self, on: bool) -> None:
+        self.wanted.users = on
+        self.pump_soon()
+
+    def pump_soon(self) -> None:
+        QTimer.singleShot(0, self, self.pump)
+
+    # -- on the lane: what to read back ---------------------------------------------------------
+    def _read(self, changes: Changes, now: datetime, wanted: _Wanted) -> Update | None:
+        r = self._reads
+        first = r.tick is None
+        tick = first or now - r.tick >= TICK or now < r.tick
+        if tick:
+            r.tick = now
+        new_table = wanted.table != r.table
+        new_users = wanted.users and not r.users
+        r.table, r.users = wanted.table, wanted.users
+        if not (changes or tick or new_table or new_users):
+            return None
+        ws = self.ws
+        tiles = ws.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
+        alarms = ws.alarms(open_only=False) if first or changes.alarms else None
+        approvals = ws.approvals(pending_only=False) if first or changes.approvals else None
+        detail = None
+        if wanted.table is not None and (tick or new_table or wanted.table in changes.tables or changes.alarms):
+            detail = ws.table_detail(wanted.table, now)
+        users = ws.users() if wanted.users and (new_users or changes.users or changes.session) else None
+        return Update(changes, now, ws.session(now), tiles, alarms, approvals, detail, users, first)
+
+    # -- failure ----------------------------------------------------------------------------------
+    def _stop(self, error: BaseException) -> None:
+        if self.stopped:
+            return
+        self.stopped = str(error) or type(error).__name__
+        self.timer.stop()
+        self.failed.emit(self.stopped)
+
+    def _lane_failed(self, error: BaseException) -> None:
+        self.failed.emit(str(error))

@@ -1,0 +1,155 @@
+"""The alarms view and the approvals queue: a list of records, what is waiting shown first.
+
+Both are a ``RecordModel`` behind a ``WaitingProxy`` (a QSortFilterProxyModel that hides what is
+done unless asked, and sorts by the columns' sort keys) in a QTableView. The buttons beside the
+list are the window's own QActions (Acknowledge, Approve, Deny), so the menu, the shortcut and
+the button are one command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import theme
+from .models import AlarmModel, ApprovalModel
+from .qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QVBoxLayout,
+                 QWidget)
+from .records import RecordRole, SortRole
+from .table_page import record_view
+from .theme import AMBER, LEVEL_MARK, NONE, RED
+
+
+class WaitingProxy(QSortFilterProxyModel):
+    """Only the records still waiting (``waiting(record)``), unless ``show_all``."""
+
+    def __init__(self, waiting: Callable[[object], bool], parent=None):
+        super().__init__(parent)
+        self._waiting = waiting
+        self.show_all = False
+        self.setSortRole(SortRole)
+        self.setDynamicSortFilter(True)
+
+    def set_show_all(self, on: bool) -> None:
+        if on != self.show_all:
+            self.beginFilterChange()
+            self.show_all = on
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
+        if self.show_all:
+            return True
+        rec = self.sourceModel().index(row, 0, parent).data(RecordRole)
+        return rec is not None and self._waiting(rec)
+
+
+class RecordsPage(QWidget):
+    def __init__(self, name: str, title: str, model, waiting, show_all: QAction, commands: list[QAction],
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.model = model
+        self.proxy = WaitingProxy(waiting, self)
+        self.proxy.setSourceModel(model)
+        self.view = record_view(self.proxy, f"{name}_list")
+        self.view.setSortingEnabled(True)
+        self.proxy.sort(-1)                      # the workstation's order until a header is clicked
+        self.view.doubleClicked.connect(lambda _: commands[0].trigger() if commands else None)
+        self.title = QLabel(title)
+        self.title.setFont(theme.font(1.8, bold=True))
+        self.count = QLabel()
+        self.count.setObjectName("count")
+        self.count.setFont(theme.font(1.3, bold=True))
+        self.count.setMargin(4)
+        self.empty = QLabel()
+        self.empty.setObjectName("empty")
+        self.empty.setFont(theme.font(1.2))
+        theme.set_dim(self.empty)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addSpacing(24)
+        top.addWidget(self.count)
+        top.addStretch(1)
+        self.show_all_button = QPushButton(show_all.text().replace("&", ""))
+        self.show_all_button.setCheckable(True)
+        self.show_all_button.toggled.connect(show_all.setChecked)
+        show_all.toggled.connect(self.show_all_button.setChecked)
+        show_all.toggled.connect(self._show_all)
+        top.addWidget(self.show_all_button)
+        buttons = QHBoxLayout()
+        self.buttons: list[QPushButton] = []
+        for action in commands:
+            b = QPushButton(f"{action.text().replace('&', '')}   ({action.shortcut().toString()})")
+            b.setFont(theme.font(1.15, bold=True))
+            b.setMinimumHeight(int(theme.base_pt() * 3))
+            b.clicked.connect(action.trigger)
+            action.enabledChanged.connect(b.setEnabled)
+            b.setEnabled(action.isEnabled())
+            self.buttons.append(b)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(12, 8, 12, 8)
+        box.addLayout(top)
+        box.addWidget(self.view, 1)
+        box.addWidget(self.empty)
+        box.addLayout(buttons)
+        self.proxy.rowsInserted.connect(self._select_some)
+        self.proxy.modelReset.connect(self._select_some)
+        self.proxy.layoutChanged.connect(self._select_some)
+
+    def _show_all(self, on: bool) -> None:
+        self.proxy.set_show_all(on)
+        self._select_some()
+
+    def set_records(self, records, waiting_count: int, waiting_words: str, level: str) -> None:
+        self.model.set_records(records)
+        mark = LEVEL_MARK[level] if waiting_count else LEVEL_MARK[NONE]
+        self.count.setText(f"{mark} {waiting_count} {waiting_words}")
+        theme.set_level(self.count, level if waiting_count else NONE, filled=bool(waiting_count))
+        self.empty.setVisible(self.proxy.rowCount() == 0)
+        self._select_some()
+
+    def _select_some(self, *args) -> None:
+        """Keep a row selected, so the command key acts at once (the first, most urgent row)."""
+        sel = self.view.selectionModel()
+        if sel is not None and not sel.selectedRows() and self.proxy.rowCount():
+            self.view.selectRow(0)
+        self.empty.setVisible(self.proxy.rowCount() == 0)
+
+    def selected(self):
+        sel = self.view.selectionModel()
+        rows = sel.selectedRows() if sel is not None else []
+        return rows[0].data(RecordRole) if rows else None
+
+    def select_key(self, key) -> bool:
+        row = self.model.row_of(key)
+        if row is None:
+            return False
+        proxy_index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if not proxy_index.isValid():
+            return False
+        self.view.selectRow(proxy_index.row())
+        return True
+
+
+class AlarmsPage(RecordsPage):
+    def __init__(self, show_all: QAction, acknowledge: QAction, parent: QWidget | None = None):
+        super().__init__("alarms", "Alarms", AlarmModel(), lambda a: a.open, show_all, [acknowledge], parent)
+        self.empty.setText("No alarm is waiting for acknowledgement.")
+
+    def show_alarms(self, alarms) -> None:
+        waiting = sum(1 for a in alarms if a.open)
+        self.set_records(alarms, waiting, "waiting for acknowledgement", RED)
+
+
+class ApprovalsPage(RecordsPage):
+    def __init__(self, show_all: QAction, approve: QAction, deny: QAction, parent: QWidget | None = None):
+        super().__init__("approvals", "Approvals", ApprovalModel(), lambda r: r.status == "pending", show_all,
+                         [approve, deny], parent)
+        self.empty.setText("No request is waiting for approval.")
+
+    def show_approvals(self, approvals) -> None:
+        waiting = sum(1 for r in approvals if r.status == "pending")
+        self.set_records(approvals, waiting, "pending", AMBER)

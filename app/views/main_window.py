@@ -1,0 +1,402 @@
+"""The main window: the floor, a table, the alarms and the approvals, one at a time.
+
+Everything the window shows arrives in the bridge's one ``changed`` signal (app/views/bridge.py)
+and everything a person does is a QAction with a shortcut, in a menu, listed by Help > Shortcuts
+from those same actions. The window remembers its geometry and the view that was open
+(QSettings). A key or a click anywhere keeps the signed-in session alive; the workstation signs
+it out after the idle time and the status bar says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import theme
+from .bridge import Bridge, Update
+from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, SignInDialog, UsersDialog
+from .floor import FloorView
+from .lists import AlarmsPage, ApprovalsPage
+from .models import ShortcutModel
+from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
+                 QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
+from .table_page import TablePage, record_view
+from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+
+VIEWS = ("floor", "table", "alarms", "approvals")
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    menu: str
+    text: str
+    shortcut: str
+    what: str
+    checkable: bool = False
+
+
+# Every command of the window. The shortcuts are single keys where a supervisor's hand is full
+# of chips: function keys for the views and the decisions.
+COMMANDS = (
+    Command("sign_in", "&File", "&Sign in…", "F9", "sign in with your name and PIN"),
+    Command("sign_out", "&File", "Sign &out", "F12", "sign out now (also after the idle time)"),
+    Command("users", "&File", "&Users…", "Ctrl+U", "add users, lock and unlock accounts (administrator)"),
+    Command("quit", "&File", "&Quit", "Ctrl+Q", "close the window: links, devices and the log are closed"),
+    Command("floor", "&View", "&Floor", "F2", "the floor overview: one tile per table"),
+    Command("table", "&View", "&Table", "F3", "the table chosen on the floor (Enter on a tile)"),
+    Command("alarms", "&View", "&Alarms", "F4", "every alarm waiting for acknowledgement"),
+    Command("approvals", "&View", "A&pprovals", "F5", "the approvals queue"),
+    Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
+    Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
+    Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
+            "list acknowledged alarms too", checkable=True),
+    Command("show_decided", "&View", "Show &decided requests", "Ctrl+D", "list approved and denied requests too",
+            checkable=True),
+    Command("acknowledge", "&Alarms", "&Acknowledge alarm…", "F6",
+            "acknowledge the selected alarm (the table's first open one elsewhere), with your reason"),
+    Command("approve", "A&pprovals", "&Approve…", "F7", "approve the selected request, with your PIN"),
+    Command("deny", "A&pprovals", "&Deny…", "F8", "deny the selected request, with your PIN and a reason"),
+    Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, workstation, settings: QSettings | None = None, clock=None, pump_ms: int = 100,
+                 title: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("pitdesk")
+        self.setWindowTitle(f"pitdesk — pit supervisor's workstation{f' — {title}' if title else ''}")
+        self.settings = settings if settings is not None else QSettings()
+        self.bridge = Bridge(workstation, clock=clock, pump_ms=pump_ms, parent=self)
+        self.session = None
+        self.tiles: dict = {}
+        self.alarms: tuple = ()
+        self.approvals: tuple = ()
+        self.dialog: QDialog | None = None
+        self.table_order: list[str] = list(workstation.tables()) if hasattr(workstation, "tables") else []
+        self.updates = 0
+        self._closed = False
+
+        self.actions_by_name: dict[str, QAction] = {}
+        self._build_actions()
+
+        self.floor = FloorView()
+        self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
+        self.table_page = TablePage(self._fetch_history)
+        self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
+        self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
+                                            self.actions_by_name["deny"])
+        self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
+                      "approvals": self.approvals_page}
+        self.stack = QStackedWidget()
+        for page in self.pages.values():
+            self.stack.addWidget(page)
+
+        self.banner = QLabel()
+        self.banner.setObjectName("banner")
+        self.banner.setFont(theme.font(1.3, bold=True))
+        self.banner.setWordWrap(True)
+        self.banner.setMargin(8)
+        self.banner.hide()
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.banner)
+        box.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        self.who = QLabel()
+        self.who.setObjectName("who")
+        self.who.setFont(theme.font(1.1, bold=True))
+        self.who.setMargin(4)
+        self.waiting = QLabel()
+        self.waiting.setObjectName("waiting")
+        self.waiting.setFont(theme.font(1.1, bold=True))
+        self.waiting.setMargin(4)
+        self.statusBar().addWidget(self.who)
+        self.statusBar().addPermanentWidget(self.waiting)
+        self._show_session(None, None)
+
+        self.bridge.changed.connect(self.on_update)
+        self.bridge.failed.connect(self.on_failed)
+        self.view = "floor"
+        self._restore()
+        from .qt import QApplication
+        QApplication.instance().installEventFilter(self)
+
+    # -- commands ----------------------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        menus = {}
+        handlers = {
+            "sign_in": self.sign_in, "sign_out": self.sign_out, "users": self.open_users, "quit": self.close,
+            "floor": lambda: self.show_view("floor"), "table": lambda: self.show_view("table"),
+            "alarms": lambda: self.show_view("alarms"), "approvals": lambda: self.show_view("approvals"),
+            "next_table": lambda: self.step_table(1), "previous_table": lambda: self.step_table(-1),
+            "acknowledge": self.acknowledge, "approve": lambda: self.decide("approved"),
+            "deny": lambda: self.decide("denied"), "shortcuts": self.show_shortcuts,
+        }
+        for c in COMMANDS:
+            menu = menus.get(c.menu) or menus.setdefault(c.menu, self.menuBar().addMenu(c.menu))
+            a = QAction(c.text, self)
+            a.setObjectName(c.name)
+            a.setShortcut(QKeySequence(c.shortcut))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            a.setStatusTip(c.what)
+            a.setToolTip(f"{c.text.replace('&', '')} ({c.shortcut}): {c.what}")
+            a.setCheckable(c.checkable)
+            if c.name in handlers:
+                a.triggered.connect(lambda checked=False, h=handlers[c.name]: h())
+            menu.addAction(a)
+            self.addAction(a)      # the shortcut works whichever page has the keyboard
+            self.actions_by_name[c.name] = a
+        for name in ("acknowledge", "approve", "deny", "sign_out"):
+            self.actions_by_name[name].setEnabled(False)
+
+    def shortcut_rows(self) -> list[tuple[str, str, str, str]]:
+        """(menu, command, shortcut, what it does) of every action, read from the actions."""
+        rows = []
+        for menu in self.menuBar().actions():
+            for a in menu.menu().actions():
+                if a.isSeparator():
+                    continue
+                rows.append((menu.text().replace("&", ""), a.text().replace("&", "").rstrip("…"),
+                             a.shortcut().toString(QKeySequence.SequenceFormat.NativeText), a.statusTip()))
+        return rows
+
+    def show_shortcuts(self) -> None:
+        d = QDialog(self)
+        d.setObjectName("shortcuts")
+        d.setWindowTitle("Shortcuts")
+        model = ShortcutModel(d)
+        model.set_records(self.shortcut_rows())
+        view = record_view(model, "shortcut_list")
+        view.resizeColumnsToContents()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(d.reject)
+        box = QVBoxLayout(d)
+        box.addWidget(view)
+        box.addWidget(buttons)
+        d.resize(int(theme.base_pt() * 75), int(theme.base_pt() * 45))
+        self._open(d)
+
+    # -- views --------------------------------------------------------------------------------------
+    def show_view(self, spec: str) -> None:
+        """``floor``, ``table`` (the last table), ``table:T1``, ``alarms`` or ``approvals``."""
+        name, _, table = spec.partition(":")
+        if name not in VIEWS:
+            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals)")
+        if name == "table":
+            table = table or self.table_page.table or self.floor.current() or \
+                (self.table_order[0] if self.table_order else None)
+            if table is not None and self.table_order and table not in self.table_order:
+                raise ValueError(f"no table {table!r} on this floor (tables: {', '.join(self.table_order)})")
+            self.table_page.set_table(table)
+            self.bridge.watch_table(table)
+        else:
+            self.bridge.watch_table(None)
+        self.view = name
+        self.stack.setCurrentWidget(self.pages[name])
+        if name == "floor":
+            self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
+        elif name in ("alarms", "approvals"):
+            self.pages[name].view.setFocus()
+        self._enable()
+
+    def view_spec(self) -> str:
+        if self.view == "table" and self.table_page.table:
+            return f"table:{self.table_page.table}"
+        return self.view
+
+    def step_table(self, step: int) -> None:
+        if not self.table_order:
+            return
+        here = self.table_page.table if self.view == "table" else self.floor.current()
+        n = self.table_order.index(here) if here in self.table_order else -step
+        self.show_view(f"table:{self.table_order[(n + step) % len(self.table_order)]}")
+
+    def _fetch_history(self, table: str, before: int, deliver) -> None:
+        def failed(e):
+            self.statusBar().showMessage(f"history of {table}: {e}", 10000)
+            deliver(None)
+        self.bridge.read(lambda ws: ws.history(table, before), deliver, failed)
+
+    # -- the one signal -------------------------------------------------------------------------------
+    def on_update(self, u: Update) -> None:
+        if self._closed:
+            return
+        self.updates += 1
+        self._show_session(u.session, u.now)
+        if u.tiles is not None:
+            self.tiles = {t.table: t for t in u.tiles}
+            if not self.table_order:
+                self.table_order = list(self.tiles)
+            self.floor.set_tiles(u.tiles)
+            if self.view == "floor" and self.floor.current() is None and self.isActiveWindow():
+                self.floor.focus_table()
+        if u.alarms is not None:
+            self.alarms = u.alarms
+            self.alarms_page.show_alarms(u.alarms)
+        if u.approvals is not None:
+            self.approvals = u.approvals
+            self.approvals_page.show_approvals(u.approvals)
+        if u.detail is not None:
+            self.table_page.show_detail(u.detail)
+        if u.tiles is not None or u.alarms is not None or u.approvals is not None:
+            self._show_waiting()
+        if u.first:
+            self.bridge.read(lambda ws: ws.needs_first_administrator(), self._first_administrator,
+                             lambda e: None)
+        self._enable()
+
+    def on_failed(self, text: str) -> None:
+        self.banner.setText(f"{LEVEL_MARK[RED]} THE WORKSTATION STOPPED: {text}")
+        theme.set_level(self.banner, RED, filled=True)
+        self.banner.show()
+
+    def _first_administrator(self, needed: bool) -> None:
+        if needed and self.dialog is None:
+            self._open(FirstAdministratorDialog(self.bridge, self))
+
+    def _show_session(self, s, now) -> None:
+        self.session = s
+        if s is None:
+            self.who.setText(f"{LEVEL_MARK[NONE]} NOBODY SIGNED IN  ·  F9 to sign in")
+            theme.set_level(self.who, NONE)
+        else:
+            left = s.expires - now if now is not None else None
+            idle = f"  ·  signs out after {theme.duration(left)} idle" if left is not None else ""
+            self.who.setText(f"{LEVEL_MARK[OK]} SIGNED IN: {s.name} ({s.role}){idle}")
+            theme.set_level(self.who, OK)
+        self.actions_by_name["sign_out"].setEnabled(s is not None)
+
+    def _show_waiting(self) -> None:
+        alarms = sum(1 for a in self.alarms if a.open)
+        pending = sum(1 for r in self.approvals if r.status == "pending")
+        self.waiting.setText(f"{LEVEL_MARK[RED] if alarms else LEVEL_MARK[NONE]} {alarms} OPEN ALARM"
+                             f"{'' if alarms == 1 else 'S'}   "
+                             f"{LEVEL_MARK[AMBER] if pending else LEVEL_MARK[NONE]} {pending} PENDING APPROVAL"
+                             f"{'' if pending == 1 else 'S'}")
+        level = RED if alarms else AMBER if pending else NONE
+        theme.set_level(self.waiting, level, filled=level != NONE)
+
+    def _enable(self) -> None:
+        a = self.actions_by_name
+        a["acknowledge"].setEnabled(any(x.open for x in self.alarms))
+        pending = any(r.status == "pending" for r in self.approvals)
+        a["approve"].setEnabled(pending)
+        a["deny"].setEnabled(pending)
+        a["table"].setEnabled(bool(self.table_order))
+
+    # -- what a person does -----------------------------------------------------------------------------
+    def _open(self, d: QDialog) -> QDialog:
+        """Open ``d`` window-modal without blocking the event loop (the bridge keeps pumping)."""
+        self.dialog = d
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        d.finished.connect(lambda _=None, d=d: self._closed_dialog(d))
+        d.open()
+        return d
+
+    def _closed_dialog(self, d: QDialog) -> None:
+        if self.dialog is d:
+            self.dialog = None
+
+    def sign_in(self) -> QDialog:
+        return self._open(SignInDialog(self.bridge, self.session, self))
+
+    def sign_out(self) -> None:
+        self.bridge.act(lambda ws: ws.sign_out(), lambda _: self.statusBar().showMessage("Signed out.", 5000),
+                        lambda e: self.statusBar().showMessage(str(e), 10000))
+
+    def open_users(self) -> QDialog:
+        return self._open(UsersDialog(self.bridge, self.session, self))
+
+    def alarm_to_acknowledge(self):
+        if self.view == "alarms":
+            a = self.alarms_page.selected()
+            if a is not None and a.open:
+                return a
+        table = self.table_page.table if self.view == "table" else self.floor.current() \
+            if self.view == "floor" else None
+        waiting = [a for a in self.alarms if a.open]
+        mine = [a for a in waiting if table is not None and a.table == table]
+        return (mine or waiting or [None])[0]
+
+    def acknowledge(self) -> QDialog | None:
+        alarm = self.alarm_to_acknowledge()
+        if alarm is None:
+            self.statusBar().showMessage("No alarm is waiting for acknowledgement.", 5000)
+            return None
+        if self.view == "alarms":
+            self.alarms_page.select_key(alarm.id)
+        return self._open(AcknowledgeDialog(self.bridge, alarm, self.session, self))
+
+    def request_to_decide(self):
+        if self.view == "approvals":
+            r = self.approvals_page.selected()
+            if r is not None and r.status == "pending":
+                return r
+        table = self.table_page.table if self.view == "table" else self.floor.current() \
+            if self.view == "floor" else None
+        pending = [r for r in self.approvals if r.status == "pending"]
+        mine = [r for r in pending if table is not None and r.table == table]
+        return (mine or pending or [None])[0]
+
+    def decide(self, decision: str) -> QDialog | None:
+        request = self.request_to_decide()
+        if request is None:
+            self.statusBar().showMessage("No request is waiting for approval.", 5000)
+            return None
+        return self._open(DecideDialog(self.bridge, request, decision, self.session, self))
+
+    # -- activity, settings, closing --------------------------------------------------------------------
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and not self._closed:
+            self.bridge.touch()
+        return False
+
+    def start(self) -> None:
+        self.bridge.start()
+
+    def _restore(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1600, 900)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        view = self.settings.value("window/view", "floor")
+        try:
+            self.show_view(str(view))
+        except ValueError:
+            self.show_view("floor")
+
+    def save_settings(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/view", self.view_spec())
+        self.settings.sync()
+
+    def closeEvent(self, event) -> None:
+        if not self._closed:
+            self.save_settings()
+            self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Stop pumping and wait for the bridge's lane; the workstation is closed by its owner."""
+        if self._closed:
+            return
+        self._closed = True
+        from .qt import QApplication
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        if self.dialog is not None:
+            self.dialog.reject()
+        self.bridge.close()
+
+
+__all__ = ["MainWindow", "COMMANDS", "QMessageBox"]

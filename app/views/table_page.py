@@ -1,0 +1,305 @@
+"""The table view: one table in full, from its ``TableDetail`` (app/workstation/readouts.py).
+
+The seven positions stand as docs/table-layout.md draws them: seats 6 to 1 from the dealer's
+far left to the far right, the dealer below (002: seven seated positions and no house hand).
+Each says who sits there and what they do this round (bank, wager, progressive, first to the
+table, the starting position and the order they receive cards). Below: the bank and who is
+offered it next, the decks with their colours, counts and clocks, this round's irregularities
+with their consequences and citations, and the table's history, newest first.
+"""
+
+from __future__ import annotations
+
+from . import theme
+from .models import DeckModel, HistoryModel, IrregularityModel, seat_text
+from .qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
+                 QSplitter, Qt, QTableView, QVBoxLayout, QWidget)
+from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+from .tile import state_text
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def ordinal(n: int) -> str:
+    return ORDINAL.get(n, f"{n}th")
+
+
+def position_name(p: int) -> str:
+    return "DEALER" if p == 0 else f"SEAT {p}"
+
+
+def record_view(model, name: str) -> QTableView:
+    v = QTableView()
+    v.setObjectName(name)
+    v.setModel(model)
+    v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    v.setAlternatingRowColors(True)
+    v.setWordWrap(False)
+    v.verticalHeader().hide()
+    h = v.horizontalHeader()
+    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    h.setStretchLastSection(True)
+    h.setHighlightSections(False)
+    return v
+
+
+class PositionBox(QFrame):
+    """One of the seven positions."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.title = QLabel()
+        self.title.setFont(theme.font(1.2, bold=True))
+        self.player = QLabel()
+        self.player.setFont(theme.font(1.0))
+        self.marks = QLabel()
+        self.marks.setFont(theme.font(0.95, bold=True))
+        self.marks.setWordWrap(True)
+        self.order = QLabel()
+        self.order.setFont(theme.font(1.1, bold=True))
+        for lb in (self.title, self.player, self.marks, self.order):
+            lb.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            lb.setTextFormat(Qt.TextFormat.PlainText)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        box.setSpacing(2)
+        box.addWidget(self.title)
+        box.addWidget(self.player)
+        box.addWidget(self.marks)
+        box.addWidget(self.order)
+        self.setMinimumWidth(int(theme.base_pt() * 9))
+
+    def show_position(self, p, start: int | None, order: tuple[int, ...]) -> None:
+        self.title.setText(position_name(p.position))
+        if p.position == 0:
+            self.player.setText("house dealer")
+        elif p.occupied:
+            self.player.setText(p.player or "seated")
+        else:
+            self.player.setText("empty")
+        marks = []
+        if p.banks:
+            marks.append("BANK")
+        if p.first_player:
+            marks.append("FIRST TO THE TABLE")
+        if p.wagers:
+            marks.append("WAGER")
+        if p.progressive:
+            marks.append("PROGRESSIVE")
+        if p.voided:
+            marks.append(f"{LEVEL_MARK[RED]} HAND VOIDED")
+        self.marks.setText(" · ".join(marks))
+        theme.set_level(self.marks, RED if p.voided else OK if p.banks else NONE)
+        if p.position in order:
+            n = order.index(p.position) + 1
+            self.order.setText(("START · " if p.position == start else "") + f"{ordinal(n)} to receive cards")
+        else:
+            self.order.setText("")
+        theme.set_level(self.order, AMBER if p.position == start else NONE)
+        if not p.occupied:
+            theme.set_dim(self.player)
+        self.setAccessibleName(f"{position_name(p.position)}: {self.player.text()} {self.marks.text()} "
+                               f"{self.order.text()}".strip())
+
+
+class TablePage(QWidget):
+    def __init__(self, fetch_history, parent: QWidget | None = None):
+        """``fetch_history(table, before, deliver)`` reads an older page off the GUI thread."""
+        super().__init__(parent)
+        self.setObjectName("table")
+        self.table: str | None = None
+        self.detail = None
+        self._fetch_history = fetch_history
+
+        self.title = QLabel("No table open")
+        self.title.setObjectName("title")
+        self.title.setFont(theme.font(1.8, bold=True))
+        self.subtitle = QLabel("Choose a table on the floor (F2) and press Enter")
+        self.subtitle.setFont(theme.font(1.0))
+        theme.set_dim(self.subtitle)
+        self.state = QLabel()
+        self.state.setObjectName("state")
+        self.state.setFont(theme.font(1.5, bold=True))
+        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.facts = QLabel()
+        self.facts.setObjectName("facts")
+        self.facts.setFont(theme.font(1.15, bold=True))
+        self.clocks = QLabel()
+        self.clocks.setObjectName("clocks")
+        self.clocks.setFont(theme.font(1.15, bold=True, mono=True))
+        self.lights = QLabel()
+        self.lights.setObjectName("lights")
+        self.lights.setFont(theme.font(1.0, bold=True))
+        self.counts = QLabel()
+        self.counts.setObjectName("counts")
+        self.counts.setFont(theme.font(1.15, bold=True))
+        self.counts.setMargin(4)
+
+        head = QGridLayout()
+        head.addWidget(self.title, 0, 0)
+        head.addWidget(self.state, 0, 1)
+        head.addWidget(self.subtitle, 1, 0)
+        head.addWidget(self.counts, 1, 1, Qt.AlignmentFlag.AlignRight)
+        head.addWidget(self.facts, 2, 0, 1, 2)
+        head.addWidget(self.clocks, 3, 0, 1, 2)
+        head.addWidget(self.lights, 4, 0, 1, 2)
+        head.setColumnStretch(0, 1)
+        for lb in (self.facts, self.clocks, self.lights, self.subtitle):
+            lb.setWordWrap(True)
+
+        # the seven positions, as docs/table-layout.md draws them
+        self.positions: dict[int, PositionBox] = {}
+        self.seats_row = QHBoxLayout()
+        self.seats_row.setSpacing(8)
+        self.dealer_row = QHBoxLayout()
+        self.deal_line = QLabel()
+        self.deal_line.setObjectName("deal")
+        self.deal_line.setFont(theme.font(1.05, bold=True))
+        self.deal_line.setWordWrap(True)
+        layout_box = QGroupBox("Positions (seats as the dealer sees them: seat 6 on the far left, seat 1 on the far "
+                               "right)")
+        lay = QVBoxLayout(layout_box)
+        lay.addLayout(self.seats_row)
+        lay.addLayout(self.dealer_row)
+        lay.addWidget(self.deal_line)
+
+        self.bank = QLabel()
+        self.bank.setObjectName("bank")
+        self.bank.setWordWrap(True)
+        self.bank.setTextFormat(Qt.TextFormat.PlainText)
+        self.bank.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.bank.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        bank_box = QGroupBox("Bank and rotation")
+        QVBoxLayout(bank_box).addWidget(self.bank)
+
+        self.decks = DeckModel(self)
+        self.irregularities = IrregularityModel(self)
+        self.history = HistoryModel(self._fetch_older, self)
+        self.decks_view = record_view(self.decks, "decks")
+        self.irregularities_view = record_view(self.irregularities, "irregularities")
+        self.history_view = record_view(self.history, "history")
+        decks_box = QGroupBox("Decks")
+        QVBoxLayout(decks_box).addWidget(self.decks_view)
+        irr_box = QGroupBox("Irregularities this round")
+        QVBoxLayout(irr_box).addWidget(self.irregularities_view)
+        hist_box = QGroupBox("History (newest first)")
+        QVBoxLayout(hist_box).addWidget(self.history_view)
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(bank_box)
+        left.addWidget(decks_box)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(irr_box)
+        right.addWidget(hist_box)
+        right.setStretchFactor(1, 2)
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(left)
+        lower.addWidget(right)
+        lower.setStretchFactor(0, 2)
+        lower.setStretchFactor(1, 3)
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(12, 8, 12, 8)
+        box.addLayout(head)
+        box.addWidget(layout_box)
+        box.addWidget(lower, 1)
+
+    # -- which table ---------------------------------------------------------------------------
+    def set_table(self, table: str | None) -> None:
+        if table != self.table:
+            self.table = table
+            self.detail = None
+            self.history.clear()
+
+    def _fetch_older(self, before: int, deliver) -> None:
+        if self.table is not None:
+            table = self.table
+            self._fetch_history(table, before, lambda page: deliver(page) if table == self.table else None)
+
+    # -- showing a detail ------------------------------------------------------------------------
+    def show_detail(self, d) -> None:
+        if d.tile.table != self.table:
+            return
+        self.detail = d
+        t = d.tile
+        self.title.setText(f"Table {t.table}")
+        self.subtitle.setText(f"{t.profile} · {d.title}")
+        self.state.setText(state_text(t.state) + (f"  {LEVEL_MARK[RED]} VOID" if t.void else ""))
+        if t.void:
+            theme.set_level(self.state, RED)
+        else:
+            theme.set_plain(self.state)
+        self.facts.setText(f"ROUND {t.round}   ·   BANK: {t.bank.text}   ·   "
+                           + ("PROGRESSIVE " + (f"{theme.money(t.meter_cents)}" if t.meter_cents is not None else "—")
+                              + (f"  {LEVEL_MARK[RED]} CLOSED (controller offline)" if t.progressive == "closed"
+                                 else "  open") if t.progressive else "no progressive wager"))
+        clocks = []
+        if t.deck is not None:
+            clocks.append(f"DECK {t.deck.deck} {theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue)}")
+        if t.dice is not None:
+            clocks.append(f"DICE {theme.clock_words(t.dice.level, t.dice.left, t.dice.overdue)}")
+        self.clocks.setText("     ".join(clocks) or "no deck or dice at the table")
+        theme.set_level(self.clocks, t.clock_level if clocks else NONE)
+        self.lights.setText("   ".join(theme.link_words(light.cls, light.state) for light in t.lights)
+                            or "no devices")
+        link_levels = [theme.LINK_LEVEL.get(light.state, NONE) for light in t.lights]
+        theme.set_level(self.lights, RED if RED in link_levels else AMBER if AMBER in link_levels
+                        else OK if link_levels else NONE)
+        counts = (f"{LEVEL_MARK[RED] if t.open_alarms else LEVEL_MARK[NONE]} {t.open_alarms} open alarm"
+                  f"{'' if t.open_alarms == 1 else 's'}   "
+                  f"{LEVEL_MARK[AMBER] if t.pending_approvals else LEVEL_MARK[NONE]} {t.pending_approvals} pending "
+                  f"approval{'' if t.pending_approvals == 1 else 's'}")
+        self.counts.setText(counts)
+        level = RED if t.open_alarms else AMBER if t.pending_approvals else NONE
+        theme.set_level(self.counts, level, filled=level != NONE)
+
+        self._show_positions(d)
+        self._show_bank(d.bank)
+        self.decks.set_records(d.decks)
+        self.irregularities.set_records(d.irregularities)
+        self.history.set_page(d.history)
+        for v in (self.decks_view, self.irregularities_view):
+            v.resizeColumnsToContents()
+        if self.history.rowCount() and not self.history_view.property("sized"):
+            self.history_view.resizeColumnsToContents()
+            self.history_view.setProperty("sized", True)
+
+    def _show_positions(self, d) -> None:
+        wanted = [p.position for p in d.positions]
+        if list(self.positions) != wanted:
+            for w in self.positions.values():
+                w.setParent(None)
+                w.deleteLater()
+            self.positions = {p: PositionBox(self) for p in wanted}
+            # seats from the dealer's far left (highest number) to the far right; the dealer below
+            for p in sorted((p for p in wanted if p != 0), reverse=True):
+                self.seats_row.addWidget(self.positions[p])
+            if 0 in self.positions:
+                self.dealer_row.addStretch(1)
+                self.dealer_row.addWidget(self.positions[0])
+                self.dealer_row.addStretch(1)
+        for p in d.positions:
+            self.positions[p.position].show_position(p, d.starting_position, d.deal_order)
+        if d.deal_order:
+            order = ", ".join(seat_text(p) for p in d.deal_order)
+            start = seat_text(d.starting_position) if d.starting_position is not None else "—"
+            self.deal_line.setText(f"Starting position: {start}.   Deal order ({d.delivery}): {order}")
+        else:
+            self.deal_line.setText(f"Starting position and deal order: not yet determined this round "
+                                   f"(cards go {d.delivery})")
+
+    def _show_bank(self, b) -> None:
+        lines = [f"Bank this round: {b.marker.text}", f"Rotation: {b.rotation.replace('-', ' ')}", b.note]
+        if b.dealer_wager is not None:
+            lines.append(f"Dealer's wager against the player bank: {theme.money(b.dealer_wager)}")
+        if b.last_bank:
+            lines.append("Last bank: " + ", ".join(seat_text(s) for s in b.last_bank))
+        if b.offers:
+            lines.append("Offered next, in order:")
+            for o in b.offers:
+                mark = f"{LEVEL_MARK[OK]} eligible" if o.eligible else f"{LEVEL_MARK[NONE]} not eligible"
+                lines.append(f"   {seat_text(o.seat)}: {mark} ({o.reason})")
+        self.bank.setText("\n".join(line for line in lines if line))

@@ -1,0 +1,241 @@
+"""One table on the floor overview: everything a supervisor needs to see at a glance.
+
+The tile shows a ``Tile`` readout (app/workstation/readouts.py) as it is. What needs the
+supervisor is drawn three ways at once: colour, a shape and a word (app/views/theme.py): the
+frame turns red or amber, the alarm and approval counts become filled badges, a clock says DUE
+or OVERDUE, a light says OFFLINE.
+"""
+
+from __future__ import annotations
+
+from . import theme
+from .qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
+from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+
+STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
+              "starting_position": "STARTING POSITION"}
+
+
+def state_text(state: str) -> str:
+    return STATE_WORD.get(state, state.replace("_", " ").upper())
+
+
+def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
+    lb = QLabel()
+    lb.setFont(theme.font(scale, bold, mono))
+    lb.setTextFormat(Qt.TextFormat.PlainText)
+    if name:
+        lb.setObjectName(name)
+    return lb
+
+
+def tile_level(t) -> str:
+    """The frame's colour: the most urgent thing the tile shows (its words say which)."""
+    links = [theme.LINK_LEVEL.get(light.state, NONE) for light in t.lights]
+    if t.open_alarms or t.pending_acknowledgements or t.clock_level == RED or RED in links \
+            or t.progressive == "closed":
+        return RED
+    if t.pending_approvals or t.clock_level == AMBER or AMBER in links:
+        return AMBER
+    return OK
+
+
+class TileWidget(QFrame):
+    """Focusable: arrows move between tiles (FloorView), Enter or a double click opens the table."""
+
+    open_requested = Signal(str)
+
+    def __init__(self, table: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.table = table
+        self.tile = None
+        self.setObjectName("tile")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setAccessibleName(f"table {table}")
+
+        self.name = _label(2.0, bold=True, name="name")
+        self.name.setText(table)
+        self.profile = _label(0.95, name="profile")
+        theme.set_dim(self.profile)
+        self.state = _label(1.25, bold=True, name="state")
+        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.round = _label(1.15, bold=True, name="round")
+        self.void = _label(1.0, bold=True, name="void")
+        self.bank = _label(1.1, name="bank")
+        self.deck_name = _label(1.05, name="deck_name")
+        self.deck = _label(1.35, bold=True, mono=True, name="deck")
+        self.dice_name = _label(1.05, name="dice_name")
+        self.dice_name.setText("DICE")
+        self.dice = _label(1.35, bold=True, mono=True, name="dice")
+        self.meter = _label(2.6, bold=True, mono=True, name="meter")
+        self.meter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.progressive = _label(1.0, bold=True, name="progressive")
+        self.progressive.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.alarms = _label(1.3, bold=True, name="alarms")
+        self.approvals = _label(1.3, bold=True, name="approvals")
+        self.irregularities = _label(1.0, bold=True, name="irregularities")
+        for badge in (self.alarms, self.approvals, self.irregularities, self.void):
+            badge.setMargin(4)
+        self.lights: dict[str, QLabel] = {}
+        self.lights_box = QGridLayout()
+        self.lights_box.setHorizontalSpacing(12)
+        self.lights_box.setVerticalSpacing(2)
+
+        top = QHBoxLayout()
+        names = QVBoxLayout()
+        names.setSpacing(0)
+        names.addWidget(self.name)
+        names.addWidget(self.profile)
+        top.addLayout(names)
+        top.addStretch(1)
+        top.addWidget(self.state, 0, Qt.AlignmentFlag.AlignTop)
+
+        round_row = QHBoxLayout()
+        round_row.addWidget(self.round)
+        round_row.addWidget(self.void)
+        round_row.addStretch(1)
+        round_row.addWidget(self.bank)
+
+        clocks = QGridLayout()
+        clocks.setHorizontalSpacing(12)
+        clocks.setVerticalSpacing(2)
+        clocks.addWidget(self.deck_name, 0, 0)
+        clocks.addWidget(self.deck, 0, 1)
+        clocks.addWidget(self.dice_name, 1, 0)
+        clocks.addWidget(self.dice, 1, 1)
+        clocks.setColumnStretch(1, 1)
+
+        meter_row = QVBoxLayout()
+        meter_row.setSpacing(0)
+        meter_row.addWidget(self.meter)
+        meter_row.addWidget(self.progressive)
+
+        counts = QHBoxLayout()
+        counts.addWidget(self.alarms)
+        counts.addWidget(self.approvals)
+        counts.addStretch(1)
+        counts.addWidget(self.irregularities)
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(14, 10, 14, 10)
+        box.setSpacing(6)
+        box.addLayout(top)
+        box.addLayout(round_row)
+        box.addLayout(clocks)
+        box.addLayout(self.lights_box)
+        box.addStretch(1)
+        box.addLayout(meter_row)
+        box.addLayout(counts)
+
+    # -- showing a readout ---------------------------------------------------------------------
+    def show_tile(self, t) -> None:
+        if t == self.tile:
+            return
+        self.tile = t
+        self.profile.setText(f"{t.profile} · rule text {t.rule_text}")
+        self.state.setText(state_text(t.state))
+        self.round.setText(f"ROUND {t.round}")
+        self.void.setVisible(t.void)
+        if t.void:
+            self.void.setText(f"{LEVEL_MARK[RED]} VOID")
+            theme.set_level(self.void, RED, filled=True)
+        self.bank.setText(f"BANK: {t.bank.text}")
+
+        if t.deck is None:
+            self.deck_name.setText("DECK")
+            self.deck.setText("no deck at the table")
+            theme.set_level(self.deck, NONE)
+        else:
+            where = "in play" if t.deck.in_play else "next"
+            self.deck_name.setText(f"DECK {t.deck.deck} ({where})")
+            self.deck.setText(theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue))
+            theme.set_level(self.deck, t.deck.level)
+        if t.dice is None:
+            self.dice.setText("no dice at the table")
+            theme.set_level(self.dice, NONE)
+        else:
+            self.dice.setText(theme.clock_words(t.dice.level, t.dice.left, t.dice.overdue))
+            theme.set_level(self.dice, t.dice.level)
+
+        self._show_lights(t.lights)
+
+        if t.progressive is None:
+            self.meter.setText("")
+            self.progressive.setText("no progressive wager")
+            theme.set_level(self.progressive, NONE)
+        else:
+            self.meter.setText(theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
+            if t.progressive == "closed":
+                self.progressive.setText(f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED (controller offline)")
+                theme.set_level(self.progressive, RED)
+                theme.set_level(self.meter, RED)
+            else:
+                self.progressive.setText("PROGRESSIVE METER")
+                theme.set_level(self.progressive, NONE)
+                theme.set_level(self.meter, OK)
+
+        plural = "" if t.open_alarms == 1 else "S"
+        self.alarms.setText(f"{LEVEL_MARK[RED] if t.open_alarms else LEVEL_MARK[NONE]} {t.open_alarms} ALARM{plural}")
+        theme.set_level(self.alarms, RED if t.open_alarms else NONE, filled=bool(t.open_alarms))
+        plural = "" if t.pending_approvals == 1 else "S"
+        self.approvals.setText(f"{LEVEL_MARK[AMBER] if t.pending_approvals else LEVEL_MARK[NONE]} "
+                               f"{t.pending_approvals} APPROVAL{plural}")
+        theme.set_level(self.approvals, AMBER if t.pending_approvals else NONE, filled=bool(t.pending_approvals))
+        self.irregularities.setVisible(bool(t.pending_acknowledgements))
+        if t.pending_acknowledgements:
+            self.irregularities.setText(f"{LEVEL_MARK[RED]} IRREGULARITY: SUPERVISOR")
+            theme.set_level(self.irregularities, RED, filled=True)
+
+        level = tile_level(t)
+        if self.property("level") != level:
+            self.setProperty("level", level)
+            self.style().unpolish(self)
+            self.style().polish(self)
+        self.setAccessibleDescription(self.summary())
+
+    def _show_lights(self, lights) -> None:
+        serials = [light.serial for light in lights]
+        if list(self.lights) != serials:
+            for lb in self.lights.values():
+                self.lights_box.removeWidget(lb)
+                lb.deleteLater()
+            self.lights = {}
+            for n, light in enumerate(lights):
+                lb = _label(1.0, bold=True, name=f"light:{light.cls}")
+                self.lights[light.serial] = lb
+                self.lights_box.addWidget(lb, n // 2, n % 2)
+        for light in lights:
+            lb = self.lights[light.serial]
+            lb.setText(theme.link_words(light.cls, light.state))
+            lb.setToolTip(f"{light.cls} {light.serial}: {light.state}")
+            theme.set_level(lb, theme.LINK_LEVEL.get(light.state, NONE))
+
+    def light(self, cls: str) -> QLabel | None:
+        """The light of the table's ``cls`` device (tests, and the status line)."""
+        for serial, lb in self.lights.items():
+            if lb.objectName() == f"light:{cls}":
+                return lb
+        return None
+
+    def summary(self) -> str:
+        """The tile in one line of words (accessibility, and what a test reads)."""
+        parts = [self.table, self.state.text(), self.round.text(), self.bank.text(),
+                 f"{self.deck_name.text()} {self.deck.text()}", f"DICE {self.dice.text()}"]
+        parts += [lb.text() for lb in self.lights.values()]
+        parts += [self.meter.text(), self.progressive.text(), self.alarms.text(), self.approvals.text()]
+        return "; ".join(p for p in parts if p)
+
+    # -- keyboard and mouse ----------------------------------------------------------------------
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.open_requested.emit(self.table)
+            return
+        super().keyPressEvent(event)
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        self.open_requested.emit(self.table)
+
+    def mousePressEvent(self, event) -> None:
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        super().mousePressEvent(event)

@@ -1,0 +1,168 @@
+"""Fixtures for the window's tests (tests/test_views_*.py, tests/test_gui_*.py): a real demo floor
+of simulated devices over loopback TCP, the real workstation on a clock the test moves, and the
+real main window on the offscreen platform.
+
+Every test that uses them fails if it leaves a Qt pool thread busy, a timer of the window
+running, or a thread of its own (a link, a simulated device, the audit writer) alive
+(napari's conftest does the same for its viewer).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app.devices.session import Policy
+from app.simulate.devices import SimDevice
+from app.views import theme
+from app.views.main_window import MainWindow
+from app.views.qt import QSettings, QThreadPool, QTimer
+from app.workstation import demo
+from app.workstation.workstation import Workstation
+
+T0 = datetime(2026, 11, 23, 20, 0, 0)
+# T1: section6, every device (the device tests); T7: sd, dealt by hand, no devices (the clocks)
+TABLES = tuple(t for t in demo.DEMO_TABLES if t[0] in ("T1", "T7"))
+PACE = 0.1                      # a round of each device in about half a second
+QUICK = Policy(degraded_after_s=0.6, offline_after_s=1.5, backoff_first_s=0.1, backoff_max_s=0.3)
+USERS = {u.role: u for u in demo.DEMO_USERS}
+WAIT_MS = 25_000                # real sockets and threads: waited for, never slept through
+
+
+class Clock:
+    """The workstation's clock: the test moves it; nothing waits for it."""
+
+    def __init__(self, start: datetime = T0):
+        self._now = start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> datetime:
+        with self._lock:
+            return self._now
+
+    def set(self, when: datetime) -> None:
+        with self._lock:
+            self._now = when
+
+    def advance(self, **kw) -> None:
+        with self._lock:
+            self._now += timedelta(**kw)
+
+
+def open_floor(db: Path, clock: Clock, *, hits: float = 0.0, silence: float = 2.0):
+    """The demo floor of ``TABLES`` as ``demo.open_demo`` builds it, with no random faults, quick
+    devices, and a progressive controller that hits in ``hits`` of its rounds."""
+    devices = demo.DemoDevices(TABLES, faults=(), fault_rate=0.0, pace=PACE, seed=13)
+    for n, (serial_, dev) in enumerate(list(devices.devices.items())):
+        tuning = {"hit_rate": hits} if dev.kind == "progressive" else {}
+        devices.devices[serial_] = SimDevice(dev.kind, serial_, faults=(), seed=n, pace=PACE, fault_rate=0.0,
+                                             silence=(silence, silence), **tuning)
+    urls = devices.start()
+    try:
+        ws = Workstation(demo.demo_config(urls, TABLES), db, clock=clock, policy=QUICK,
+                         install_serial="pitdesk-test", on_close=[devices.stop])
+    except BaseException:
+        devices.stop()
+        raise
+    try:
+        demo.add_demo_users(ws)
+        demo.open_demo_tables(ws)
+        ws.start()
+    except BaseException:
+        ws.close()
+        raise
+    return ws, devices
+
+
+@dataclass
+class Pit:
+    window: MainWindow
+    ws: Workstation
+    devices: demo.DemoDevices
+    clock: Clock
+    settings: QSettings
+
+
+@pytest.fixture
+def themed(qapp):
+    theme.apply(qapp)
+    qapp.setStyleSheet(theme.stylesheet())
+    return qapp
+
+
+@pytest.fixture
+def no_threads_left(qapp):
+    """Fail a test that leaves a Qt pool thread working or a Python thread of its own running."""
+    before = set(threading.enumerate())
+    yield
+    pool = QThreadPool.globalInstance()
+    pool.waitForDone(5000)
+    assert pool.activeThreadCount() == 0, "a task is still running on the global QThreadPool"
+    deadline = time.monotonic() + 5
+    left = []
+    while time.monotonic() < deadline:
+        # Qt's own threads appear as dummy threads once they ran Python; the pools are checked above
+        left = [t for t in threading.enumerate() if t not in before and t.is_alive()
+                and not isinstance(t, threading._DummyThread)]
+        if not left:
+            break
+        time.sleep(0.05)   # threads that were told to stop, ending
+    assert not left, f"threads left running: {[t.name for t in left]}"
+
+
+def make_pit(tmp_path, qtbot, monkeypatch, hits: float = 0.0, view: str | None = None, **kw) -> Pit:
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    clock = Clock()
+    ws, devices = open_floor(tmp_path / "audit.db", clock, hits=hits, **kw)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    if view:
+        settings.setValue("window/view", view)
+    try:
+        window = MainWindow(ws, settings=settings, pump_ms=30, title="test floor")
+    except BaseException:
+        ws.close()
+        raise
+    qtbot.addWidget(window)
+    window.resize(1600, 900)
+    window.show()
+    window.start()
+    return Pit(window, ws, devices, clock, settings)
+
+
+def close_pit(p: Pit) -> None:
+    """Close the window as Quit does, then the workstation; nothing of either may still run."""
+    p.window.close()
+    lane = p.window.bridge.lane
+    assert lane.closed and lane.active == 0, "the bridge's lane still runs a task"
+    running = [t.objectName() for t in p.window.findChildren(QTimer) if t.isActive()]
+    assert not running, f"timers still running on the closed window: {running}"
+    p.ws.close()
+
+
+@pytest.fixture
+def pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
+    p = make_pit(tmp_path, qtbot, monkeypatch)
+    yield p
+    close_pit(p)
+
+
+@pytest.fixture
+def hit_pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
+    """A floor whose progressive controller hits in every round (000(q)(3))."""
+    p = make_pit(tmp_path, qtbot, monkeypatch, hits=1.0)
+    yield p
+    close_pit(p)
+
+
+def wait_online(qtbot, p: Pit, table: str = "T1", classes=("shuffler", "shoe", "progressive", "rng")) -> None:
+    tile = p.window.floor
+
+    def online():
+        w = tile.tiles.get(table)
+        return w is not None and all(w.light(c) is not None and "ONLINE" in w.light(c).text() for c in classes)
+    qtbot.waitUntil(online, timeout=WAIT_MS)
