@@ -10,13 +10,23 @@ JSON line per acknowledged event, ``{"seq": ..., "time": ..., "table": ..., "typ
 "actor": ..., "role": ..., "data": ...}``, and flush, so a line on stdout is a promise that the
 event is on disk. With COUNT it stops after that many events and closes the log (exit 0);
 without, it runs until it is killed.
+
+    python tests/store_writer.py DB SEED [COUNT] --crash-at POINT [--crash-batch N]
+
+kills the process with SIGKILL at one step of its N-th batch of two rows or more (default the
+third; rows from other processes do not count): ``before-intent`` (rows inserted, nothing
+recorded), ``after-intent`` (the head recorded before COMMIT, not committed), ``after-commit``
+(committed, the head not yet recorded as committed), ``after-head`` (recorded, no caller
+answered yet). The subclass only adds the kill; every step is the real AuditLog's.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
+import signal
 import sys
 from datetime import datetime, timedelta
 
@@ -41,12 +51,42 @@ def line(seq: int, r: Record) -> str:
                        "role": r.role, "data": r.data})
 
 
+class CrashingLog(AuditLog):
+    """An AuditLog that dies (SIGKILL, as from outside) at one step of one of its batches."""
+
+    def __init__(self, db: str, point: str, batch: int):
+        self.point, self.batch, self.batches = point, batch, 0
+        super().__init__(db)
+
+    def _die(self, point: str) -> None:
+        if point == self.point and self.batches == self.batch:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def _record_intent(self, conn, after, new):
+        if new[0] - after[0] >= 2:
+            self.batches += 1
+        self._die("before-intent")
+        super()._record_intent(conn, after, new)
+        self._die("after-intent")
+
+    def _record_committed(self, head):
+        self._die("after-commit")
+        super()._record_committed(head)
+        self._die("after-head")
+
+
 def main() -> int:
-    db, seed = sys.argv[1], int(sys.argv[2])
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    ap = argparse.ArgumentParser()
+    ap.add_argument("db")
+    ap.add_argument("seed", type=int)
+    ap.add_argument("count", type=int, nargs="?")
+    ap.add_argument("--crash-at", choices=("before-intent", "after-intent", "after-commit", "after-head"))
+    ap.add_argument("--crash-batch", type=int, default=3)
+    args = ap.parse_args()
+    db, seed, count = args.db, args.seed, args.count
     rng = random.Random(seed)
     out = sys.stdout
-    log = AuditLog(db)
+    log = CrashingLog(db, args.crash_at, args.crash_batch) if args.crash_at else AuditLog(db)
     out.write(f"ready {log.seq}\n")
     out.flush()
     n = 0

@@ -12,25 +12,19 @@ import os
 import random
 import secrets
 import shutil
-import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from app.store import audit, chain, paths
 from app.store.log import AuditLog, Record, StoreStopped
-
-PITDESK = str(Path(sys.executable).with_name("pitdesk"))
-WRITER = str(Path(__file__).with_name("store_writer.py"))
-T0 = datetime(2026, 11, 21, 14, 0)
-TRIGGERS = {"events_no_update", "events_no_delete", "events_gapless"}
+from tests.store_helpers import (PITDESK, T0, Writer, as_acked, attacker, check_log, cli, cut_copy, env_for,
+                                 first_bad, head_reach, head_record, read_events, record, verify_ok)
 
 
 @pytest.fixture
@@ -38,107 +32,6 @@ def home(tmp_path, monkeypatch):
     h = tmp_path / "home"
     monkeypatch.setenv("PITDESK_HOME", str(h))
     return h
-
-
-def env_for(home: Path) -> dict:
-    return {**os.environ, "PITDESK_HOME": str(home)}
-
-
-def cli(home: Path, *args: str) -> tuple[int, dict | None, str]:
-    p = subprocess.run([PITDESK, *args], env=env_for(home), capture_output=True, text=True, timeout=120)
-    return p.returncode, json.loads(p.stdout) if p.stdout.strip() else None, p.stderr
-
-
-def verify_ok(home: Path, *args: str) -> dict:
-    rc, out, err = cli(home, "audit", "verify", *args)
-    assert rc == 0 and out["ok"] and out["first_bad"] is None, (rc, out, err)
-    assert "Traceback" not in err
-    return out
-
-
-def first_bad(home: Path, *args: str) -> tuple[int, str, str]:
-    """``audit verify`` must exit 1 and name the first bad row, in the JSON and on stderr."""
-    rc, out, err = cli(home, "audit", "verify", *args)
-    assert rc == 1 and out is not None and not out["ok"], (rc, out, err)
-    bad = out["first_bad"]
-    assert f"audit log does not verify: row {bad['seq']}: {bad['kind']}: {bad['detail']}" in err
-    return bad["seq"], bad["kind"], bad["detail"]
-
-
-def read_events(db: Path) -> list[tuple]:
-    conn = sqlite3.connect(db.absolute().as_uri() + "?mode=ro", uri=True)
-    try:
-        return conn.execute("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac "
-                            "FROM events ORDER BY seq").fetchall()
-    finally:
-        conn.close()
-
-
-def check_log(db: Path, acked: dict[int, dict], seen: list[tuple] | None = None) -> int:
-    """Gapless from 1, every acknowledged event there with the body its writer sent, and every
-    row seen before (``seen``, updated in place) still there unchanged; the number of rows."""
-    rows = read_events(db)
-    if seen is not None:
-        assert rows[:len(seen)] == seen, "a row seen before has changed or gone"
-        seen[:] = rows
-    seqs = [r[0] for r in rows]
-    assert seqs == list(range(1, len(seqs) + 1)), "the log has a gap"
-    for seq, a in acked.items():
-        assert seq <= len(rows), f"acknowledged row {seq} is missing (the log ends at {len(rows)})"
-        r = rows[seq - 1]
-        assert r[6] == chain.body(seq, a["time"], a["table"], a["type"], a["actor"], a["role"], a["data"]), seq
-        assert r[1:6] == (a["time"], a["table"], a["type"], a["actor"], a["role"]), seq
-    return len(rows)
-
-
-def record(i: int, marker: str = "", pad: int = 0) -> Record:
-    t = T0 + timedelta(seconds=i)
-    if i % 3 == 0:
-        return Record("meter_reading", t, "fay", "floor supervisor", "T1",
-                      {"cents": 1000 * i, "source": "controller", "marker": marker})
-    return Record("note", t, "dee", "dealer", "T2", {"text": f"note {i}", "marker": marker, "pad": "x" * pad})
-
-
-def as_acked(seq: int, r: Record) -> dict:
-    return {"seq": seq, "time": r.time.isoformat(), "table": r.table, "type": r.type, "actor": r.actor,
-            "role": r.role, "data": r.data}
-
-
-# -- 1. kill -9 in the middle of a heavy append loop ----------------------------------------------
-class Writer:
-    """tests/store_writer.py in its own process; its stdout lines collected as they come."""
-
-    def __init__(self, db: Path, home: Path, seed: int, err: Path, count: int | None = None):
-        self.err = err
-        with open(err, "ab") as e:
-            self.p = subprocess.Popen([sys.executable, WRITER, str(db), str(seed)] + ([str(count)] if count else []),
-                                      stdout=subprocess.PIPE, stderr=e, env=env_for(home))
-        self.lines: list[bytes] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        for raw in self.p.stdout:
-            self.lines.append(raw)
-
-    def wait_lines(self, n: int, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while len(self.lines) < n and self.p.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.001)
-        assert self.p.poll() is None, f"the writer ended by itself ({self.p.returncode}): {self.err.read_text()}"
-        assert len(self.lines) >= n, "the writer is too slow"
-
-    def kill(self) -> tuple[int, list[dict]]:
-        self.p.send_signal(signal.SIGKILL)
-        assert self.p.wait(timeout=20) == -signal.SIGKILL
-        return self.finish()
-
-    def finish(self) -> tuple[int, list[dict]]:
-        self.reader.join(timeout=20)
-        self.p.stdout.close()
-        whole = [line for line in self.lines if line.endswith(b"\n")]  # a cut-off last line is no promise
-        assert whole and whole[0].startswith(b"ready "), self.err.read_text()
-        return int(whole[0].split()[1]), [json.loads(line) for line in whole[1:]]
 
 
 def kill_many_times(tmp_path: Path, home: Path, kills: int, seed: int) -> None:
@@ -162,8 +55,14 @@ def kill_many_times(tmp_path: Path, home: Path, kills: int, seed: int) -> None:
             acked[a["seq"]] = a
         rows = check_log(db, acked, seen)
         assert rows >= max(acked, default=0) and rows >= ready
+        # the head outside the database is never behind the log, whenever the writer died
+        assert head_reach(home) >= rows, (head_record(home), rows)
         rep = audit.verify_db(db, paths.install_key(create=False))
-        assert rep.ok and rep.rows >= rows, rep.as_json()
+        assert rep.ok and rep.rows >= rows and rep.head_checked["seq"] == rows, rep.as_json()
+        if acked:  # so removing the last acknowledged row (and all after it) is always noticed
+            gone = max(acked)
+            cut = audit.verify_db(cut_copy(db, tmp_path / f"cut{k}.db", gone), paths.install_key(create=False))
+            assert not cut.ok and (cut.finding.seq, cut.finding.kind) == (gone, "truncated"), cut.as_json()
         if pending_cli is not None:
             assert pending_cli.wait(timeout=60) == 0, pending_cli.stderr.read()
         pending_cli = subprocess.Popen([PITDESK, "audit", "verify", "--db", str(db)], env=env_for(home),
@@ -203,23 +102,6 @@ def build(db: Path, n: int = 12) -> dict:
     rep = audit.verify_db(db, paths.install_key(create=False))
     assert rep.ok and rep.rows == n and rep.head_checked["seq"] == n
     return rep.as_json()
-
-
-@contextmanager
-def attacker(db: Path, recreate: bool = True):
-    """A plain connection to the file with the triggers dropped, as someone bypassing them would."""
-    conn = sqlite3.connect(db, isolation_level=None)
-    triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"))
-    assert set(triggers) == TRIGGERS
-    for name in triggers:
-        conn.execute(f"DROP TRIGGER {name}")
-    try:
-        yield conn
-    finally:
-        if recreate:
-            for sql in triggers.values():
-                conn.execute(sql)
-        conn.close()
 
 
 def rechain(conn: sqlite3.Connection, start: int, key: bytes | None = None) -> str:
@@ -531,18 +413,30 @@ def test_a_read_only_database_stops_the_log_and_loses_nothing_acknowledged(tmp_p
         assert verify_ok(home, "--db", str(db))["rows"] == 25
 
 
-def test_a_head_that_cannot_be_recorded_stops_the_log_after_acknowledging_the_commit(tmp_path, home):
+class HeadFailsAfterCommit(AuditLog):
+    """The real log, with the head file's folder made unwritable for the temporary file just
+    after a COMMIT (a folder in its way: refused even to root)."""
+
+    def _record_committed(self, head):
+        if head[0] == 2:
+            p = paths.head_file(self.db_id)
+            p.with_name(f"{p.name}.{os.getpid()}.tmp").mkdir()
+        super()._record_committed(head)
+
+
+def test_a_head_that_cannot_be_recorded_after_the_commit_stops_the_log_after_acknowledging_it(tmp_path, home):
     db = tmp_path / "audit.db"
-    log = AuditLog(db)
+    log = HeadFailsAfterCommit(db)
     assert log.append("note", T0, "dee", "dealer") == 1
-    head = paths.head_file(log.db_id)
-    head.with_suffix(".tmp").mkdir()  # the head can no longer be replaced (a directory is in the way, even for root)
-    assert log.submit([record(1)]).result(timeout=20) == [2]  # committed, so acknowledged, not left waiting
+    # committed, and covered by the head recorded before the commit: acknowledged, not left waiting
+    assert log.submit([record(1)]).result(timeout=20) == [2]
     with pytest.raises(StoreStopped, match="cannot be recorded"):
         log.append("note", T0, "dee", "dealer")
     log.close()
-    assert len(read_events(db)) == 2 and json.loads(head.read_text())["seq"] == 1
-    assert verify_ok(home, "--db", str(db))["rows"] == 2
+    head = json.loads(paths.head_file(log.db_id).read_text())
+    assert len(read_events(db)) == 2 and (head["seq"], head["pending"]["seq"]) == (1, 2)
+    out = verify_ok(home, "--db", str(db))
+    assert out["rows"] == 2 and out["head_checked"]["seq"] == 2 and out["last_batch"]["committed"]
 
 
 def test_appending_to_a_closed_log_is_refused_not_left_waiting(tmp_path, home):

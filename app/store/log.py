@@ -6,12 +6,19 @@ other threads queue rows with ``submit``; the writer takes everything queued int
 transaction, so batching comes for free under load. Any SQLite failure (disk full, read-only
 file, I/O error) rolls the transaction back, stops the log and fails every waiting caller
 with a ``StoreStopped`` that says why: the workstation stops accepting work rather than lose it.
+
+A batch's head is recorded outside the database before its COMMIT and again after it
+(``app.store.heads``), and callers are answered only then, so the head file is never behind
+the log and a batch missing from the log was never acknowledged.
+
+Other processes may append to the same database (``pitdesk users add`` while a shift runs):
+each transaction starts with ``BEGIN IMMEDIATE`` (waiting up to the busy timeout for the other
+writer), re-reads the last row inside it, and folds the rows appended meanwhile into the engine
+states, so the chain stays one chain.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import queue
 import sqlite3
 import threading
@@ -21,9 +28,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import chain, paths
-from .models import Projector, restore
-from .schema import connect, migrate
+from . import chain, heads, paths
+from .models import Projector, catch_up, restore
+from .schema import BUSY_TIMEOUT, connect, migrate
 
 
 class StoreError(RuntimeError):
@@ -56,29 +63,96 @@ def explain(e: sqlite3.Error, path: Path) -> str:
         return f"the disk holding {path} is full ({text}); no more work is accepted"
     if "disk I/O" in text:
         return f"the disk holding {path} failed ({text}); no more work is accepted"
+    if "locked" in text or "busy" in text:
+        return (f"another process has held the write lock of the audit database {path} for longer than this "
+                f"writer waits ({text}); no more work is accepted")
     return f"the audit database {path} refused a write ({text}); no more work is accepted"
 
 
+class _HeadNotRecorded(Exception):
+    """The head could not be recorded before COMMIT: the batch is rolled back and the log stops."""
+
+
+def _tail(conn: sqlite3.Connection) -> tuple[int, str]:
+    last = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    return last if last else (0, chain.GENESIS)
+
+
 class AuditLog:
-    def __init__(self, path: Path | str, key: bytes | None = None, record_head: bool = True):
+    def __init__(self, path: Path | str, key: bytes | None = None, record_head: bool = True,
+                 busy_timeout: float = BUSY_TIMEOUT):
+        """``busy_timeout``: seconds a write waits for another process's write to end."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.key = key if key is not None else paths.install_key()
+        self.stopped: str | None = None
+        self._lock = threading.Lock()  # readers share the connection with the writer
         try:
-            self._conn = connect(self.path)
+            self._conn = connect(self.path, busy_timeout)
             migrate(self._conn)
+            self.db_id = self._conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
+            self._resync()
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
-        self.db_id = self._conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
         self._head_path = paths.head_file(self.db_id) if record_head else None
-        last = self._conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
-        self.seq, self.head_hash = last if last else (0, chain.GENESIS)
-        self.projector: Projector = restore(self._conn)
-        self.stopped: str | None = None
+        if self._head_path is not None:
+            self._check_head()
         self._queue: queue.Queue = queue.Queue()
-        self._lock = threading.Lock()  # readers share the connection with the writer
         self._thread = threading.Thread(target=self._run, name=f"audit-writer {self.path.name}", daemon=True)
         self._thread.start()
+
+    def _resync(self) -> None:
+        """The last row and the engine states from the database, in one read transaction."""
+        conn = self._conn
+        conn.execute("BEGIN")
+        try:
+            self.seq, self.head_hash = _tail(conn)
+            self._projector: Projector = restore(conn)
+        finally:
+            conn.execute("COMMIT")
+
+    def _check_head(self) -> None:
+        """Refuse to write on a log whose tail is gone: the next head would cover the cut."""
+        try:
+            h = heads.read(self._head_path, self.key, self.db_id)
+        except (OSError, heads.HeadError) as e:
+            self._conn.close()
+            raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
+        if h is not None and not self._on_chain(self._conn, h.seq, h.hash):
+            self._conn.close()
+            raise StoreError(f"cannot open the audit database {self.path}: it ends at row {self.seq} or differs "
+                             f"from the head recorded in {self._head_path} (row {h.seq}); rows were cut or "
+                             "changed ('pitdesk audit verify' names the first)")
+
+    @staticmethod
+    def _on_chain(conn: sqlite3.Connection, seq: int, h: str) -> bool:
+        if seq == 0:
+            return h == chain.GENESIS
+        row = conn.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row is not None and row[0] == h
+
+    @property
+    def projector(self) -> Projector:
+        """The tables' engine states, brought up to date with rows another process appended."""
+        with self._lock:
+            if not self.stopped:
+                try:
+                    self._catch_up(self._conn)
+                except sqlite3.Error:
+                    pass  # the states so far; the writer reports a database that fails
+            return self._projector
+
+    def _catch_up(self, conn: sqlite3.Connection) -> tuple[int, str]:
+        """The last row; rows appended by another process since this one's last are folded into
+        the engine states (their read-model rows were written by that process)."""
+        seq, h = _tail(conn)
+        if seq > self.seq:
+            catch_up(self._projector, conn, self.seq)
+            self.seq, self.head_hash = seq, h
+        elif seq < self.seq:  # the log was cut under this writer: the head check refuses to go on
+            self._projector = restore(conn)
+            self.seq, self.head_hash = seq, h
+        return seq, h
 
     # -- writing ------------------------------------------------------------------------------
     def submit(self, records: Iterable[Record]) -> Future:
@@ -116,20 +190,27 @@ class AuditLog:
         while batch:
             batch = self._commit(batch)
 
+    def _stop(self, batch: list[tuple[list[Record], Future]], reason: str) -> list:
+        self.stopped = reason
+        for _, fut in batch:
+            fut.set_exception(StoreStopped(reason))
+        return []
+
     def _commit(self, batch: list[tuple[list[Record], Future]]) -> list[tuple[list[Record], Future]]:
         """Write the batch in one transaction; what is left to retry (the batch without a
         submission whose record was refused, which alone gets the error)."""
         if self.stopped:
-            for _, fut in batch:
-                fut.set_exception(StoreStopped(self.stopped))
-            return []
-        seq, head = self.seq, self.head_hash
+            return self._stop(batch, self.stopped)
         done: list[list[int]] = []
         at = 0
         with self._lock:
             conn = self._conn
             try:
                 conn.execute("BEGIN IMMEDIATE")
+                # the last row as it is now, under the write lock: another process may have
+                # appended since this one's last commit, and the batch must follow its rows
+                after = self._catch_up(conn)
+                seq, head = after
                 for at, (records, _) in enumerate(batch):
                     seqs = []
                     for r in records:
@@ -143,52 +224,61 @@ class AuditLog:
                         conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                      (seq, t, r.table, r.type, r.actor, r.role, body, head, h,
                                       chain.seal(self.key, h)))
-                        self.projector.project(conn, seq, t, r.table, r.type, r.actor, r.role, data)
+                        self._projector.project(conn, seq, t, r.table, r.type, r.actor, r.role, data)
                         head = h
                         seqs.append(seq)
                     done.append(seqs)
+                if seq > after[0]:
+                    try:
+                        self._record_intent(conn, after, (seq, head))
+                    except (OSError, heads.HeadError) as e:
+                        raise _HeadNotRecorded(e) from e
                 conn.execute("COMMIT")
+                self.seq, self.head_hash = seq, head
             except Exception as e:
                 if conn.in_transaction:
                     try:
                         conn.execute("ROLLBACK")
                     except sqlite3.Error:
                         pass
-                # the projector may hold states of rows that were rolled back: restore from the log
+                # the engine states may hold rows that were rolled back: restore from the log
                 try:
-                    self.projector = restore(conn)
+                    self._resync()
                 except sqlite3.Error:
                     pass
                 if isinstance(e, sqlite3.Error):
-                    self.stopped = explain(e, self.path)
-                    for _, fut in batch:
-                        fut.set_exception(StoreStopped(self.stopped))
-                    return []
+                    return self._stop(batch, explain(e, self.path))
+                if isinstance(e, _HeadNotRecorded):
+                    return self._stop(batch, f"the head of {self.path} cannot be recorded in {self._head_path} "
+                                             f"before the commit ({e.__cause__}); the batch was not written and no "
+                                             "more work is accepted")
                 # a bad record (e.g. a prepare that refused): its caller's fault alone; the log goes
                 # on, and the submissions queued with it are written again without it
                 batch[at][1].set_exception(e)
                 return batch[:at] + batch[at + 1:]
-        self.seq, self.head_hash = seq, head
-        try:
-            self._record_head()
-        except OSError as e:
-            # the rows are committed (so they are acknowledged below), but a head that cannot be
-            # kept outside the database would let a cut-off tail go unnoticed: stop here
-            self.stopped = (f"the head of {self.path} cannot be recorded in {self._head_path} ({e}); "
-                            "no more work is accepted")
+        if seq > after[0]:
+            try:
+                self._record_committed((seq, head))
+            except (OSError, heads.HeadError) as e:
+                # the rows are committed, so they are acknowledged below (the head recorded before
+                # the commit covers them), but a head that cannot be kept outside the database would
+                # let a later cut-off tail go unnoticed: stop here
+                self.stopped = (f"the head of {self.path} cannot be recorded in {self._head_path} ({e}); "
+                                "no more work is accepted")
         for (_, fut), seqs in zip(batch, done):
             fut.set_result(seqs)
         return []
 
-    def _record_head(self) -> None:
-        """The head outside the database, so a truncated tail is noticed (``audit verify``)."""
-        if self._head_path is None:
-            return
-        self._head_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self._head_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"db_id": self.db_id, "seq": self.seq, "hash": self.head_hash,
-                                   "hmac": chain.seal(self.key, f"{self.seq}:{self.head_hash}")}))
-        os.replace(tmp, self._head_path)
+    def _record_intent(self, conn: sqlite3.Connection, after: tuple[int, str], new: tuple[int, str]) -> None:
+        """Before COMMIT: the head the batch follows and the head it makes, on disk."""
+        if self._head_path is not None:
+            heads.record_intent(self._head_path, self.key, self.db_id, after, new,
+                                lambda s, h: self._on_chain(conn, s, h))
+
+    def _record_committed(self, head: tuple[int, str]) -> None:
+        """After COMMIT, before any caller is answered: the batch's head as committed."""
+        if self._head_path is not None:
+            heads.record_committed(self._head_path, self.key, self.db_id, head)
 
     # -- reading ------------------------------------------------------------------------------
     def query(self, sql: str, params: tuple = ()) -> list[dict]:

@@ -159,10 +159,15 @@ class Projector:
 
 def restore(conn: sqlite3.Connection) -> Projector:
     """The tables' engine states from the log, without touching the read models."""
-    p = Projector()
+    return catch_up(Projector(), conn, 0)
+
+
+def catch_up(p: Projector, conn: sqlite3.Connection, after: int) -> Projector:
+    """Fold the rows after ``after`` into ``p``'s engine states only: rows another process
+    appended, whose read-model rows that process already wrote in its own transaction."""
     types = sorted(PROCEDURE_EVENTS | {"table_configured"})
-    sql = f"SELECT body FROM events WHERE type IN ({','.join('?' * len(types))}) ORDER BY seq"
-    for (body,) in conn.execute(sql, types):
+    sql = f"SELECT body FROM events WHERE seq > ? AND type IN ({','.join('?' * len(types))}) ORDER BY seq"
+    for (body,) in conn.execute(sql, (after, *types)):
         b = json.loads(body)
         if b["type"] == "table_configured":
             p.profiles[b["table"]] = _profile(b["data"]["profile"])

@@ -19,17 +19,15 @@ import sqlite_utils
 from .chain import GENESIS
 
 
-def connect(path: Path, readonly: bool = False) -> sqlite3.Connection:
-    if readonly:
-        # a proper file: URI, so '?', '#' and '%' in a folder name are part of the path (a bare
-        # f"file:{path}" would open, and even create, some other file)
-        uri = Path(path).absolute().as_uri() + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-    else:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-        mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-        if mode.lower() != "wal":
-            raise sqlite3.OperationalError(f"could not put {path} in WAL mode (got {mode})")
+BUSY_TIMEOUT = 30  # seconds a writer waits for another process's write transaction to end
+
+
+def connect(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
+    """A writer's connection (readers use ``app.store.reading``, which never writes)."""
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
+    mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if mode.lower() != "wal":
+        raise sqlite3.OperationalError(f"could not put {path} in WAL mode (got {mode})")
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
@@ -91,15 +89,19 @@ READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readin
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the migrations not yet applied, each in its own transaction; the schema version."""
+    """Apply the migrations not yet applied, each in its own transaction; the schema version.
+
+    Two processes may open a new database at the same moment (two commands at first run): each
+    step is decided inside its write transaction, so only one of them applies it."""
     db = sqlite_utils.Database(conn)
-    if "_migrations" not in db.table_names():
-        db["_migrations"].create({"version": int, "name": str, "applied": str}, pk="version")
-    done = {r["version"] for r in db["_migrations"].rows}
+    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT, applied TEXT)")
     for version, name, step in MIGRATIONS:
-        if version in done:
+        if conn.execute("SELECT 1 FROM _migrations WHERE version = ?", (version,)).fetchone():
             continue
         conn.execute("BEGIN IMMEDIATE")
+        if conn.execute("SELECT 1 FROM _migrations WHERE version = ?", (version,)).fetchone():
+            conn.execute("COMMIT")  # the other process applied it while this one waited
+            continue
         try:
             step(db)
             db["_migrations"].insert({"version": version, "name": name,

@@ -12,8 +12,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from .log import AuditLog
+from .reading import log_meta, read_db
 
 ROLES = ("dealer", "floor supervisor", "pit manager", "administrator")
 MAX_FAILURES = 5
@@ -63,6 +65,24 @@ def _check_name(name: str) -> None:
         raise UserError(f"a user name is 1 to 64 characters without leading or trailing spaces, got {name!r}")
 
 
+_LISTED = ("name", "role", "created", "failures", "locked_until", "locked_by")
+
+
+def _listed(r: dict) -> dict:
+    return {k: r[k] for k in _LISTED}  # never the salt or the PIN hash
+
+
+def list_users(db: Path) -> list[dict]:
+    """``pitdesk users list``: read only, so a database that is not there is not created."""
+    def work(conn, acc):
+        log_meta(conn, db)
+        cur = conn.execute("SELECT * FROM users ORDER BY name")
+        cols = [c[0] for c in cur.description]
+        return [_listed(dict(zip(cols, row))) for row in cur]
+
+    return read_db(db, work)[0]
+
+
 class Users:
     def __init__(self, log: AuditLog, salt: Callable[[int], bytes] = secrets.token_bytes):
         """``salt(n)`` gives n random bytes for each new PIN hash; a simulation passes a seeded
@@ -75,9 +95,7 @@ class Users:
         return rows[0] if rows else None
 
     def list(self) -> list[dict]:
-        return [{"name": r["name"], "role": r["role"], "created": r["created"], "failures": r["failures"],
-                 "locked_until": r["locked_until"], "locked_by": r["locked_by"]}
-                for r in self.log.query("SELECT * FROM users ORDER BY name")]
+        return [_listed(r) for r in self.log.query("SELECT * FROM users ORDER BY name")]
 
     def _credential(self, pin: str) -> dict:
         check_pin(pin)

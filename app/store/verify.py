@@ -7,7 +7,12 @@ What each finding means:
   differs from the sealed body;
 - ``forged``: the chain links but the seal is not the install key's;
 - ``truncated``: the log ends before the head recorded outside it (the head file this
-  workstation keeps, or the head printed on the last report: ``--head SEQ:HASH``).
+  workstation keeps, or the head printed on the last report: ``--head SEQ:HASH``), or inside
+  the batch the head file says was being committed (a batch is committed whole).
+
+A head file may name a batch about to be committed (``app.store.heads``): if the log ends
+exactly where that batch would begin, the batch was never committed and nothing acknowledged is
+missing (verify passes and says so); if the batch is in the log, its head is checked.
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import chain
-from .schema import connect
 
 COLUMNS = ("time", "table", "type", "actor", "role")
 
@@ -42,6 +46,10 @@ class Report:
     finding: Finding | None = None
     head_checked: dict | None = None
     notes: list[str] = field(default_factory=list)
+    # the batch a head file said was about to be committed: {"rows": [first, last], "committed": bool}
+    last_batch: dict | None = None
+    wal: dict | None = None  # the -wal file beside the database, if any, and whether it was read
+    backup: dict | None = None  # what a backup's own sealed head says (app.store.backup)
 
     @property
     def ok(self) -> bool:
@@ -51,7 +59,8 @@ class Report:
         return {"ok": self.ok, "rows": self.rows, "head": {"seq": self.last_seq, "hash": self.last_hash},
                 "first_bad": None if self.ok else {"seq": self.finding.seq, "kind": self.finding.kind,
                                                    "detail": self.finding.detail},
-                "head_checked": self.head_checked, "notes": self.notes}
+                "head_checked": self.head_checked, "last_batch": self.last_batch, "wal": self.wal,
+                "backup": self.backup, "notes": self.notes}
 
 
 # seq, cols..., body, prev, hash, mac; an export row adds the line's own fields (they must be the body's)
@@ -108,54 +117,71 @@ def verify_rows(rows: Iterable[Row], key: bytes, head: dict | list[dict] | None 
         rep.rows += 1
         rep.last_seq, rep.last_hash = seq, row_hash
     heads = [head] if isinstance(head, dict) else list(head or [])
-    if heads:
-        rep.head_checked = max(heads, key=lambda h: h["seq"])
     findings = []
+    checked = []
     for h in heads:
-        hs, hh = h["seq"], h["hash"]
-        if hs > rep.last_seq:
-            findings.append(Finding(rep.last_seq + 1, "truncated", f"the log ends at row {rep.last_seq} but the "
-                                    f"head recorded {h.get('source', 'elsewhere')} is row {hs}"))
-        elif hs and hh not in seen_hashes:
-            findings.append(Finding(hs, "edited", f"row {hs} differs from the head recorded "
-                                                  f"{h.get('source', 'elsewhere')}"))
-        elif hs and seen_hashes[hh] != hs:
-            findings.append(Finding(hs, "reordered", "the recorded head hash is at another row"))
+        f = _on_chain(rep, seen_hashes, h["seq"], h["hash"], h.get("source", "elsewhere"))
+        if f is not None:
+            findings.append(f)
+            continue
+        checked.append(h)
+        if h.get("pending"):
+            f = _pending(rep, seen_hashes, h)
+            if f is not None:
+                findings.append(f)
+            elif rep.last_batch["committed"]:
+                ps, ph = h["pending"]
+                checked.append({"seq": ps, "hash": ph, "source": h.get("source", "elsewhere")})
+    if checked:
+        rep.head_checked = {k: v for k, v in max(checked, key=lambda h: h["seq"]).items() if k != "pending"}
     if findings:
         rep.finding = min(findings, key=lambda f: f.seq)
     return rep
 
 
-def _not_a_log(path: Path, e: sqlite3.Error) -> ValueError:
-    return ValueError(f"{path} cannot be read as a pitdesk audit database ({e})")
+def _on_chain(rep: Report, seen: dict[str, int], hs: int, hh: str, source: str) -> Finding | None:
+    """A head recorded outside the log must be a row of it."""
+    if hs > rep.last_seq:
+        return Finding(rep.last_seq + 1, "truncated", f"the log ends at row {rep.last_seq} but the head recorded "
+                                                      f"{source} is row {hs}")
+    if hs and hh not in seen:
+        return Finding(hs, "edited", f"row {hs} differs from the head recorded {source}")
+    if hs and seen[hh] != hs:
+        return Finding(hs, "reordered", "the recorded head hash is at another row")
+    return None
 
 
-def db_rows(path: Path) -> Iterator[Row]:
-    conn = None
-    try:
-        conn = connect(path, readonly=True)
-        cur = conn.execute("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac "
-                           "FROM events ORDER BY seq")
-    except sqlite3.Error as e:
-        if conn is not None:
-            conn.close()
-        raise _not_a_log(path, e) from None
-    try:
-        yield from cur
-    finally:
-        conn.close()
+def _pending(rep: Report, seen: dict[str, int], h: dict) -> Finding | None:
+    """The batch after a committed head ``h`` that the head file says was about to be committed."""
+    hs, (ps, ph) = h["seq"], h["pending"]
+    source = h.get("source", "elsewhere")
+    rows = [hs + 1, ps]
+    if seen.get(ph) == ps:
+        rep.last_batch = {"rows": rows, "committed": True}
+        rep.notes.append(f"the last batch (rows {hs + 1} to {ps}) was committed; its writer stopped before "
+                         "recording it as committed, and its head recorded before the commit was checked")
+        return None
+    if rep.last_seq == hs:
+        # the writer recorded this head before COMMIT and answered no caller before the commit was
+        # on disk and recorded: a batch that is not in the log was never acknowledged
+        rep.last_batch = {"rows": rows, "committed": False}
+        rep.notes.append(f"the last batch was never committed: nothing acknowledged is missing (rows {hs + 1} to "
+                         f"{ps} were being written when the writer stopped)")
+        return None
+    if rep.last_seq < ps:
+        return Finding(rep.last_seq + 1, "truncated", f"the log ends at row {rep.last_seq}, inside the batch of rows "
+                                                      f"{hs + 1} to {ps} recorded {source} as being committed; a batch "
+                                                      "is committed whole, so its tail was cut")
+    where = seen.get(ph)
+    if where:
+        return Finding(ps, "reordered", f"the head recorded {source} for row {ps} is at row {where}")
+    return Finding(ps, "edited", f"row {ps} differs from the head recorded {source} for the batch being committed")
 
 
-def db_id(path: Path) -> str | None:
-    try:
-        conn = connect(path, readonly=True)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error as e:
-        raise _not_a_log(path, e) from None
-    return row[0] if row else None
+def db_rows(conn: sqlite3.Connection) -> Iterator[Row]:
+    """The log's rows in order, from a read-only connection (``app.store.reading``)."""
+    yield from conn.execute("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac "
+                            "FROM events ORDER BY seq")
 
 
 def export_rows(path: Path) -> Iterator[Row]:
