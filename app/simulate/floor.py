@@ -19,6 +19,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from app.workstation.opening import open_table as _open_table   # 000(e): shared with the workstation's demo
+
 PROFILES = ("section6", "nj")   # both offer the progressive wager, the RNG and the shuffler
 CLASSES = ("shuffler", "shoe", "progressive", "rng")
 PREFIX = {"shuffler": "SHF", "shoe": "SHO", "progressive": "PRG", "rng": "RNG"}
@@ -26,19 +28,6 @@ PREFIX = {"shuffler": "SHF", "shoe": "SHO", "progressive": "PRG", "rng": "RNG"}
 
 class FloorError(ValueError):
     pass
-
-
-def _open_table(floor, table: str, now) -> None:
-    """000(e)(1)-(4), (d): what the dealer and the floor supervisor do before the first shuffle."""
-    from app.engine.procedure import Event
-    for deck in ("red", "blue"):   # 000(b)(2): two decks of different backs with a shuffler
-        for kind, actor, role in (("deck_received", "demo-dealer", "dealer"),
-                                  ("deck_inspected", "demo-dealer", "dealer"),
-                                  ("deck_verified", "demo-floor", "floor supervisor"),
-                                  ("deck_spread", "demo-dealer", "dealer"),
-                                  ("deck_washed", "demo-dealer", "dealer")):
-            floor.record(table, Event(kind, now(), actor, role, {"deck": deck}))
-    floor.record(table, Event("dice_placed", now(), "demo-dealer", "dealer", {}))
 
 
 def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple[str, ...] = (),
