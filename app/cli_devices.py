@@ -3,8 +3,9 @@
 Opens any port URL pyserial knows (/dev/ttyUSB0, COM3, socket://host:port, rfc2217://host:port, a
 pseudo-terminal's path) through the same link and session the workstation uses, prints every
 decoded device message as one JSON line with its "type", link state changes as "link" lines and
-link faults as "link_log" lines, and ends with a "summary" line counting frames accepted and
-rejected. Runs for --seconds, or until interrupted.
+link faults as "link_log" lines, gaps in the device's messages (frames it gave up, or lost with
+the link) as "gap" lines, and ends with a "summary" line counting frames accepted and rejected.
+Runs for --seconds, or until interrupted.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def _check_url(url: str) -> None:
 
 
 def watch(url: str, seconds: float | None, out=sys.stdout) -> dict:
-    from app.devices.link import DeviceMessage, Link, LinkLog, LinkState
+    from app.devices.link import DeviceMessage, Link, LinkGap, LinkLog, LinkState
     events: queue.Queue = queue.Queue()
     stop = threading.Event()
     link = Link(url, events.put, install_serial="watch", firmware=_version()).start()
@@ -62,6 +63,9 @@ def watch(url: str, seconds: float | None, out=sys.stdout) -> dict:
             elif isinstance(ev, LinkState):
                 write({"type": "link", "state": ev.new, "was": ev.old, "reason": ev.reason, "device": ev.device,
                        "serial": ev.serial, "time": when})
+            elif isinstance(ev, LinkGap):
+                write({"type": "gap", "first_seq": ev.first_seq, "count": ev.count, "reason": ev.reason,
+                       "text": ev.text, "device": ev.device, "serial": ev.serial, "time": when})
             elif isinstance(ev, LinkLog):
                 write({"type": "link_log", "text": ev.text, "time": when})
     except KeyboardInterrupt:
@@ -75,8 +79,9 @@ def watch(url: str, seconds: float | None, out=sys.stdout) -> dict:
     summary = {"type": "summary", "url": url, "state": state, "device": link.session.device,
                "serial": link.session.device_serial, "frames_accepted": c.frames_accepted,
                "frames_rejected": c.frames_rejected, "garbage_bytes": c.garbage_bytes,
-               "bad_messages": c.bad_messages, "duplicates": c.duplicates, "delivered": c.delivered,
-               "retransmitted": c.retransmitted, "given_up": c.given_up, "connects": c.connects}
+               "bad_messages": c.bad_messages, "duplicates": c.duplicates, "held": c.held, "gaps": c.gaps,
+               "late": c.late, "delivered": c.delivered, "retransmitted": c.retransmitted,
+               "given_up": c.given_up, "connects": c.connects}
     write(summary)
     return summary
 

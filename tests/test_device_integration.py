@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.devices.frame import encode
-from app.devices.link import DeviceMessage, Link, LinkState
+from app.devices.link import DeviceMessage, Link, LinkGap, LinkState
 from app.devices.messages import encode_message
 from app.devices.session import Policy
 from app.engine.procedure import Event
@@ -136,6 +136,50 @@ def test_line_faults_lose_nothing_and_pass_nothing_twice(rig, fault):
         if lost is not None:
             assert lost in [m["seq"] for m in r.messages("rng")], (lost, hit)
     assert dev.stats["given_up"] == 0
+
+
+def test_a_shuffler_on_a_faulty_line_is_heard_in_its_order_once_each():
+    """Drops, bad CRCs and garbage on a real TCP socket: retransmitted frames are overtaken on the
+    line by the next ones, and the workstation still passes every message on once, in the order the
+    shuffler sent it; each card_count before the shuffle_completed it belongs to (docs/devices.md)."""
+    served = SimDevice("shuffler", "SHF-1", seed=12, pace=0.15, fault_rate=0).serve_tcp()
+    heard: list = []
+    link = Link(served.url, heard.append).start()
+    try:
+        deadline = time.monotonic() + 15
+        while not any(isinstance(e, LinkState) and e.new == "online" for e in heard):
+            assert time.monotonic() < deadline, "never online"
+            time.sleep(0.05)
+        for k in range(18):   # about 3.6 s of faults, a new one every 0.2 s
+            served.inject(("drop", "bad-crc", "garbage")[k % 3])
+            time.sleep(0.2)
+
+        def all_heard() -> bool:   # every frame the shuffler numbered (its hello aside) passed on
+            st = served.stats
+            return st["messages_sent"] - st["connections"] == link.session.counters.delivered
+        while not all_heard() and time.monotonic() < deadline + 10:
+            time.sleep(0.05)
+        caught_up = all_heard()
+    finally:
+        link.stop()
+        served.stop()
+    messages = [e.message for e in heard if isinstance(e, DeviceMessage)]
+    seqs = [m["seq"] for m in messages]
+    assert seqs == [(seqs[0] + k) % 256 for k in range(len(seqs))], "not in the shuffler's order, once each"
+    assert caught_up, (served.stats, link.session.counters)
+    faults = served.stats["faults"]
+    assert faults["drop"] >= 5 and faults["bad-crc"] >= 5 and faults["garbage"] >= 5
+    assert served.stats["given_up"] == 0 and not [e for e in heard if isinstance(e, LinkGap)]
+    assert [(m["deck"], m["colour"]) for m in messages[:2]] == [("red", "red"), ("blue", "blue")]
+    assert [m["type"] for m in messages].count("deck_colour") == 2   # once per deck on a connection
+    counted = set()
+    for m in messages:
+        if m["type"] == "card_count":
+            counted.add(m["deck"])
+        elif m["type"] == "shuffle_completed":   # 001 11.17(i): the count belongs to the shuffle it completes
+            assert m["deck"] in counted, f"shuffle_completed of {m['deck']} before its card_count"
+            counted.discard(m["deck"])
+    assert link.session.counters.held > 0, "no frame was ever overtaken: the faults did not bite"
 
 
 def test_silence_degrades_closes_and_the_link_comes_back(rig):

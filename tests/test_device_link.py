@@ -1,6 +1,7 @@
 """The link runner over real TCP sockets and pseudo-terminals: one reader thread per port, the
 session's states as a user meets them, events handed over through a queue."""
 
+import contextlib
 import json
 import os
 import queue
@@ -71,7 +72,8 @@ class TcpDevice:
         self.conn = None
         self.device = None
         self.running = True
-        threading.Thread(target=self._serve, daemon=True).start()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
 
     def _serve(self):
         while self.running:
@@ -90,10 +92,14 @@ class TcpDevice:
     def drop(self):
         """Lose the link: close the connection and stop listening."""
         self.running = False
+        with contextlib.suppress(OSError):   # wakes an accept() waiting in the serving thread (Linux)
+            self.server.shutdown(socket.SHUT_RDWR)
         self.server.close()
         if self.conn:
-            self.conn.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                self.conn.shutdown(socket.SHUT_RDWR)
             self.conn.close()
+        self.thread.join(5)
 
 
 def test_tcp_connect_deliver_lose_and_reconnect():
@@ -195,3 +201,4 @@ def test_watch_prints_events_and_a_summary():
 def test_watch_bad_input_exits_2_naming_it(args, message):
     p = subprocess.run([PITDESK, "devices", "watch", *args], capture_output=True, text=True, timeout=20)
     assert p.returncode == 2 and message in p.stderr and p.stdout == ""
+

@@ -1,6 +1,10 @@
 """The workstation's session state machine (docs/devices.md, "The session"), to the millisecond:
 pure, so time is whatever the test says."""
 
+import re
+from dataclasses import fields
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -148,12 +152,13 @@ def test_our_frames_are_retransmitted_three_times_then_given_up_and_the_link_deg
     last = 1.0
     for _ in range(3):   # 0.3 s after each sending
         due = last + 0.3
-        s.received(due - 0.01, wire("heartbeat", 50, uptime_s=1))   # alive, just not acknowledging
+        # alive, just not acknowledging; a device's link frames carry its window base (its next SEQ here)
+        s.received(due - 0.01, wire("heartbeat", 41, uptime_s=1))
         assert [m for m in sent(s.tick(due - 0.01)) if m["type"] == "hello"] == []
         last = due + 0.001
         again = [m for m in sent(s.tick(last)) if m["type"] == "hello"]
         assert [m["seq"] for m in again] == [seq] and s.state == ONLINE
-    s.received(last + 0.29, wire("heartbeat", 50, uptime_s=1))
+    s.received(last + 0.29, wire("heartbeat", 41, uptime_s=1))
     assert states(s.tick(last + 0.29)) == []
     out = s.tick(last + 0.301)
     assert states(out) == [DEGRADED] and "frame %d was never acknowledged after 3 retransmissions" % seq in \
@@ -165,10 +170,10 @@ def test_a_nak_for_a_bad_frame_sends_the_oldest_unacknowledged_frame_again():
     s = online()
     a = sent(s.send(1.0, "hello", device="pitdesk", serial="WS-1", firmware="1.0"))[0]
     b = sent(s.send(1.1, "hello", device="pitdesk", serial="WS-1", firmware="1.0"))[0]   # younger
-    out = s.received(1.15, wire("nak", 51, nakked=0, reason=NAK_BAD_FRAME))
+    out = s.received(1.15, wire("nak", 41, nakked=0, reason=NAK_BAD_FRAME))
     assert [(m["type"], m["seq"]) for m in sent(out)] == [("hello", a["seq"])]
     # the first acknowledged: only the second is left to send again
-    s.received(1.2, wire("ack", 52, acked=a["seq"]))
+    s.received(1.2, wire("ack", 41, acked=a["seq"]))
     assert [m["seq"] for m in sent(s.tick(2.0)) if m["type"] == "hello"] == [b["seq"]]
 
 
@@ -208,6 +213,11 @@ def test_policy_numbers_match_the_protocol_document():
     p = Policy()
     assert (p.ack_timeout_s, p.max_retries, p.window, p.heartbeat_s) == (0.3, 3, 8, 1.0)
     assert (p.degraded_after_s, p.offline_after_s, p.backoff_first_s, p.backoff_max_s) == (3.0, 10.0, 0.5, 30.0)
+    # and every field against the table of numbers in docs/devices.md, "The session"
+    doc = (Path(__file__).parents[1] / "docs" / "devices.md").read_text()
+    table = {m["field"]: float(m["value"]) for m in re.finditer(
+        r"^\| [^|]+ \| (?P<value>[\d.]+)(?: s)? \| `(?P<field>\w+)` \|$", doc, re.M)}
+    assert table == {f.name: float(getattr(p, f.name)) for f in fields(Policy)}
 
 
 MESSAGES = st.sampled_from([("card_count", {"deck": "red", "count": 53}), ("meter", {"cents": 1_234_567}),

@@ -64,10 +64,10 @@ class RawSocket:
 
 
 class Client:
-    """A bare workstation end: reads frames, acks the device's (unless ``ack`` is False), naks
-    reason 1 when its decoder refuses a candidate, and records every arrival."""
+    """A bare workstation end: reads frames, acks the device's (unless ``ack`` is False; "hello":
+    only its hellos), naks reason 1 when its decoder refuses a candidate, and records every arrival."""
 
-    def __init__(self, url: str, ack: bool = True, hello: bool = False, pyserial: bool = False):
+    def __init__(self, url: str, ack: bool | str = True, hello: bool = False, pyserial: bool = False):
         if url.startswith("socket://") and not pyserial:
             self.port = RawSocket(url)
         else:
@@ -103,7 +103,7 @@ class Client:
             for f in frames:
                 msg = decode_message(f)
                 self.arrivals.append((now, msg))
-                if self.ack and msg["type"] not in LINK:
+                if msg["type"] not in LINK and (self.ack is True or self.ack == msg["type"]):
                     self._frame(encode_message("ack", self.seq, acked=f.seq))
 
     def _frame(self, frame) -> None:
@@ -151,7 +151,7 @@ def start():
     """start(kind, **kw) -> (served, client) over TCP; everything is stopped at the end."""
     opened = []
 
-    def _start(kind: str, client: bool = True, ack: bool = True, **kw):
+    def _start(kind: str, client: bool = True, ack: bool | str = True, **kw):
         kw.setdefault("pace", PACE)
         kw.setdefault("fault_rate", 0)
         kw.setdefault("seed", 1)
@@ -196,31 +196,45 @@ def test_heartbeat_after_a_second_of_nothing_to_say(start):
     assert b1["seq"] == b2["seq"] == (hello["seq"] + 1) % 256  # the next SEQ, not advanced
 
 
-def test_a_host_that_never_acks_sees_each_frame_at_most_four_times(start):
+def test_a_device_says_nothing_but_hello_until_its_hello_is_acknowledged(start):
     served, c = start("shuffler", ack=False)
+    wait_for(lambda: served.stats["given_up"] >= 2, what="hellos given up")
+    time.sleep(0.4)  # let the last retransmissions of those arrive
+    assert {m["type"] for _, m in c.arrivals if m["type"] not in LINK} == {"hello"}
+    counts = Counter(m["seq"] for _, m in c.arrivals if m["type"] not in LINK)
+    # each hello at most four times, then a new one (a new SEQ) in its place
+    assert max(counts.values()) == 4 and len(counts) >= 2 and served.stats["acks_received"] == 0
+
+
+def test_a_host_that_acks_only_the_hello_sees_each_frame_at_most_four_times(start):
+    served, c = start("shuffler", ack="hello")
     wait_for(lambda: served.stats["given_up"] >= 2, what="frames given up")
     time.sleep(0.4)  # let the last retransmissions of those frames arrive
-    counts = Counter(m["seq"] for _, m in c.arrivals if m["type"] not in LINK)
+    data = [(t, m["seq"]) for t, m in c.arrivals if m["type"] not in LINK | {"hello"}]
+    counts = Counter(seq for _, seq in data)
     assert max(counts.values()) == 4 and all(n <= 4 for n in counts.values())
     st = served.stats
-    assert st["retransmitted"] >= 3 * st["given_up"] and st["acks_received"] == 0
-    # at most 8 unacknowledged: the ninth frame comes only once the first was given up (after its
-    # third retransmission)
-    sends = [(t, m["seq"]) for t, m in c.arrivals if m["type"] not in LINK]
-    order = list(dict.fromkeys(seq for _, seq in sends))
-    ninth = next(t for t, seq in sends if seq == order[8])
-    assert ninth >= [t for t, seq in sends if seq == order[0]][3]
+    assert st["retransmitted"] >= 3 * st["given_up"] and st["acks_received"] == 1
+    # a new SEQ stays within 8 of the oldest unacknowledged one: the ninth frame comes only once the
+    # first was given up (after its third retransmission)
+    order = list(dict.fromkeys(seq for _, seq in data))
+    ninth = next(t for t, seq in data if seq == order[8])
+    assert ninth >= [t for t, seq in data if seq == order[0]][3]
+    # a give-up is said at once in a heartbeat whose SEQ is the oldest frame still unacknowledged
+    beats = [m["seq"] for _, m in c.arrivals if m["type"] == "heartbeat"]
+    assert any(b > order[0] for b in beats)
 
 
 def test_nak_reason_1_retransmits_the_oldest_frame_at_once(start):
-    served, c = start("rng", ack=False, ack_timeout=5.0)  # no timeout retransmission within the test
-    wait_for(lambda: served.stats["messages_sent"] >= 2 and c.data(), what="frames")
+    served, c = start("rng", ack="hello", ack_timeout=5.0)  # no timeout retransmission within the test
+    wait_for(lambda: len(c.of("rng_number")) >= 2, what="frames")
+    oldest = c.of("rng_number")[0]["seq"]
 
-    def hellos() -> int:  # the oldest frame; pyserial may have discarded its first arrival
-        return sum(1 for _, m in c.arrivals if m["type"] == "hello")
-    before = hellos()
+    def copies() -> int:
+        return sum(1 for _, m in c.arrivals if m["seq"] == oldest and m["type"] == "rng_number")
+    before = copies()
     c.send("nak", nakked=0, reason=1)
-    wait_for(lambda: hellos() == before + 1, timeout=3, what="the hello again")
+    wait_for(lambda: copies() == before + 1, timeout=3, what="the oldest frame again")
     assert served.stats["naks_received"] == 1 and served.stats["retransmitted"] == 1
 
 

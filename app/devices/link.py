@@ -20,7 +20,7 @@ from typing import Protocol
 
 import serial
 
-from .session import Close, Deliver, Log, Policy, Send, Session, StateChanged
+from .session import Close, Deliver, Gap, Log, Policy, Send, Session, StateChanged
 
 log = logging.getLogger("pitdesk.devices")
 READ_WAIT_S = 0.02   # the longest a reader blocks before it looks at its timers
@@ -76,7 +76,19 @@ class LinkLog:
     time: datetime
 
 
-LinkEvent = DeviceMessage | LinkState | LinkLog
+@dataclass(frozen=True)
+class LinkGap(LinkLog):
+    """Device frames that will never be passed on (given up by the device, or lost with the link),
+    in their place among the device's messages (docs/devices.md, "In order, once each"). It is a
+    LinkLog whose text names the gap, so a consumer that logs link faults logs it as one."""
+    serial: str | None
+    device: str | None
+    first_seq: int
+    count: int
+    reason: str
+
+
+LinkEvent = DeviceMessage | LinkState | LinkLog   # LinkGap is a LinkLog
 
 
 @dataclass
@@ -193,6 +205,12 @@ class Link:
                 log.info("%s: %s -> %s (%s)", self.url, o.old, o.new, o.reason)
                 self._emit(LinkState(self.url, self.session.device_serial, self.session.device, o.old, o.new,
                                      o.reason, self.wall()))
+            elif isinstance(o, Gap):
+                who = " ".join(x for x in (self.session.device, self.session.device_serial) if x) or "the device"
+                text = f"{self.url}: {who}: {o.describe()}"
+                log.warning("%s", text)
+                self._emit(LinkGap(self.url, text, self.wall(), self.session.device_serial, self.session.device,
+                                   o.first_seq, o.count, o.reason))
             elif isinstance(o, Log):
                 log.info("%s", o.text)
                 self._emit(LinkLog(self.url, o.text, self.wall()))

@@ -9,11 +9,11 @@ framers apart from its transports and OctoPrint its comm states apart from the s
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 
 from .frame import Decoder, Frame, encode
 from .messages import MessageError, decode_message, encode_message
+from .reorder import DUPLICATE, LATE, NEW, Gap, ReorderBuffer, ahead
 
 CONNECTING, ONLINE, DEGRADED, OFFLINE = "connecting", "online", "degraded", "offline"
 STATES = (CONNECTING, ONLINE, DEGRADED, OFFLINE)
@@ -21,7 +21,7 @@ LINK_TYPES = ("ack", "nak", "heartbeat")   # never acknowledged, never numbered 
 NAK_BAD_FRAME, NAK_UNKNOWN, NAK_BAD_PAYLOAD = 1, 2, 3
 DEVICE_CLASSES = ("shuffler", "shoe", "progressive", "rng")
 CLOSED_BY_US = "closed by the workstation"   # a deliberate close, not an outage
-RECENT = 32   # a SEQ comes round again after 256 frames; a sender has at most 8 outstanding
+_REFUSED = object()   # a sound frame whose message was refused (nak 2 or 3): taken, never passed on
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Policy:
     heartbeat_s: float = 1.0         # send a heartbeat after this long without sending
     ack_timeout_s: float = 0.3       # retransmit an unacknowledged frame after this
     max_retries: int = 3             # retransmissions before a frame is given up
-    window: int = 8                  # frames sent and not yet acknowledged
+    window: int = 8                  # SEQs from the oldest unacknowledged frame a sender may use, and
+    #                                  so the frames a receiver holds ahead of a missing one, plus one
     hello_every_s: float = 1.0       # while connecting, hello again after this
     hello_tries: int = 3             # hellos before the port is closed as offline
     degraded_after_s: float = 3.0    # silence that makes an online link degraded
@@ -70,7 +71,9 @@ class Close:
     reason: str
 
 
-Output = Send | Deliver | StateChanged | Log | Close
+# Gap (app/devices/reorder.py): device frames that will never be passed on, in their place among the
+# Delivers (docs/devices.md, "In order, once each"); the application logs it as a device fault
+Output = Send | Deliver | Gap | StateChanged | Log | Close
 
 
 @dataclass
@@ -85,7 +88,10 @@ class Counters:
     frames_accepted: int = 0         # sound frames from the device
     frames_rejected: int = 0         # candidates the decoder refused (CRC, escape, length)
     garbage_bytes: int = 0
-    duplicates: int = 0              # retransmissions of a frame already passed on
+    duplicates: int = 0              # retransmissions of a frame already taken
+    held: int = 0                    # frames that arrived ahead of a missing one and waited for it
+    gaps: int = 0                    # device frames never received (given up, or lost with the link)
+    late: int = 0                    # copies of a frame that arrived after its gap was declared
     bad_messages: int = 0            # sound frames whose message did not match the table
     retransmitted: int = 0           # our frames sent again
     given_up: int = 0                # our frames never acknowledged
@@ -109,6 +115,8 @@ class Session:
 
     def __post_init__(self) -> None:
         self._reset_link()
+        # the device's numbering, kept across connections: it runs on across them (docs/devices.md)
+        self._order = ReorderBuffer(self.policy.window)
         self._backoff = self.policy.backoff_first_s
         self._failure: str | None = None   # the last failure's kind, logged in full once
         self._failure_text = ""
@@ -117,8 +125,7 @@ class Session:
     def _reset_link(self) -> None:
         self._decoder = Decoder()
         self._tx_seq = 0
-        self._pending: dict[int, _Pending] = {}
-        self._recent: deque[int] = deque(maxlen=RECENT)   # SEQs lately passed on, to spot retransmissions
+        self._pending: dict[int, _Pending] = {}   # in the order sent: the first is the oldest
         self._last_rx = self._last_tx = self._opened = self._hello_sent = 0.0
         self._hellos = 0
         self._identified = False         # the device has said hello on this connection
@@ -128,9 +135,10 @@ class Session:
     # -- inputs ----------------------------------------------------------------------------
     def opened(self, now: float) -> list[Output]:
         """The port is open: say hello and wait for the device's."""
+        out = self._settle(now, "the link was reopened before it arrived")
         self._reset_link()
         self._opened = self._last_rx = now
-        out = self._move(CONNECTING, "port open, waiting for the device's hello")
+        out += self._move(CONNECTING, "port open, waiting for the device's hello")
         return out + self._hello(now)
 
     def open_failed(self, now: float, error: str) -> list[Output]:
@@ -142,8 +150,14 @@ class Session:
 
     def close(self, now: float) -> list[Output]:
         """The workstation closes the port on purpose (shutting down)."""
-        out = self._move(OFFLINE, CLOSED_BY_US)
+        out = self._settle(now, "the workstation closed the link before it arrived")
+        out += self._move(OFFLINE, CLOSED_BY_US)
         return out + [Close(CLOSED_BY_US)]
+
+    @property
+    def waiting(self) -> int:
+        """Device frames held because an earlier one has not arrived yet."""
+        return len(self._order.held)
 
     def received(self, now: float, data: bytes) -> list[Output]:
         if self.state == OFFLINE:
@@ -173,12 +187,14 @@ class Session:
                 if self._hellos >= p.hello_tries:
                     return self._go_offline(now, "hello", f"no hello from the device after {self._hellos} tries")
                 out += self._hello(now)
-        for seq, pend in sorted(self._pending.items()):
+        gave_up = False
+        for seq, pend in list(self._pending.items()):
             if now - pend.sent < p.ack_timeout_s:
                 continue
             if pend.retries >= p.max_retries:
                 del self._pending[seq]
                 self.counters.given_up += 1
+                gave_up = True
                 out += self._fault(now, "given-up", f"frame {seq} was never acknowledged after "
                                    f"{p.max_retries} retransmissions", degrade=True)
             else:
@@ -186,6 +202,8 @@ class Session:
                 pend.sent = now
                 self.counters.retransmitted += 1
                 out.append(self._wire(now, pend.frame))
+        if gave_up:   # our window base moved: say so at once, so the device need not wait for it
+            out.append(self._send_link("heartbeat", uptime_s=int(now - self._opened), now=now))
         silent = now - self._last_rx
         if silent >= p.offline_after_s and self.state != CONNECTING:
             return out + self._go_offline(now, "silence", f"nothing from the device for {silent:.1f} s")
@@ -197,8 +215,11 @@ class Session:
 
     def send(self, now: float, name: str, **values) -> list[Output]:
         """Send a message that the device must acknowledge (refused past the window)."""
-        if len(self._pending) >= self.policy.window:
-            raise OverflowError(f"{self.policy.window} frames already await an acknowledgement")
+        base, window = self._base(), self.policy.window
+        if (self._tx_seq - base) % 256 >= window:
+            # the SEQs in use may not run 8 past the oldest unacknowledged frame (docs/devices.md)
+            raise OverflowError(f"{len(self._pending)} frames already await an acknowledgement, the oldest "
+                                f"{base}: the window of {window} is full")
         frame = encode_message(name, self._tx_seq, **values)
         self._tx_seq = (self._tx_seq + 1) % 256
         self._pending[frame.seq] = _Pending(frame, now)
@@ -219,38 +240,110 @@ class Session:
             c.bad_messages += 1
             unknown = str(e).startswith("unknown message type")
             out += self._fault(now, "message", f"frame {frame.seq}: {e}")
-            return out + [self._send_link("nak", nakked=frame.seq, reason=NAK_UNKNOWN if unknown
-                                          else NAK_BAD_PAYLOAD)]
+            out.append(self._send_link("nak", nakked=frame.seq, reason=NAK_UNKNOWN if unknown else NAK_BAD_PAYLOAD))
+            if self._identified:   # taken in its place, so the frames after it need not wait for it
+                out += self._pass_on(now, self._order.offer(frame.seq, _REFUSED)[1])
+            return out
         kind = msg["type"]
-        if kind == "ack":
+        if kind in LINK_TYPES:
+            out += self._link_frame(now, msg)
+            if self._identified:   # its SEQ is the device's oldest unacknowledged frame
+                out += self._pass_on(now, self._order.sender_base(frame.seq))
+        elif kind == "hello" and self._renumbers(frame.seq, msg):
+            out.append(self._send_link("ack", acked=frame.seq, now=now))
+            out += self._start_numbering(now, frame.seq, msg)
+        elif self._identified:
+            verdict, released = self._order.offer(frame.seq, msg)
+            if verdict != LATE:   # a late frame was not taken: unacknowledged, the device gives it up too
+                out.append(self._send_link("ack", acked=frame.seq, now=now))
+            if verdict == DUPLICATE:
+                c.duplicates += 1     # its ack was lost: acknowledged again, passed on once
+            elif verdict == LATE:
+                c.late += 1
+            elif frame.seq in self._order.held:
+                c.held += 1
+            out += self._pass_on(now, released)
+        # before the device's hello nothing is acknowledged: the device sends it again after its hello
+        if self.state == DEGRADED and now - self._last_fault >= self.policy.recover_after_s:
+            out += self._move(ONLINE, "frames arrive again without faults")
+        return out
+
+    def _link_frame(self, now: float, msg: dict) -> list[Output]:
+        """An ack or nak of our frames (a heartbeat only shows the link is alive)."""
+        out: list[Output] = []
+        if msg["type"] == "ack":
             self._pending.pop(msg["acked"], None)
-        elif kind == "nak":
+        elif msg["type"] == "nak":
             pend = self._pending.get(msg["nakked"])
             if msg["reason"] == NAK_BAD_FRAME and self._pending:
-                # the device refused a frame on the line: send the oldest unacknowledged one again
-                pend = self._pending[min(self._pending, key=lambda s: self._pending[s].sent)]
-                pend.sent = now
-                c.retransmitted += 1
-                out.append(self._wire(now, pend.frame))
+                # the device refused a frame on the line: send the oldest unacknowledged one again, if
+                # it has a retransmission left (one without keeps its full timeout for an ack on its way)
+                pend = self._pending[next(iter(self._pending))]
+                if pend.retries < self.policy.max_retries:
+                    pend.retries += 1
+                    pend.sent = now
+                    self.counters.retransmitted += 1
+                    out.append(self._wire(now, pend.frame))
             elif pend is not None:
                 del self._pending[msg["nakked"]]
                 out += self._fault(now, "refused", f"the device refused frame {msg['nakked']} (reason "
                                    f"{msg['reason']})")
-        elif kind != "heartbeat":
-            out.append(self._send_link("ack", acked=frame.seq, now=now))
-            if frame.seq in self._recent:
-                c.duplicates += 1     # its ack was lost: acknowledged again, passed on once
-            elif kind == "hello":
-                self._recent.append(frame.seq)
+        return out
+
+    def _renumbers(self, seq: int, msg: dict) -> bool:
+        """Does this hello start the device's numbering afresh? Its first hello on a connection does;
+        so does a hello from another device, or one behind the numbering that is no retransmission
+        (the device restarted). A hello in the numbering is taken in its place like any frame."""
+        if not self._identified:
+            return True
+        if msg["serial"] != self.device_serial:
+            return True
+        return ahead(seq, self._order.expected) < 0 and seq not in self._order.recent
+
+    def _start_numbering(self, now: float, seq: int, msg: dict) -> list[Output]:
+        if msg["device"] not in DEVICE_CLASSES:
+            return [Log(f"{self.name}: hello from an unknown device class {msg['device']!r} "
+                        f"(one of {', '.join(DEVICE_CLASSES)})")]
+        expected = self._order.expected
+        out = self._settle(now, "the device started its numbering again before it arrived")
+        if expected is not None and msg["serial"] == self.device_serial:
+            d = ahead(seq, expected)
+            if d > 0:
+                # the frames numbered between: sent while the link was down, or in flight when it was
+                # lost; a device drops those on a new connection (docs/devices.md)
+                gap = Gap(expected, d, "sent before the device's hello on this connection and never received "
+                                       "(in flight when the link was lost, or sent while it was down)")
+                self.counters.gaps += d
+                out.append(gap)
+            elif d < 0:
+                out.append(Log(f"{self.name}: the device's numbering went back from {expected} to {seq}: it "
+                               f"restarted, and what it sent after frame {(expected - 1) % 256} before that "
+                               f"is unknown"))
+        self._order.start(seq)
+        return out + self._pass_on(now, self._order.offer(seq, msg)[1])
+
+    def _settle(self, now: float, reason: str) -> list[Output]:
+        """Stop waiting for missing frames (the link is going, or the numbering restarts)."""
+        return self._pass_on(now, self._order.settle(reason), degrade=False)
+
+    def _pass_on(self, now: float, released, degrade: bool = True) -> list[Output]:
+        """What the reorder buffer releases, in the device's order: messages, hellos and gaps."""
+        out: list[Output] = []
+        for r in released:
+            if isinstance(r, Gap):
+                self.counters.gaps += r.count
+                out.append(r)
+                if degrade:   # a frame given up degrades the link (the states table); the Gap is its log line
+                    out += self._fault(now, "gap", r.describe(), degrade=True, note=False)
+                continue
+            _seq, msg = r
+            if msg is _REFUSED:
+                continue
+            if msg["type"] == "hello":
                 out += self._hello_from_device(msg)
-            elif not self._identified:
-                out.pop()             # before the device's hello: not acknowledged, it sends it again
             else:
-                self._recent.append(frame.seq)
-                c.delivered += 1
+                self.counters.delivered += 1
                 out.append(Deliver(msg))
-        if self.state == DEGRADED and now - self._last_fault >= self.policy.recover_after_s:
-            out += self._move(ONLINE, "frames arrive again without faults")
         return out
 
     def _hello_from_device(self, msg: dict) -> list[Output]:
@@ -272,21 +365,26 @@ class Session:
         self._pending.clear()  # an older hello still unanswered is superseded
         return self.send(now, "hello", device="pitdesk", serial=self.serial, firmware=self.firmware)
 
+    def _base(self) -> int:
+        """Our oldest unacknowledged SEQ, or the next one when none awaits an acknowledgement."""
+        return next(iter(self._pending), self._tx_seq)
+
     def _send_link(self, name: str, now: float | None = None, **values) -> Send:
-        # ack, nak and heartbeat carry the next SEQ but do not advance it
+        # ack, nak and heartbeat carry our window base and do not advance the numbering: the device
+        # learns from it which of our frames we gave up (docs/devices.md, "In order, once each")
         if now is not None:
             self._last_tx = now
-        return Send(encode(encode_message(name, self._tx_seq, **values)))
+        return Send(encode(encode_message(name, self._base(), **values)))
 
     def _wire(self, now: float, frame: Frame) -> Send:
         self._last_tx = now
         return Send(encode(frame))
 
-    def _fault(self, now: float, kind: str, text: str, degrade: bool = False) -> list[Output]:
+    def _fault(self, now: float, kind: str, text: str, degrade: bool = False, note: bool = True) -> list[Output]:
         p = self.policy
         self._last_fault = now
         self._faults = [t for t in self._faults if now - t < p.fault_window_s] + [now]
-        out = self._note_failure(kind, text)
+        out = self._note_failure(kind, text) if note else []
         if self.state == ONLINE and (degrade or len(self._faults) >= p.fault_limit):
             why = text if degrade else f"{len(self._faults)} faults in {p.fault_window_s:g} s (last: {text})"
             out += self._move(DEGRADED, why)
@@ -309,7 +407,9 @@ class Session:
 
     def _go_offline(self, now: float, kind: str, text: str) -> list[Output]:
         was_open = self.state != OFFLINE
-        out = self._note_failure(kind, text)
+        # what arrived is passed on and what did not is named, before the state says offline
+        out = self._settle(now, f"the link went offline before it arrived ({text})")
+        out += self._note_failure(kind, text)
         out += self._move(OFFLINE, f"{text}; next attempt in {self._backoff:g} s")
         self.retry_at = now + self._backoff
         self._backoff = min(self._backoff * 2, self.policy.backoff_max_s)

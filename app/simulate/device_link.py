@@ -1,21 +1,27 @@
 """The simulated device's end of a session (docs/devices.md, "The session"), without I/O.
 
 The caller feeds ``receive`` what it read and writes what ``poll`` returns, telling ``sent`` when
-a frame really went out (a heartbeat is due after 1 s of sending nothing). The link numbers the
-device's frames, keeps at most 8 unacknowledged, retransmits one unchanged after 0.3 s without an
-ack (at once on nak reason 1) and gives it up after 3 retransmissions; it acks the host's frames,
-naks reason 2 (unknown message) and 3 (payload does not match the table), and naks reason 1 when
-its decoder refuses candidate frames: one nak per read, however many candidates that read cut.
+a frame really went out (a heartbeat is due after 1 s of sending nothing), and calls ``reset`` when
+a connection starts. The link numbers the device's frames; a new frame's SEQ stays within 8 of the
+oldest unacknowledged one; it retransmits a frame unchanged after 0.3 s without an ack (at once on
+nak reason 1, or on the workstation's hello while its own hello awaits an ack) and gives it up
+after 3 retransmissions, saying so at once in a heartbeat, whose SEQ (like every ack's and nak's)
+is its oldest unacknowledged frame. It says hello first on every connection and sends nothing
+else until the workstation has acknowledged that hello; then the class's greeting (the deck
+colours, the meter), once per conversation. It acks the host's frames, naks reason 2 (unknown
+message) and 3 (payload does not match the table), and naks reason 1 when its decoder refuses
+candidate frames: one nak per read, however many candidates that read cut.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.devices.frame import DLE, ETX, STX, Decoder, Frame, crc16, decode
-from app.devices.messages import BY_CODE, MessageError, decode_message, encode_message
+from app.devices.messages import BY_CODE, BY_NAME, MessageError, decode_message, encode_message
 
 ACK_TIMEOUT = 0.3
 MAX_RETRANSMISSIONS = 3
@@ -23,6 +29,7 @@ WINDOW = 8
 HEARTBEAT_AFTER = 1.0
 NAK_LINE, NAK_UNKNOWN, NAK_PAYLOAD = 1, 2, 3
 LINK_TYPES = {BY_CODE[c].name for c in (0x01, 0x06, 0x15)}  # heartbeat, ack, nak: never answered
+HELLO = BY_NAME["hello"].code
 OUTBOX_LIMIT = 64  # messages waiting for room in the window; older ones are dropped beyond it
 
 
@@ -34,22 +41,32 @@ class _Unacked:
 
 
 class DeviceLink:
-    def __init__(self, started: float, ack_timeout: float = ACK_TIMEOUT, stats: Counter | None = None):
+    def __init__(self, started: float, hello: dict, greeting: Callable[[], list] = list,
+                 ack_timeout: float = ACK_TIMEOUT, stats: Counter | None = None):
         self.started = started
+        self.hello = dict(hello)          # device, serial, firmware: what the device's hello says
+        self.greeting = greeting          # the messages that follow an acknowledged hello
         self.ack_timeout = ack_timeout
         self.seq = 0                      # one counter for the device's frames, across connections
         self.stats: Counter = Counter() if stats is None else stats
         self.refused: deque = deque(maxlen=100)  # (seq, reason) of frames the host refused (nak 2/3)
+        self.given_up: deque[Frame] = deque(maxlen=256)  # frames given up, for whoever keeps account
+        self.unacked: dict[int, _Unacked] = {}  # in the order numbered: the first is the oldest
+        self.outbox: deque[tuple[str, dict]] = deque()
+        self.greeted = False
         self.reset(started)
 
     def reset(self, now: float) -> None:
-        """A new connection: nothing in flight, nothing heard from this host yet."""
-        self.unacked: dict[int, _Unacked] = {}
-        self.outbox: deque[tuple[str, dict]] = deque()
+        """A new connection: the frames in flight are given up (whoever had them is gone), the
+        messages not yet numbered wait, and the device says hello before anything else."""
+        for u in self.unacked.values():
+            self._give_up(u.frame)
+        self.unacked = {}
         self.control: list[Frame] = []
         self.decoder = Decoder()
         self.last_host_seq: int | None = None
         self.last_sent = now
+        self._say_hello()
 
     def queue(self, name: str, fields: dict) -> None:
         self.outbox.append((name, fields))
@@ -57,12 +74,30 @@ class DeviceLink:
             self.outbox.popleft()
             self.stats["outbox_overflow"] += 1
 
+    def base(self) -> int:
+        """The oldest unacknowledged SEQ, or the next one when nothing awaits an ack."""
+        return next(iter(self.unacked), self.seq)
+
     def _control(self, name: str, **fields) -> None:
-        # ack, nak and heartbeat carry the next SEQ and do not advance it
-        self.control.append(encode_message(name, self.seq, **fields))
+        # ack, nak and heartbeat carry the window base and do not advance the numbering
+        self.control.append(encode_message(name, self.base(), **fields))
+
+    def _say_hello(self) -> None:
+        """A new conversation: hello first; the rest waits until it is acknowledged."""
+        self.greeted = False
+        if not any(name == "hello" for name, _ in self.outbox):
+            self.outbox.appendleft(("hello", dict(self.hello)))
+
+    def _hello_in_flight(self) -> bool:
+        return any(u.frame.type == HELLO for u in self.unacked.values())
+
+    def _give_up(self, frame: Frame) -> None:
+        self.stats["given_up"] += 1
+        self.given_up.append(frame)
 
     def receive(self, data: bytes, now: float) -> list[dict]:
-        """Decode what the host sent, queue the answers; returns the host's messages to act on."""
+        """Decode what the host sent, queue the answers; returns the host's messages to act on (a
+        hello is the link's own business)."""
         before = self.decoder.rejected
         frames = self.decoder.feed(data)
         if self.decoder.rejected > before:
@@ -88,59 +123,98 @@ class DeviceLink:
                 self._link_message(msg, now)
                 continue
             self._control("ack", acked=f.seq)
-            # a repeat of the last accepted frame (our ack was lost) is acked, not passed on twice;
-            # a hello always is: a host that reopened the port may start its numbering again
-            if f.seq == self.last_host_seq and msg["type"] != "hello":
+            if msg["type"] == "hello":
+                # answered even when its SEQ repeats the last one: a host that reopened the port may
+                # number from 0 again
+                self.last_host_seq = f.seq
+                self._host_hello(now)
+                continue
+            # a repeat of the last accepted frame (our ack was lost) is acked, not passed on twice
+            if f.seq == self.last_host_seq:
                 self.stats["duplicates_received"] += 1
                 continue
             self.last_host_seq = f.seq
             out.append(msg)
         return out
 
+    def _host_hello(self, now: float) -> None:
+        if self._hello_in_flight():
+            # the host opened the port after our hello went (pyserial empties its input when it
+            # opens): everything in flight goes again now, and nothing new, so the greeting is not
+            # said twice
+            for u in self.unacked.values():
+                self._again_now(u, now)
+            self.stats["hello_repeated"] += 1
+        else:
+            self._say_hello()   # a host that (re)opened the port: a new conversation
+
     def _link_message(self, msg: dict, now: float) -> None:
         if msg["type"] == "ack":
-            if self.unacked.pop(msg["acked"], None) is not None:
-                self.stats["acks_received"] += 1
+            u = self.unacked.pop(msg["acked"], None)
+            if u is None:
+                return
+            self.stats["acks_received"] += 1
+            if u.frame.type == HELLO and not self.greeted:
+                self.greeted = True
+                self.outbox.extendleft(reversed(self.greeting()))   # before anything that waited
         elif msg["type"] == "nak":
             self.stats["naks_received"] += 1
             if msg["reason"] == NAK_LINE:
                 if self.unacked:  # the oldest unacknowledged frame, at once
-                    self.unacked[next(iter(self.unacked))].due = now
+                    self._again_now(self.unacked[next(iter(self.unacked))], now)
             elif msg["nakked"] in self.unacked:  # refused (2, 3): a fault in the sender, not retried
                 del self.unacked[msg["nakked"]]
                 self.refused.append((msg["nakked"], msg["reason"]))
+
+    @staticmethod
+    def _again_now(u: _Unacked, now: float) -> None:
+        # only a frame with a retransmission left: the last copy of one without still has its full
+        # 0.3 s for an ack, which may be on its way (giving it up now would lose a frame that arrived)
+        if u.retransmissions < MAX_RETRANSMISSIONS:
+            u.due = now
+
+    def _may_number(self) -> bool:
+        # a new SEQ stays within the window of the oldest unacknowledged one; before the hello is
+        # acknowledged, only a hello goes
+        return (bool(self.outbox) and (self.seq - self.base()) % 256 < WINDOW
+                and (self.greeted or self.outbox[0][0] == "hello"))
 
     def poll(self, now: float) -> list[tuple[str, Frame]]:
         """What to write now: ("control" | "retransmit" | "new" | "heartbeat", frame), in order."""
         out = [("control", f) for f in self.control]
         self.control = []
+        gave_up = False
         for seq, u in list(self.unacked.items()):
             if u.due > now:
                 continue
             if u.retransmissions >= MAX_RETRANSMISSIONS:
                 del self.unacked[seq]
-                self.stats["given_up"] += 1
+                self._give_up(u.frame)
+                gave_up = True
+                if u.frame.type == HELLO and not self.greeted and not self._hello_in_flight():
+                    self._say_hello()   # nobody took it: a new hello, until one is acknowledged
                 continue
             u.retransmissions += 1
             u.due = now + self.ack_timeout
             self.stats["retransmitted"] += 1
             out.append(("retransmit", u.frame))
-        while self.outbox and len(self.unacked) < WINDOW:
+        while self._may_number():
             name, fields = self.outbox.popleft()
             frame = encode_message(name, self.seq, **fields)
             self.unacked[self.seq] = _Unacked(frame, now + self.ack_timeout)
             self.seq = (self.seq + 1) % 256
             self.stats["messages_sent"] += 1
             out.append(("new", frame))
-        if not out and now - self.last_sent >= HEARTBEAT_AFTER:
-            out.append(("heartbeat", encode_message("heartbeat", self.seq, uptime_s=int(now - self.started))))
+        if gave_up or (not out and now - self.last_sent >= HEARTBEAT_AFTER):
+            # after a give-up at once: the heartbeat's SEQ tells the workstation the frame is gone
+            out.append(("heartbeat", encode_message("heartbeat", self.base(), uptime_s=int(now - self.started))))
         return out
 
     def sent(self, now: float) -> None:
         self.last_sent = now
 
     def next_deadline(self, now: float) -> float:
-        if self.control or (self.outbox and len(self.unacked) < WINDOW):
+        if self.control or self._may_number():
             return now
         due = [u.due for u in self.unacked.values()]
         return min(due + [self.last_sent + HEARTBEAT_AFTER])

@@ -111,7 +111,8 @@ class SimDevice:
     # -- the device thread ---------------------------------------------------------------------
     def _run(self, t, stopping: threading.Event) -> None:
         now = time.monotonic()
-        self._link = DeviceLink(now, self._ack_timeout, self._stats)
+        self._link = DeviceLink(now, {"device": self.kind, "serial": self.serial, "firmware": FIRMWARE},
+                                self._class.greeting, self._ack_timeout, self._stats)
         self._out = bytearray()
         self._armed: Counter = Counter()
         self._silent_until = self._slow_until = self._next_byte = 0.0
@@ -126,9 +127,11 @@ class SimDevice:
             if t.connected and now < self._silent_until:
                 deadlines.append(self._silent_until)
             elif t.connected:
-                deadlines += [self._step_due, self._link.next_deadline(now)]
-                if self._tick_due is not None:
-                    deadlines.append(self._tick_due)
+                deadlines.append(self._link.next_deadline(now))
+                if self._link.greeted:  # the rounds wait for the workstation to take the hello
+                    deadlines.append(self._step_due)
+                    if self._tick_due is not None:
+                        deadlines.append(self._tick_due)
                 if self._out and now < self._slow_until:
                     deadlines.append(self._next_byte)
             timeout = max(0.0, min(deadlines) - now)
@@ -139,15 +142,15 @@ class SimDevice:
             if readable:
                 for data in t.read():
                     if now >= self._silent_until:  # a silent device hears nothing either
-                        self._answer(self._link.receive(data, now))
+                        self._link.receive(data, now)  # the workstation sends only hellos, the link's business
             if t.accept():  # a new connection starts afresh (a closed one waits for this)
                 self._connected(now)
             if not t.connected or now < self._silent_until:
                 continue
-            if now >= self._step_due:
+            if self._link.greeted and now >= self._step_due:
                 self._link.queue(*self._step)
                 self._advance(now)
-            if self._tick_due is not None and now >= self._tick_due:
+            if self._link.greeted and self._tick_due is not None and now >= self._tick_due:
                 self._link.queue(*self._class.broadcast())
                 self._tick_due = now + self._class.tick * self.pace
             for kind, frame in self._link.poll(now):
@@ -155,21 +158,14 @@ class SimDevice:
             self._pump(t, now)
 
     def _connected(self, now: float) -> None:
-        """A connection starts (a TCP client, or the PTY when the device starts): hello unasked."""
+        """A connection starts (a TCP client, or the PTY when the device starts): hello unasked (the
+        link says it first, and the greeting once the workstation has acknowledged it)."""
         self._stats["connections"] += 1
         self._link.reset(now)
         self._out.clear()
-        self._answer([{"type": "hello"}])
         self._step_due = now + self._step_delay
         if self._class.tick is not None:
             self._tick_due = now + self._class.tick * self.pace
-
-    def _answer(self, messages: list[dict]) -> None:
-        for msg in messages:
-            if msg["type"] == "hello":
-                self._link.queue("hello", {"device": self.kind, "serial": self.serial, "firmware": FIRMWARE})
-                for m in self._class.greeting():
-                    self._link.queue(*m)
 
     def _advance(self, now: float) -> None:
         """The class's next step; a round start may draw a random fault."""
