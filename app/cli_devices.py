@@ -5,7 +5,8 @@ pseudo-terminal's path) through the same link and session the workstation uses, 
 decoded device message as one JSON line with its "type", link state changes as "link" lines and
 link faults as "link_log" lines, gaps in the device's messages (frames it gave up, or lost with
 the link) as "gap" lines, and ends with a "summary" line counting frames accepted and rejected.
-Runs for --seconds, or until interrupted.
+Runs for --seconds, or until interrupted; exits 1, naming the fault, when the device never said
+hello (the port never opened, or nothing answered on it).
 """
 
 from __future__ import annotations
@@ -81,9 +82,20 @@ def watch(url: str, seconds: float | None, out=sys.stdout) -> dict:
                "frames_rejected": c.frames_rejected, "garbage_bytes": c.garbage_bytes,
                "bad_messages": c.bad_messages, "duplicates": c.duplicates, "held": c.held, "gaps": c.gaps,
                "late": c.late, "delivered": c.delivered, "retransmitted": c.retransmitted,
-               "given_up": c.given_up, "connects": c.connects}
+               "given_up": c.given_up, "connects": c.connects, "fault": _fault(url, link.session)}
     write(summary)
     return summary
+
+
+def _fault(url: str, session) -> str | None:
+    """Why the device was never heard, or None: the port never opened, or nothing said hello on it."""
+    c = session.counters
+    if c.connects:
+        return None
+    if not c.opens:
+        return f"never connected to {url}: {session.last_failure or 'the port was not opened'}"
+    return (f"no hello from the device on {url}: the port opened {c.opens} time{'s' if c.opens > 1 else ''} "
+            f"and {c.hellos} hello{'s' if c.hellos > 1 else ''} went unanswered")
 
 
 def _main_thread() -> bool:
@@ -108,6 +120,9 @@ def run(args) -> int:
         except ValueError as e:
             print(f"pitdesk: {e}", file=sys.stderr)
             return EXIT_BAD_INPUT
-        watch(args.url, args.seconds)
+        summary = watch(args.url, args.seconds)
+        if summary["fault"]:
+            print(f"pitdesk: devices watch: {summary['fault']}", file=sys.stderr)
+            return 1
         return 0
     raise AssertionError(args.devices_command)  # pragma: no cover - argparse requires an action

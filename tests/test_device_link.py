@@ -202,3 +202,34 @@ def test_watch_bad_input_exits_2_naming_it(args, message):
     p = subprocess.run([PITDESK, "devices", "watch", *args], capture_output=True, text=True, timeout=20)
     assert p.returncode == 2 and message in p.stderr and p.stdout == ""
 
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_watch_a_port_nobody_listens_on_exits_1_naming_the_fault():
+    url = f"socket://127.0.0.1:{_free_port()}"
+    p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1.5"], capture_output=True, text=True,
+                       timeout=20)
+    assert p.returncode == 1, (p.stdout, p.stderr)
+    assert f"pitdesk: devices watch: never connected to {url}: cannot open the port" in p.stderr
+    assert "Connection refused" in p.stderr and "Traceback" not in p.stderr
+    summary = json.loads(p.stdout.splitlines()[-1])
+    assert summary["type"] == "summary" and summary["connects"] == 0 and summary["fault"].startswith("never connected")
+
+
+def test_watch_a_device_that_never_says_hello_exits_1_naming_the_fault():
+    server = socket.create_server(("127.0.0.1", 0))   # accepts (the kernel's backlog) and says nothing
+    try:
+        url = f"socket://127.0.0.1:{server.getsockname()[1]}"
+        p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1.5"], capture_output=True, text=True,
+                           timeout=20)
+    finally:
+        server.close()
+    assert p.returncode == 1, (p.stdout, p.stderr)
+    assert f"pitdesk: devices watch: no hello from the device on {url}" in p.stderr and "Traceback" not in p.stderr
+    lines = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [x["state"] for x in lines if x["type"] == "link"][:1] == ["connecting"]
+    assert lines[-1]["fault"].startswith("no hello from the device")

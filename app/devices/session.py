@@ -96,6 +96,8 @@ class Counters:
     retransmitted: int = 0           # our frames sent again
     given_up: int = 0                # our frames never acknowledged
     delivered: int = 0               # device messages passed on
+    opens: int = 0                   # times the port opened
+    hellos: int = 0                  # our hellos sent
     connects: int = 0                # times the device said hello
 
 
@@ -120,6 +122,7 @@ class Session:
         self._backoff = self.policy.backoff_first_s
         self._failure: str | None = None   # the last failure's kind, logged in full once
         self._failure_text = ""
+        self.last_failure: str | None = None   # what went wrong last, repeats included (for a summary)
         self._repeats = 0
 
     def _reset_link(self) -> None:
@@ -137,6 +140,7 @@ class Session:
         """The port is open: say hello and wait for the device's."""
         out = self._settle(now, "the link was reopened before it arrived")
         self._reset_link()
+        self.counters.opens += 1
         self._opened = self._last_rx = now
         out += self._move(CONNECTING, "port open, waiting for the device's hello")
         return out + self._hello(now)
@@ -361,6 +365,7 @@ class Session:
 
     def _hello(self, now: float) -> list[Output]:
         self._hellos += 1
+        self.counters.hellos += 1
         self._hello_sent = now
         self._pending.clear()  # an older hello still unanswered is superseded
         return self.send(now, "hello", device="pitdesk", serial=self.serial, firmware=self.firmware)
@@ -392,6 +397,7 @@ class Session:
 
     def _note_failure(self, kind: str, text: str) -> list[Output]:
         """The first failure of a kind is logged in full; repeats are counted."""
+        self.last_failure = text
         if kind == self._failure:
             self._repeats += 1
             return []
