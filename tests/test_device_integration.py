@@ -3,7 +3,9 @@ reader thread and session -> the live pit -> the procedures -> a real audit data
 fault kind, a lost and restored link, and a device that floods."""
 
 import json
+import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -285,6 +287,38 @@ def test_simulate_floor_runs_and_its_log_verifies(tmp_path):
     assert summary["alarms"] == 0 and summary["device_faults"] == 0   # stopping is not an outage
     v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], capture_output=True, text=True, env=env)
     assert v.returncode == 0 and json.loads(v.stdout)["rows"] == summary["events_logged"]
+
+
+@pytest.mark.parametrize("pty", [False, True], ids=["tcp", "pty"])
+def test_ctrl_c_on_the_demo_floor_closes_everything(tmp_path, pty):
+    """What `make run` starts, interrupted as a terminal's Ctrl-C does (SIGINT to the process group):
+    it exits 0 with every link, simulator and thread ended and the audit log closed, and
+    interrupting it is not an outage. (How fast: docs/devices.md, measured by hand.)"""
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": ""}
+    db = tmp_path / "floor.db"
+    ports = tmp_path / "ports"
+    ports.mkdir()
+    proc = subprocess.Popen([PITDESK, "simulate", "floor", "--tables", "4", "--every", "0.3", "--json",
+                             "--db", str(db), *(["--pty", str(ports)] if pty else [])],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
+    try:
+        for line in proc.stdout:   # a status line a third of a second: until every link is online
+            row = json.loads(line)
+            if row["type"] == "table" and row["table"] == "T4" and set(row["links"].values()) == {"online"}:
+                break
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["type"] == "summary" and summary["still_open"] == []
+    assert summary["connects"] == 16 and summary["device_faults"] == 0 and summary["alarms"] == 0
+    assert list(ports.iterdir()) == []   # the simulators' pseudo-terminal symlinks removed
+    v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], capture_output=True, text=True, env=env)
+    assert v.returncode == 0, v.stdout + v.stderr
 
 
 @pytest.mark.parametrize("args,message", [

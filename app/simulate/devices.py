@@ -289,10 +289,12 @@ class Served:
     def alive(self) -> bool:
         return self._thread.is_alive()
 
-    def stop(self) -> None:
+    def stop(self, wait: bool = True) -> None:
+        """``wait=False`` only asks: a floor asks every device, then waits for each."""
         self._stopping.set()
         self._t.wake()
-        self._thread.join(5)
+        if wait:
+            self._thread.join(5)
 
     def __enter__(self) -> Served:
         return self

@@ -35,7 +35,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
               every: float = 2.0, as_json: bool = False, out=None) -> dict:
     import sys
 
-    from app.devices.link import Link
+    from app.devices.link import Link, stop_all
     from app.live import Pit, TableConfig
     from app.store.log import AuditLog
 
@@ -67,18 +67,32 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
                     links.append(Link(handle.url, events.put, install_serial="demo-floor").start())
             _watch(pit, links, stop, seconds, every, as_json, out)
         finally:
-            for link in links:
-                link.stop()
+            # all at once, not one after another (Ctrl-C took 5 s): each link closes its port on its
+            # own thread, and its last events are on the queue once its thread has ended
+            stop_all(links)
+            for handle in served:
+                handle.stop(wait=False)
             for handle in served:
                 handle.stop()
-            time.sleep(0.1)       # the last link states reach the queue
             stop.set()
             consumer.join(5)
             pit.handle(_drain(events))
         summary = _summary(pit, links, db, log)
+    summary["still_open"] = _still_open(links, served, log)
     out.write(json.dumps(summary) + "\n")
     out.flush()
     return summary
+
+
+def _still_open(links, served, log) -> list[str]:
+    """What is still open or running after the floor closed: nothing, or the summary says what."""
+    left = [f"link {link.url}" for link in links if link.alive]
+    left += [f"simulator {h.info['serial']}" for h in served if h.alive]
+    left += [f"thread {t.name}" for t in threading.enumerate()
+             if t is not threading.current_thread() and t.is_alive()]
+    if not log.stopped:
+        left.append(f"audit log {log.path}")
+    return left
 
 
 def _applies(fault: str, cls: str) -> bool:
