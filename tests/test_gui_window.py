@@ -121,12 +121,17 @@ def test_the_progressive_controller_offline_closes_progressive_wagers_until_it_i
     tile = w.floor.tiles["T1"]
     qtbot.waitUntil(lambda: tile.tile.meter_cents is not None, timeout=WAIT_MS)
     assert tile.progressive.text() == "PROGRESSIVE METER"
+    seen = []
+    w.bridge.changed.connect(lambda u: seen.append((tile.progressive.text(), tile.light("progressive").text())))
     pit.devices.inject("PRG-T1", "silence")
     qtbot.waitUntil(lambda: tile.tile.progressive == "closed", timeout=WAIT_MS)
     assert "PROGRESSIVE CLOSED" in tile.progressive.text() and tile.progressive.property("level") == "red"
-    assert "PROGRESSIVE OFFLINE" in tile.light("progressive").text()
     assert not pit.ws.floor.state("T1").progressive_online      # what the procedures refuse wagers by (000(q))
     qtbot.waitUntil(lambda: tile.tile.progressive == "open", timeout=WAIT_MS)
+    # closed while the light said OFFLINE (then CONNECTING while it reconnected), open once ONLINE again
+    assert any("CLOSED" in p and "OFFLINE" in light for p, light in seen)
+    closed_at = next(n for n, (p, _) in enumerate(seen) if "CLOSED" in p)
+    assert all(light == "● PROGRESSIVE ONLINE" for p, light in seen[closed_at:] if p == "PROGRESSIVE METER")
     assert tile.progressive.text() == "PROGRESSIVE METER" and "PROGRESSIVE ONLINE" in tile.light("progressive").text()
     assert pit.ws.floor.state("T1").progressive_online
 

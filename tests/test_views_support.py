@@ -29,7 +29,8 @@ T0 = datetime(2026, 11, 23, 20, 0, 0)
 # T1: section6, every device (the device tests); T7: sd, dealt by hand, no devices (the clocks)
 TABLES = tuple(t for t in demo.DEMO_TABLES if t[0] in ("T1", "T7"))
 PACE = 0.1                      # a round of each device in about half a second
-QUICK = Policy(degraded_after_s=0.6, offline_after_s=1.5, backoff_first_s=0.1, backoff_max_s=0.3)
+# the backoff is long enough for a pump (30 ms) to see a link OFFLINE before it reconnects
+QUICK = Policy(degraded_after_s=0.6, offline_after_s=1.5, backoff_first_s=0.5, backoff_max_s=1.0)
 USERS = {u.role: u for u in demo.DEMO_USERS}
 WAIT_MS = 25_000                # real sockets and threads: waited for, never slept through
 

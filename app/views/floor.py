@@ -29,7 +29,14 @@ def nearest(here: tuple[int, int], there: list[tuple[int, int]], step: tuple[int
     return best
 
 
+ZOOM = (0.55, 1.8)     # the smallest and largest tile text, times the base font size
+
+
 class FloorView(QScrollArea):
+    """Tiles zoom to fit the screen: a supervisor sees every table at once, in the largest text
+    that fits (from ``ZOOM[0]`` to ``ZOOM[1]`` times the base size); only a floor too large even
+    for the smallest text scrolls."""
+
     open_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
@@ -44,16 +51,22 @@ class FloorView(QScrollArea):
         self.setWidget(self.grid_widget)
         self.tiles: dict[str, TileWidget] = {}
         self._cells: dict[tuple[int, int], str] = {}
+        self.zoom = 1.0
+        self._current: str | None = None
 
     def set_tiles(self, tiles) -> None:
+        added = False
         for t in tiles:
             w = self.tiles.get(t.table)
             cell = (t.row, t.col)
             if w is None:
                 w = TileWidget(t.table, self.grid_widget)
                 w.open_requested.connect(self.open_requested)
+                w.focused.connect(self._focused)
                 w.installEventFilter(self)
+                w.set_zoom(self.zoom)
                 self.tiles[t.table] = w
+                added = True
             if self._cells.get(cell) != t.table:
                 self.grid.removeWidget(w)
                 self._cells = {k: v for k, v in self._cells.items() if v != t.table}
@@ -64,12 +77,56 @@ class FloorView(QScrollArea):
             self.grid.setRowStretch(n, 1)
         for n in range(self.grid.columnCount()):
             self.grid.setColumnStretch(n, 1)
+        if added or not self._fits(self.zoom):
+            self.fit()
+
+    # -- zoom to fit ---------------------------------------------------------------------------
+    def _cell(self) -> tuple[float, float]:
+        rows = max((r for r, _ in self._cells), default=1)
+        cols = max((c for _, c in self._cells), default=1)
+        m = self.grid.contentsMargins()
+        space = self.grid.spacing()
+        vp = self.viewport().size()
+        return ((vp.width() - m.left() - m.right() - space * (cols - 1)) / cols,
+                (vp.height() - m.top() - m.bottom() - space * (rows - 1)) / rows)
+
+    def _fits(self, zoom: float) -> bool:
+        width, height = self._cell()
+        for w in self.tiles.values():
+            w.set_zoom(zoom)
+        need = [w.minimumSizeHint() for w in self.tiles.values()]
+        return all(n.width() <= width and n.height() <= height for n in need)
+
+    def fit(self) -> None:
+        """The largest zoom at which every tile's content fits its cell (a few halvings)."""
+        if not self.tiles:
+            return
+        lo, hi = ZOOM
+        if self._fits(hi):
+            best = hi
+        else:
+            best = lo
+            for _ in range(7):
+                mid = (lo + hi) / 2
+                if self._fits(mid):
+                    best, lo = mid, mid
+                else:
+                    hi = mid
+        # a little room to spare: a light that says DEGRADED is longer than one that says ONLINE
+        self.zoom = max(ZOOM[0], best * 0.95)
+        for w in self.tiles.values():
+            w.set_zoom(self.zoom)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit()
 
     def current(self) -> str | None:
-        for table, w in self.tiles.items():
-            if w.hasFocus():
-                return table
-        return None
+        """The table whose tile has (or last had) the keyboard."""
+        return self._current if self._current in self.tiles else None
+
+    def _focused(self, table: str) -> None:
+        self._current = table
 
     def focus_table(self, table: str | None = None) -> None:
         """Put the keyboard on ``table``'s tile (else the first, top left)."""
@@ -77,6 +134,7 @@ class FloorView(QScrollArea):
             table = self._cells[min(self._cells)]
         w = self.tiles.get(table) if table else None
         if w is not None:
+            self._current = table
             w.setFocus(Qt.FocusReason.OtherFocusReason)
             self.ensureWidgetVisible(w)
 

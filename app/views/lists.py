@@ -51,8 +51,9 @@ class RecordsPage(QWidget):
         self.proxy = WaitingProxy(waiting, self)
         self.proxy.setSourceModel(model)
         self.view = record_view(self.proxy, f"{name}_list")
+        # the workstation's order (newest alarm, oldest request first) until a header is clicked
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
-        self.proxy.sort(-1)                      # the workstation's order until a header is clicked
         self.view.doubleClicked.connect(lambda _: commands[0].trigger() if commands else None)
         self.title = QLabel(title)
         self.title.setFont(theme.font(1.8, bold=True))
@@ -95,28 +96,23 @@ class RecordsPage(QWidget):
         box.addWidget(self.view, 1)
         box.addWidget(self.empty)
         box.addLayout(buttons)
-        self.proxy.rowsInserted.connect(self._select_some)
-        self.proxy.modelReset.connect(self._select_some)
-        self.proxy.layoutChanged.connect(self._select_some)
+        # whole messages, wrapped: an alarm's words are what the supervisor acts on
+        self.view.setWordWrap(True)
 
     def _show_all(self, on: bool) -> None:
         self.proxy.set_show_all(on)
-        self._select_some()
+        self._rows_changed()
 
     def set_records(self, records, waiting_count: int, waiting_words: str, level: str) -> None:
         self.model.set_records(records)
         mark = LEVEL_MARK[level] if waiting_count else LEVEL_MARK[NONE]
         self.count.setText(f"{mark} {waiting_count} {waiting_words}")
         theme.set_level(self.count, level if waiting_count else NONE, filled=bool(waiting_count))
-        self.empty.setVisible(self.proxy.rowCount() == 0)
-        self._select_some()
+        self._rows_changed()
 
-    def _select_some(self, *args) -> None:
-        """Keep a row selected, so the command key acts at once (the first, most urgent row)."""
-        sel = self.view.selectionModel()
-        if sel is not None and not sel.selectedRows() and self.proxy.rowCount():
-            self.view.selectRow(0)
+    def _rows_changed(self) -> None:
         self.empty.setVisible(self.proxy.rowCount() == 0)
+        self.view.resizeRowsToContents()
 
     def selected(self):
         sel = self.view.selectionModel()

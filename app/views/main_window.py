@@ -232,7 +232,7 @@ class MainWindow(QMainWindow):
             if not self.table_order:
                 self.table_order = list(self.tiles)
             self.floor.set_tiles(u.tiles)
-            if self.view == "floor" and self.floor.current() is None and self.isActiveWindow():
+            if self.view == "floor" and self.floor.current() is None:
                 self.floor.focus_table()
         if u.alarms is not None:
             self.alarms = u.alarms

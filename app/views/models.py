@@ -57,7 +57,7 @@ class AlarmModel(RecordModel):
         Column("Raised", lambda a: when(a.raised), sort=lambda a: stamp(a.raised)),
         Column("Table", lambda a: a.table or "—"),
         Column("Alarm", lambda a: words(a.kind)),
-        Column("Message", lambda a: a.message),
+        Column("Message", lambda a: a.message, stretch=True),
         Column("Rule", lambda a: a.rule),
         Column("Device", lambda a: a.serial or ""),
         Column("Cleared", lambda a: f"{when(a.cleared)}: {a.cleared_how}" if a.cleared else "",
@@ -89,10 +89,10 @@ class ApprovalModel(RecordModel):
         Column("Request for", lambda r: words(r.kind)),
         Column("Rule", lambda r: r.rule),
         Column("Role needed", lambda r: r.role_needed),
-        Column("Why", lambda r: r.reason),
         Column("Requested", lambda r: when(r.requested), sort=lambda r: stamp(r.requested)),
         Column("Decided", lambda r: (f"{r.decided_by} ({r.decided_role}) {when(r.decided)}: {r.decision_reason}"
                                      if r.decided_by else ""), sort=lambda r: stamp(r.decided)),
+        Column("Why", lambda r: r.reason, stretch=True),
     )
 
     def __init__(self, parent=None):
@@ -107,18 +107,19 @@ def deck_status(d) -> str:
 
 
 class DeckModel(RecordModel):
+    # the clock first after the deck: it is what a supervisor looks for
     columns = (
         Column("Deck", lambda d: d.clock.deck),
         Column("Colour", lambda d: d.colour or "not reported"),
         Column("Cards", lambda d: "" if d.card_count is None else str(d.card_count),
                sort=lambda d: -1 if d.card_count is None else d.card_count, numeric=True),
         Column("Status", deck_status),
-        Column("Opened", lambda d: when(d.clock.received), sort=lambda d: stamp(d.clock.received)),
-        Column("Age", lambda d: theme.duration(d.clock.age), sort=lambda d: d.clock.age.total_seconds(),
-               numeric=True),
-        Column("Change by", lambda d: when(d.clock.due), sort=lambda d: stamp(d.clock.due)),
         Column("Clock", lambda d: theme.clock_words(d.clock.level, d.clock.left, d.clock.overdue),
                sort=lambda d: d.clock.left.total_seconds(), level=lambda d: d.clock.level),
+        Column("Change by", lambda d: when(d.clock.due), sort=lambda d: stamp(d.clock.due)),
+        Column("Age", lambda d: theme.duration(d.clock.age), sort=lambda d: d.clock.age.total_seconds(),
+               numeric=True),
+        Column("Opened", lambda d: when(d.clock.received), sort=lambda d: stamp(d.clock.received)),
         Column("Rule", lambda d: d.clock.rule),
     )
 
@@ -139,7 +140,7 @@ class IrregularityModel(RecordModel):
         Column("Ref", lambda i: str(i.ref), sort=lambda i: i.ref, numeric=True),
         Column("Time", lambda i: when(i.time), sort=lambda i: stamp(i.time)),
         Column("Irregularity", lambda i: words(i.kind)),
-        Column("Consequence", lambda i: i.consequence),
+        Column("Consequence", lambda i: i.consequence, stretch=True),
         Column("Rule", lambda i: i.rule),
         Column("Supervisor", irregularity_status,
                level=lambda i: OK if i.acknowledged_by else (RED if i.needs_ack else None)),
@@ -165,7 +166,7 @@ class HistoryModel(RecordModel):
         Column("Event", lambda h: words(h.type)),
         Column("By", lambda h: h.actor),
         Column("Role", lambda h: h.role),
-        Column("Details", history_details),
+        Column("Details", history_details, stretch=True),
     )
 
     def __init__(self, fetch: Callable[[int, Callable], None] | None = None, parent=None):
@@ -253,7 +254,7 @@ class ShortcutModel(RecordModel):
         Column("Menu", lambda s: s[0]),
         Column("Command", lambda s: s[1]),
         Column("Shortcut", lambda s: s[2]),
-        Column("What it does", lambda s: s[3]),
+        Column("What it does", lambda s: s[3], stretch=True),
     )
 
     def __init__(self, parent=None):

@@ -31,6 +31,7 @@ class Column:
     level: Callable[[Any], str | None] | None = None
     numeric: bool = False                           # right-aligned
     tip: Callable[[Any], str] | None = None         # default: the text (long messages are cut in the cell)
+    stretch: bool = False                           # takes the width left (one column per model)
 
 
 class RecordModel(QAbstractTableModel):

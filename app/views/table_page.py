@@ -29,6 +29,9 @@ def position_name(p: int) -> str:
 
 
 def record_view(model, name: str) -> QTableView:
+    """A list of records: whole rows selected, the columns sized to their content once rows
+    arrive (a person's own resizing is kept after that), the model's stretch column taking
+    the width left."""
     v = QTableView()
     v.setObjectName(name)
     v.setModel(model)
@@ -39,9 +42,31 @@ def record_view(model, name: str) -> QTableView:
     v.verticalHeader().hide()
     h = v.horizontalHeader()
     h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    h.setStretchLastSection(True)
     h.setHighlightSections(False)
+    source = model.sourceModel() if hasattr(model, "sourceModel") else model
+    columns = getattr(source, "columns", ())
+    stretch = [n for n, c in enumerate(columns) if c.stretch]
+    h.setStretchLastSection(not stretch)
+    for n in stretch:
+        h.setSectionResizeMode(n, QHeaderView.ResizeMode.Stretch)
+    fit_columns(v)
+    model.rowsInserted.connect(lambda *_: fit_columns(v) if not v.property("fitted") else None)
+    model.modelReset.connect(lambda: fit_columns(v) if not v.property("fitted") else None)
     return v
+
+
+def fit_columns(v: QTableView) -> None:
+    """Each column as wide as its header and content, at most 30 base characters."""
+    h = v.horizontalHeader()
+    cap = int(theme.base_pt() * 24)
+    for n in range(h.count()):
+        if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch:
+            continue
+        v.resizeColumnToContents(n)
+        if h.sectionSize(n) > cap:
+            h.resizeSection(n, cap)
+    if v.model().rowCount():
+        v.setProperty("fitted", True)
 
 
 class PositionBox(QFrame):
@@ -71,6 +96,7 @@ class PositionBox(QFrame):
         box.addWidget(self.marks)
         box.addWidget(self.order)
         self.setMinimumWidth(int(theme.base_pt() * 9))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
 
     def show_position(self, p, start: int | None, order: tuple[int, ...]) -> None:
         self.title.setText(position_name(p.position))
@@ -92,14 +118,18 @@ class PositionBox(QFrame):
         if p.voided:
             marks.append(f"{LEVEL_MARK[RED]} HAND VOIDED")
         self.marks.setText(" · ".join(marks))
+        self.marks.setVisible(bool(marks))
         theme.set_level(self.marks, RED if p.voided else OK if p.banks else NONE)
         if p.position in order:
             n = order.index(p.position) + 1
             self.order.setText(("START · " if p.position == start else "") + f"{ordinal(n)} to receive cards")
         else:
             self.order.setText("")
+        self.order.setVisible(bool(self.order.text()))
         theme.set_level(self.order, AMBER if p.position == start else NONE)
-        if not p.occupied:
+        if p.occupied:
+            theme.set_plain(self.player)
+        else:
             theme.set_dim(self.player)
         self.setAccessibleName(f"{position_name(p.position)}: {self.player.text()} {self.marks.text()} "
                                f"{self.order.text()}".strip())
@@ -161,7 +191,9 @@ class TablePage(QWidget):
         self.deal_line.setWordWrap(True)
         layout_box = QGroupBox("Positions (seats as the dealer sees them: seat 6 on the far left, seat 1 on the far "
                                "right)")
+        layout_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         lay = QVBoxLayout(layout_box)
+        lay.setSpacing(4)
         lay.addLayout(self.seats_row)
         lay.addLayout(self.dealer_row)
         lay.addWidget(self.deal_line)
@@ -188,18 +220,22 @@ class TablePage(QWidget):
         hist_box = QGroupBox("History (newest first)")
         QVBoxLayout(hist_box).addWidget(self.history_view)
 
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(bank_box)
-        left.addWidget(decks_box)
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(irr_box)
-        right.addWidget(hist_box)
-        right.setStretchFactor(1, 2)
-        lower = QSplitter(Qt.Orientation.Horizontal)
-        lower.addWidget(left)
-        lower.addWidget(right)
-        lower.setStretchFactor(0, 2)
-        lower.setStretchFactor(1, 3)
+        middle = QSplitter(Qt.Orientation.Horizontal)
+        middle.addWidget(bank_box)
+        middle.addWidget(decks_box)
+        middle.addWidget(irr_box)
+        middle.setStretchFactor(0, 2)
+        middle.setStretchFactor(1, 3)
+        middle.setStretchFactor(2, 4)
+        lower = QSplitter(Qt.Orientation.Vertical)
+        lower.addWidget(middle)
+        lower.addWidget(hist_box)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        # the first division (Qt scales it to the page); a person's dragging is kept after that
+        middle.setSizes([300, 450, 650])
+        lower.setSizes([260, 240])
+        self.splitter = lower
 
         box = QVBoxLayout(self)
         box.setContentsMargins(12, 8, 12, 8)
@@ -261,11 +297,6 @@ class TablePage(QWidget):
         self.decks.set_records(d.decks)
         self.irregularities.set_records(d.irregularities)
         self.history.set_page(d.history)
-        for v in (self.decks_view, self.irregularities_view):
-            v.resizeColumnsToContents()
-        if self.history.rowCount() and not self.history_view.property("sized"):
-            self.history_view.resizeColumnsToContents()
-            self.history_view.setProperty("sized", True)
 
     def _show_positions(self, d) -> None:
         wanted = [p.position for p in d.positions]

@@ -169,13 +169,16 @@ def link_words(cls: str, state: str) -> str:
 
 
 def stylesheet() -> str:
-    """The few things a palette cannot say: focus rings and the tile's frame by level. Sizes are
-    left to the fonts, so the base point size scales them."""
+    """The few things a palette cannot say: focus rings and the tile's frame by level (the
+    keyboard's tile has a thicker frame and a lighter face; its colour stays the level's). Sizes
+    are left to the fonts, so the base point size scales them."""
     return f"""
     QFrame#tile {{ background: {SURFACE.name()}; border: 3px solid #3a3d46; border-radius: 8px; }}
-    QFrame#tile[level="red"] {{ border: 3px solid {COLOUR[RED].name()}; }}
-    QFrame#tile[level="amber"] {{ border: 3px solid {COLOUR[AMBER].name()}; }}
-    QFrame#tile:focus {{ border: 5px solid {FOCUS.name()}; background: {SURFACE_HI.name()}; }}
+    QFrame#tile[level="red"] {{ border: 4px solid {COLOUR[RED].name()}; }}
+    QFrame#tile[level="amber"] {{ border: 4px solid {COLOUR[AMBER].name()}; }}
+    QFrame#tile:focus {{ border: 6px solid {FOCUS.name()}; background: {SURFACE_HI.name()}; }}
+    QFrame#tile[level="red"]:focus {{ border: 6px solid {COLOUR[RED].name()}; }}
+    QFrame#tile[level="amber"]:focus {{ border: 6px solid {COLOUR[AMBER].name()}; }}
     QTableView {{ gridline-color: #2c2f37; }}
     QTableView:focus, QLineEdit:focus, QComboBox:focus, QPushButton:focus {{ border: 2px solid {FOCUS.name()}; }}
     QLabel#error {{ color: {COLOUR[RED].name()}; }}

@@ -9,7 +9,7 @@ or OVERDUE, a light says OFFLINE.
 from __future__ import annotations
 
 from . import theme
-from .qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
+from .qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
@@ -24,6 +24,8 @@ def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str
     lb = QLabel()
     lb.setFont(theme.font(scale, bold, mono))
     lb.setTextFormat(Qt.TextFormat.PlainText)
+    # the font's size relative to the base, so that the floor can zoom every tile to fit the screen
+    lb.setProperty("font_spec", (scale, bold, mono))
     if name:
         lb.setObjectName(name)
     return lb
@@ -44,78 +46,71 @@ class TileWidget(QFrame):
     """Focusable: arrows move between tiles (FloorView), Enter or a double click opens the table."""
 
     open_requested = Signal(str)
+    focused = Signal(str)
 
     def __init__(self, table: str, parent: QWidget | None = None):
         super().__init__(parent)
         self.table = table
         self.tile = None
+        self.zoom = 1.0
         self.setObjectName("tile")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setAccessibleName(f"table {table}")
 
-        self.name = _label(2.0, bold=True, name="name")
+        self.name = _label(2.2, bold=True, name="name")
         self.name.setText(table)
-        self.profile = _label(0.95, name="profile")
+        self.profile = _label(0.9, name="profile")
         theme.set_dim(self.profile)
-        self.state = _label(1.25, bold=True, name="state")
+        self.state = _label(1.3, bold=True, name="state")
         self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.round = _label(1.15, bold=True, name="round")
         self.void = _label(1.0, bold=True, name="void")
         self.bank = _label(1.1, name="bank")
+        self.bank.setWordWrap(True)        # a co-bank names two seats
         self.deck_name = _label(1.05, name="deck_name")
-        self.deck = _label(1.35, bold=True, mono=True, name="deck")
+        self.deck = _label(1.4, bold=True, mono=True, name="deck")
         self.dice_name = _label(1.05, name="dice_name")
         self.dice_name.setText("DICE")
-        self.dice = _label(1.35, bold=True, mono=True, name="dice")
-        self.meter = _label(2.6, bold=True, mono=True, name="meter")
+        self.dice = _label(1.4, bold=True, mono=True, name="dice")
+        self.meter = _label(2.5, bold=True, mono=True, name="meter")
         self.meter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.progressive = _label(1.0, bold=True, name="progressive")
         self.progressive.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.alarms = _label(1.3, bold=True, name="alarms")
-        self.approvals = _label(1.3, bold=True, name="approvals")
-        self.irregularities = _label(1.0, bold=True, name="irregularities")
+        self.progressive.setWordWrap(True)
+        self.alarms = _label(1.2, bold=True, name="alarms")
+        self.approvals = _label(1.2, bold=True, name="approvals")
+        self.irregularities = _label(1.05, bold=True, name="irregularities")
         for badge in (self.alarms, self.approvals, self.irregularities, self.void):
             badge.setMargin(4)
         self.lights: dict[str, QLabel] = {}
-        self.lights_box = QGridLayout()
-        self.lights_box.setHorizontalSpacing(12)
-        self.lights_box.setVerticalSpacing(2)
+        self.lights_box = QVBoxLayout()     # one light a line: OFFLINE is never cut off
+        self.lights_box.setSpacing(0)
 
         top = QHBoxLayout()
-        names = QVBoxLayout()
-        names.setSpacing(0)
-        names.addWidget(self.name)
-        names.addWidget(self.profile)
-        top.addLayout(names)
+        top.addWidget(self.name, 0, Qt.AlignmentFlag.AlignBottom)
+        top.addWidget(self.profile, 0, Qt.AlignmentFlag.AlignBottom)
         top.addStretch(1)
-        top.addWidget(self.state, 0, Qt.AlignmentFlag.AlignTop)
+        top.addWidget(self.state, 0, Qt.AlignmentFlag.AlignVCenter)
 
         round_row = QHBoxLayout()
         round_row.addWidget(self.round)
         round_row.addWidget(self.void)
-        round_row.addStretch(1)
-        round_row.addWidget(self.bank)
+        round_row.addWidget(self.bank, 1)
 
         clocks = QGridLayout()
-        clocks.setHorizontalSpacing(12)
-        clocks.setVerticalSpacing(2)
+        clocks.setHorizontalSpacing(10)
+        clocks.setVerticalSpacing(0)
         clocks.addWidget(self.deck_name, 0, 0)
         clocks.addWidget(self.deck, 0, 1)
         clocks.addWidget(self.dice_name, 1, 0)
         clocks.addWidget(self.dice, 1, 1)
         clocks.setColumnStretch(1, 1)
 
-        meter_row = QVBoxLayout()
-        meter_row.setSpacing(0)
-        meter_row.addWidget(self.meter)
-        meter_row.addWidget(self.progressive)
-
         counts = QHBoxLayout()
         counts.addWidget(self.alarms)
         counts.addWidget(self.approvals)
         counts.addStretch(1)
-        counts.addWidget(self.irregularities)
 
         box = QVBoxLayout(self)
         box.setContentsMargins(14, 10, 14, 10)
@@ -125,30 +120,56 @@ class TileWidget(QFrame):
         box.addLayout(clocks)
         box.addLayout(self.lights_box)
         box.addStretch(1)
-        box.addLayout(meter_row)
+        box.addWidget(self.meter)
+        box.addWidget(self.progressive)
         box.addLayout(counts)
+        box.addWidget(self.irregularities)
+
+    # -- size ------------------------------------------------------------------------------------
+    def set_zoom(self, zoom: float) -> None:
+        """Every font at ``zoom`` times its size (the floor fits its tiles to the screen)."""
+        if abs(zoom - self.zoom) < 1e-3:
+            return
+        self.zoom = zoom
+        for lb in self.findChildren(QLabel):
+            spec = lb.property("font_spec")
+            if spec:
+                scale, bold, mono = spec
+                lb.setFont(theme.font(scale * zoom, bold, mono))
+        m = max(4, round(10 * zoom))
+        self.layout().setContentsMargins(m + 4, m, m + 4, m)
+        self.layout().setSpacing(max(2, round(6 * zoom)))
+        self.relayout()
+
+    def relayout(self) -> None:
+        """Sizes measured now, not at the next layout pass: Qt keeps the nested rows' sizes
+        until then, and the floor measures right after a zoom."""
+        for sub in self.findChildren(QLayout):
+            sub.invalidate()
+        self.layout().invalidate()
+        self.layout().activate()
 
     # -- showing a readout ---------------------------------------------------------------------
     def show_tile(self, t) -> None:
         if t == self.tile:
             return
         self.tile = t
-        self.profile.setText(f"{t.profile} · rule text {t.rule_text}")
+        self.profile.setText(f"{t.profile} · {t.rule_text}")
         self.state.setText(state_text(t.state))
         self.round.setText(f"ROUND {t.round}")
         self.void.setVisible(t.void)
         if t.void:
             self.void.setText(f"{LEVEL_MARK[RED]} VOID")
             theme.set_level(self.void, RED, filled=True)
-        self.bank.setText(f"BANK: {t.bank.text}")
+        self.bank.setText(f"· BANK: {t.bank.text}")
 
         if t.deck is None:
             self.deck_name.setText("DECK")
             self.deck.setText("no deck at the table")
             theme.set_level(self.deck, NONE)
         else:
-            where = "in play" if t.deck.in_play else "next"
-            self.deck_name.setText(f"DECK {t.deck.deck} ({where})")
+            # the deck in play, else the one dealt next
+            self.deck_name.setText(f"DECK {t.deck.deck}" + ("" if t.deck.in_play else " (next)"))
             self.deck.setText(theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue))
             theme.set_level(self.deck, t.deck.level)
         if t.dice is None:
@@ -162,18 +183,20 @@ class TileWidget(QFrame):
 
         if t.progressive is None:
             self.meter.setText("")
+            self.meter.hide()
             self.progressive.setText("no progressive wager")
             theme.set_level(self.progressive, NONE)
         else:
+            self.meter.show()
             self.meter.setText(theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
             if t.progressive == "closed":
-                self.progressive.setText(f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED (controller offline)")
+                self.progressive.setText(f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED: controller offline")
                 theme.set_level(self.progressive, RED)
                 theme.set_level(self.meter, RED)
             else:
                 self.progressive.setText("PROGRESSIVE METER")
                 theme.set_level(self.progressive, NONE)
-                theme.set_level(self.meter, OK)
+                theme.set_plain(self.meter)
 
         plural = "" if t.open_alarms == 1 else "S"
         self.alarms.setText(f"{LEVEL_MARK[RED] if t.open_alarms else LEVEL_MARK[NONE]} {t.open_alarms} ALARM{plural}")
@@ -201,10 +224,11 @@ class TileWidget(QFrame):
                 self.lights_box.removeWidget(lb)
                 lb.deleteLater()
             self.lights = {}
-            for n, light in enumerate(lights):
-                lb = _label(1.0, bold=True, name=f"light:{light.cls}")
+            for light in lights:
+                lb = _label(1.05, bold=True, name=f"light:{light.cls}")
+                lb.setFont(theme.font(1.05 * self.zoom, bold=True))
                 self.lights[light.serial] = lb
-                self.lights_box.addWidget(lb, n // 2, n % 2)
+                self.lights_box.addWidget(lb)
         for light in lights:
             lb = self.lights[light.serial]
             lb.setText(theme.link_words(light.cls, light.state))
@@ -232,6 +256,10 @@ class TileWidget(QFrame):
             self.open_requested.emit(self.table)
             return
         super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        self.focused.emit(self.table)
+        super().focusInEvent(event)
 
     def mouseDoubleClickEvent(self, event) -> None:
         self.open_requested.emit(self.table)
