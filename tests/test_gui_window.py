@@ -394,3 +394,43 @@ def test_every_model_of_the_live_window_passes_the_model_tester(hit_pit, qtbot, 
     # the deck the shuffler miscounted is off the table; its irregularity is this round's, with its rule
     irregularity = page.irregularities.record(0)
     assert irregularity.kind == "deck_count_wrong" and "11.17" in irregularity.rule
+
+
+def test_a_new_database_asks_for_its_first_administrator(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
+    from app.views.dialogs import FirstAdministratorDialog
+    from app.views.main_window import MainWindow
+    from app.workstation.config import parse
+    from app.workstation.workstation import Workstation
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    config = parse('[[tables]]\nid = "P1"\nprofile = "sd"\n', "pit.toml")
+    ws = Workstation(config, tmp_path / "new.db").start()
+    w = MainWindow(ws, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), pump_ms=30)
+    qtbot.addWidget(w)
+    try:
+        w.show()
+        w.start()
+        qtbot.waitUntil(lambda: isinstance(w.dialog, FirstAdministratorDialog), timeout=WAIT_MS)
+        d = w.dialog
+        qtbot.keyClicks(d.name, "ada")
+        qtbot.keyClicks(d.pin, "2468")
+        qtbot.keyClicks(d.pin2, "2460")
+        qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+        assert error_shown(d, "PINs differ")
+        d.pin2.clear()
+        qtbot.keyClicks(d.pin2, "2468")
+        qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: "SIGNED IN: ada (administrator)" in w.who.text(), timeout=WAIT_MS)
+        assert [(u.name, u.role) for u in ws.users()] == [("ada", "administrator")]
+    finally:
+        w.close()
+        ws.close()
+
+
+def test_a_stopped_log_is_said_in_a_red_banner(pit, qtbot):
+    w = pit.window
+    wait_online(qtbot, pit, classes=("progressive",))
+    assert not w.banner.isVisible()
+    pit.ws.log.close()              # as a full disk or a pulled drive would stop it
+    qtbot.waitUntil(lambda: w.banner.isVisible(), timeout=WAIT_MS)
+    assert w.banner.text().startswith("■ THE WORKSTATION STOPPED") and w.banner.property("level") == "red"
