@@ -219,6 +219,17 @@ def test_a_folder_or_a_file_that_is_not_a_database_is_named(tmp_path, monkeypatc
     assert not (tmp_path / "b.db").exists()
 
 
+def test_an_export_to_a_folder_that_is_not_there_is_named(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("PITDESK_HOME", str(home))
+    (tmp_path / "logs").mkdir()
+    db = tmp_path / "logs" / "audit.db"
+    build(db, 2)
+    rc, out, err = cli(home, "audit", "export", "--db", str(db), "--out", str(tmp_path / "no" / "x.jsonl"))
+    assert rc == 2 and out is None and f"no folder {tmp_path / 'no'} to write the export in" in err
+    assert not (tmp_path / "no").exists()
+
+
 # -- a PIN from a pipe --------------------------------------------------------------------------
 @pytest.mark.parametrize("flag", [[], ["--pin-stdin"]])
 def test_a_pin_piped_on_stdin_is_read_quietly(tmp_path, flag):

@@ -39,7 +39,7 @@ def parse_head(text: str) -> dict:
 
 
 def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes, given: list[dict],
-            also: list[dict] = (), keep_open: bool = False) -> Report:
+                also: list[dict] = (), keep_open: bool = False) -> Report:
     """Every row and every head: ``given`` (``--head``), the head file of this database's id,
     a backup's own sealed head, and ``also``. The head file is read before the rows, so a writer
     that goes on meanwhile can only put the file behind the rows read, never ahead of them. With
@@ -63,9 +63,9 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes, g
     if not hs:
         rep.notes.append("no head recorded outside the database: a truncated tail cannot be ruled out")
     if (rep.finding is not None and rep.finding.kind == "truncated" and recorded is not None
-            and rep.finding.seq == rep.last_seq + 1 and own is None):
+            and recorded["seq"] > rep.last_seq and own is None):
         rep.notes.append(f"if {path} is a copy of the file rather than a backup made with 'pitdesk audit backup', it "
-                         f"shares the original's head file ({recorded['source'][3:]}), which went on after the "
+                         f"shares the original's head file ({paths.head_file(m['db_id'])}), which went on after the "
                          "copy: verify the original, and take copies with 'pitdesk audit backup'")
     return rep
 
@@ -106,6 +106,8 @@ def export(db: Path, out: Path, key: bytes) -> Report:
     re-verifies on its own (``audit verify --export``). The header and the rows come from the
     same snapshot of the database."""
     db, out = Path(db), Path(out)
+    if not out.parent.is_dir():
+        raise FileNotFoundError(f"no folder {out.parent} to write the export in")
     tmp = out.with_name(out.name + ".tmp")
 
     def work(conn: sqlite3.Connection, acc: Access) -> Report:

@@ -147,7 +147,7 @@ class AuditLog:
         the engine states (their read-model rows were written by that process)."""
         seq, h = _tail(conn)
         if seq > self.seq:
-            catch_up(self._projector, conn, self.seq)
+            catch_up(self._projector, conn, self.seq, seq)
             self.seq, self.head_hash = seq, h
         elif seq < self.seq:  # the log was cut under this writer: the head check refuses to go on
             self._projector = restore(conn)

@@ -162,12 +162,14 @@ def restore(conn: sqlite3.Connection) -> Projector:
     return catch_up(Projector(), conn, 0)
 
 
-def catch_up(p: Projector, conn: sqlite3.Connection, after: int) -> Projector:
-    """Fold the rows after ``after`` into ``p``'s engine states only: rows another process
-    appended, whose read-model rows that process already wrote in its own transaction."""
+def catch_up(p: Projector, conn: sqlite3.Connection, after: int, upto: int | None = None) -> Projector:
+    """Fold the rows after ``after`` (up to ``upto``) into ``p``'s engine states only: rows
+    another process appended, whose read-model rows that process already wrote in its own
+    transaction. ``upto`` keeps rows appended meanwhile for the next catch-up, not this one."""
     types = sorted(PROCEDURE_EVENTS | {"table_configured"})
-    sql = f"SELECT body FROM events WHERE seq > ? AND type IN ({','.join('?' * len(types))}) ORDER BY seq"
-    for (body,) in conn.execute(sql, (after, *types)):
+    sql = (f"SELECT body FROM events WHERE seq > ? AND seq <= ? AND type IN ({','.join('?' * len(types))}) "
+           "ORDER BY seq")
+    for (body,) in conn.execute(sql, (after, upto if upto is not None else 2 ** 62, *types)):
         b = json.loads(body)
         if b["type"] == "table_configured":
             p.profiles[b["table"]] = _profile(b["data"]["profile"])
