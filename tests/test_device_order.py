@@ -132,6 +132,19 @@ def test_a_device_that_numbers_afresh_is_logged_and_followed():
     assert delivered(s.received(s.retry_at + 0.2, wire("rng_number", 1, number=2))) == [1]
 
 
+def test_a_device_that_restarts_on_an_open_serial_line_is_followed():
+    s = online()
+    for seq in range(41, 45):
+        s.received(0.1, wire("rng_number", seq, number=3))
+    # a stray copy of an old hello, within a window behind: neither taken nor acknowledged
+    out = s.received(0.2, wire("hello", 38, device="shuffler", serial="SHF-7", firmware="2.1"))
+    assert acked(out) == [] and [o for o in out if isinstance(o, Log)] == [] and s.counters.late == 1
+    # the device power-cycled, the port stayed open: it numbers from 0 again
+    out = s.received(0.3, wire("hello", 0, device="shuffler", serial="SHF-7", firmware="2.1"))
+    assert acked(out) == [0] and any("numbering went back from 45 to 0" in o.text for o in out if isinstance(o, Log))
+    assert delivered(s.received(0.4, wire("rng_number", 1, number=2))) == [1]
+
+
 def test_a_hello_from_another_device_on_the_port_starts_its_own_numbering():
     s = online()
     s.received(0.1, wire("rng_number", 42, number=3))        # held: 41 is missing

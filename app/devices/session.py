@@ -296,13 +296,14 @@ class Session:
 
     def _renumbers(self, seq: int, msg: dict) -> bool:
         """Does this hello start the device's numbering afresh? Its first hello on a connection does;
-        so does a hello from another device, or one behind the numbering that is no retransmission
-        (the device restarted). A hello in the numbering is taken in its place like any frame."""
+        so does a hello from another device, or one more than a window behind the numbering (the
+        device restarted: a copy still on the line is at most a window behind). Any other hello is
+        taken in its place like any frame."""
         if not self._identified:
             return True
         if msg["serial"] != self.device_serial:
             return True
-        return ahead(seq, self._order.expected) < 0 and seq not in self._order.recent
+        return ahead(seq, self._order.expected) < -self.policy.window and seq not in self._order.recent
 
     def _start_numbering(self, now: float, seq: int, msg: dict) -> list[Output]:
         if msg["device"] not in DEVICE_CLASSES:

@@ -175,5 +175,6 @@ def _summary(pit, links, db: Path, log) -> dict:
             "frames_rejected": sum(c.frames_rejected for c in counters),
             "delivered": sum(c.delivered for c in counters),
             "retransmitted": sum(c.retransmitted for c in counters),
+            "gaps": sum(c.gaps for c in counters),   # device frames never received (docs/devices.md)
             "connects": sum(c.connects for c in counters),
             "tables_state": {t: v.state.state for t, v in pit.snapshot().items()}}
