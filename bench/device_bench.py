@@ -11,6 +11,14 @@
 
 Run alone: ``.venv/bin/python bench/device_bench.py [--seconds N] [--tables N]``; also part of
 ``make bench``.
+
+Two measurements by hand, not part of ``make bench`` (issue 12):
+- ``--order N``: a simulated shuffler at ``--pace 0.15`` with a drop or a bad CRC injected through
+  its stdin every 0.4 s, watched with ``pitdesk devices watch`` for N seconds: how many events
+  arrived out of the shuffler's order or twice, how many ``shuffle_completed`` before their own
+  ``card_count``, and the deck colours reported (docs/devices.md, "In order, once each").
+- ``--floor-stop``: ``pitdesk simulate floor --tables 4`` (what ``make run`` starts), sent SIGINT
+  as a terminal's Ctrl-C after 6 s, three times: seconds from the signal to its exit.
 """
 
 from __future__ import annotations
@@ -22,8 +30,11 @@ import random
 import selectors
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from app.devices.frame import Decoder, encode
 from app.devices.messages import decode_message, encode_message
@@ -143,7 +154,7 @@ class _Devices:
 
 
 def bench_latency(tables: int = 40, rate: float = 10.0, seconds: float = 20.0) -> tuple[list[float], dict]:
-    from app.devices.link import DeviceMessage, Link
+    from app.devices.link import DeviceMessage, Link, stop_all
     from app.devices.session import ONLINE
     devices = _Devices(tables, rate)
     devices.thread.start()
@@ -173,8 +184,7 @@ def bench_latency(tables: int = 40, rate: float = 10.0, seconds: float = 20.0) -
         if sent is not None and sent >= measure_from:
             latencies.append(done - sent)
     devices.stop.set()
-    for link in links:
-        link.stop()
+    stop_all(links)   # together: one after another, pyserial's socket:// close waits 0.3 s each
     c = {k: sum(link.session.counters.__dict__[k] for link in links)
          for k in ("frames_accepted", "frames_rejected", "retransmitted", "given_up", "duplicates")}
     return latencies, {**counts, **c, "links": len(links), "threads_after": threading.active_count()}
@@ -241,11 +251,85 @@ def bench(seconds: float = 20.0, tables: int = 40) -> list[tuple[str, str, float
     return rows
 
 
+PITDESK = str(Path(sys.executable).with_name("pitdesk"))
+
+
+def measure_order(seconds: float) -> dict:
+    """The shuffler on a faulty line, as the technician's watch shows it."""
+    sim = subprocess.Popen([PITDESK, "simulate", "device", "shuffler", "--listen", "127.0.0.1:0", "--pace", "0.15",
+                            "--fault-rate", "0", "--seed", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    url = json.loads(sim.stdout.readline())["url"]
+    stop = threading.Event()
+
+    def inject() -> None:
+        k = 0
+        while not stop.wait(0.4):
+            sim.stdin.write(("drop", "bad-crc")[k % 2] + "\n")
+            sim.stdin.flush()
+            k += 1
+    threading.Thread(target=inject, daemon=True).start()
+    watch = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", str(seconds)], capture_output=True,
+                           text=True)
+    stop.set()
+    sim.terminate()
+    _, err = sim.communicate()
+    lines = [json.loads(x) for x in watch.stdout.splitlines()]
+    events = [x for x in lines if x["type"] not in ("link", "link_log", "gap", "summary")]
+    seen, wrap, last, behind = [], 0, None, 0
+    for e in events:   # the device's order: SEQs unwrapped past 255
+        if last is not None and e["seq"] < last - 128:
+            wrap += 256
+        last = e["seq"]
+        n = e["seq"] + wrap
+        behind += bool(seen) and n < max(seen)
+        seen.append(n)
+    counted, early = set(), 0
+    for e in events:
+        if e["type"] == "card_count":
+            counted.add(e["deck"])
+        elif e["type"] == "shuffle_completed":
+            early += e["deck"] not in counted
+            counted.discard(e["deck"])
+    stats = json.loads(err.strip().splitlines()[-1])["stats"]
+    return {"events": len(events), "out_of_order": behind, "twice": len(seen) - len(set(seen)),
+            "shuffle_completed_before_its_card_count": early,
+            "deck_colour": [(e["seq"], e["deck"]) for e in events if e["type"] == "deck_colour"],
+            "gaps": [x["text"] for x in lines if x["type"] == "gap"], "injected": stats["faults"],
+            "given_up_by_the_device": stats["given_up"], "watch_exit": watch.returncode}
+
+
+def measure_floor_stop(runs: int = 3) -> list[float]:
+    import os
+    import signal
+    import tempfile
+    took = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as home:
+            p = subprocess.Popen([PITDESK, "simulate", "floor", "--tables", "4", "--db", f"{home}/floor.db"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                                 env={**os.environ, "PITDESK_HOME": home})
+            time.sleep(6)
+            t = time.monotonic()
+            os.killpg(p.pid, signal.SIGINT)
+            p.wait(60)
+            took.append(round(time.monotonic() - t, 3))
+    return took
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--tables", type=int, default=40)
+    ap.add_argument("--order", type=float, metavar="N", help="measure the faulty shuffler's order for N s, only")
+    ap.add_argument("--floor-stop", action="store_true", help="measure Ctrl-C on the demo floor, only")
     args = ap.parse_args()
+    if args.order:
+        print(json.dumps(measure_order(args.order)))
+        return 0
+    if args.floor_stop:
+        print(json.dumps({"sigint_to_exit_s": measure_floor_stop()}))
+        return 0
     rows = bench(args.seconds, args.tables)
     for key, what, rate, note in rows:
         print(f"| {key} | {what} | {rate:,.0f} | {note} | {GOALS.get(key, '')} |")
