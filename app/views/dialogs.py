@@ -13,8 +13,9 @@ from app.store.users import ROLES
 
 from . import theme
 from .models import UserModel, seat_text, when, words
-from .qt import (QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView,
-                 QLabel, QLineEdit, QPlainTextEdit, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
+from .qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
+                 QPushButton, Qt, QVBoxLayout, QWidget)
+from .table_page import record_view
 
 
 def _error_label() -> QLabel:
@@ -45,6 +46,8 @@ class WorkDialog(QDialog):
         self.bridge = bridge
         self.setWindowTitle(title)
         self.setModal(True)
+        # wide enough that a wrapped message (the alarm's, the request's reason) reads in a few lines
+        self.setMinimumWidth(int(theme.base_pt() * 48))
         self.error = _error_label()
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.submit)
@@ -56,6 +59,11 @@ class WorkDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
         self.error.show()
+        self.adjustSize()        # grow for the message rather than squeeze the wrapped lines above it
+
+    def showEvent(self, event) -> None:
+        self.adjustSize()
+        super().showEvent(event)
 
     def submit(self) -> None:
         if self.busy:
@@ -335,14 +343,7 @@ class UsersDialog(QDialog):
         self.bridge = bridge
         self.setWindowTitle("Users")
         self.model = UserModel(self)
-        self.view = QTableView()
-        self.view.setObjectName("users")
-        self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.view.horizontalHeader().setStretchLastSection(True)
-        self.view.verticalHeader().hide()
+        self.view = record_view(self.model, "users")
         who = QLabel(f"Signed in: {session.name} ({session.role})" if session else "Nobody is signed in: an "
                      "administrator signs in (File > Sign in) to add, lock and unlock users.")
         who.setWordWrap(True)

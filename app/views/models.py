@@ -140,10 +140,10 @@ class IrregularityModel(RecordModel):
         Column("Ref", lambda i: str(i.ref), sort=lambda i: i.ref, numeric=True),
         Column("Time", lambda i: when(i.time), sort=lambda i: stamp(i.time)),
         Column("Irregularity", lambda i: words(i.kind)),
-        Column("Consequence", lambda i: i.consequence, stretch=True),
-        Column("Rule", lambda i: i.rule),
         Column("Supervisor", irregularity_status,
                level=lambda i: OK if i.acknowledged_by else (RED if i.needs_ack else None)),
+        Column("Rule", lambda i: i.rule),
+        Column("Consequence", lambda i: i.consequence, stretch=True),
     )
 
     def __init__(self, parent=None):

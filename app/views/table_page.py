@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import theme
 from .models import DeckModel, HistoryModel, IrregularityModel, seat_text
 from .qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
-                 QSplitter, Qt, QTableView, QVBoxLayout, QWidget)
+                 QSplitter, Qt, QTableView, QTimer, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text
 
@@ -28,11 +28,20 @@ def position_name(p: int) -> str:
     return "DEALER" if p == 0 else f"SEAT {p}"
 
 
+class RecordView(QTableView):
+    """A QTableView that sizes its columns to the rows it shows the first time it has some."""
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self.property("fitted"):
+            QTimer.singleShot(0, self, lambda: fit_columns(self))
+
+
 def record_view(model, name: str) -> QTableView:
     """A list of records: whole rows selected, the columns sized to their content once rows
     arrive (a person's own resizing is kept after that), the model's stretch column taking
     the width left."""
-    v = QTableView()
+    v = RecordView()
     v.setObjectName(name)
     v.setModel(model)
     v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -50,13 +59,18 @@ def record_view(model, name: str) -> QTableView:
     for n in stretch:
         h.setSectionResizeMode(n, QHeaderView.ResizeMode.Stretch)
     fit_columns(v)
-    model.rowsInserted.connect(lambda *_: fit_columns(v) if not v.property("fitted") else None)
-    model.modelReset.connect(lambda: fit_columns(v) if not v.property("fitted") else None)
+
+    def first_rows(*_):
+        # once the view has laid the rows out (Qt sizes a column by the rows it shows)
+        if not v.property("fitted"):
+            QTimer.singleShot(0, v, lambda: fit_columns(v))
+    model.rowsInserted.connect(first_rows)
+    model.modelReset.connect(first_rows)
     return v
 
 
 def fit_columns(v: QTableView) -> None:
-    """Each column as wide as its header and content, at most 30 base characters."""
+    """Each column as wide as its header and content, at most 24 base characters."""
     h = v.horizontalHeader()
     cap = int(theme.base_pt() * 24)
     for n in range(h.count()):
@@ -65,7 +79,7 @@ def fit_columns(v: QTableView) -> None:
         v.resizeColumnToContents(n)
         if h.sectionSize(n) > cap:
             h.resizeSection(n, cap)
-    if v.model().rowCount():
+    if v.model().rowCount() and v.isVisible():
         v.setProperty("fitted", True)
 
 
