@@ -94,8 +94,15 @@ class FloorView(QScrollArea):
         width, height = self._cell()
         for w in self.tiles.values():
             w.set_zoom(zoom)
-        need = [w.minimumSizeHint() for w in self.tiles.values()]
-        return all(n.width() <= width and n.height() <= height for n in need)
+        for w in self.tiles.values():
+            need = w.minimumSizeHint()
+            if need.width() > width:
+                return False
+            # a wrapped line (a co-bank's seats, an irregularity) is as tall as the width makes it
+            tall = w.heightForWidth(int(width)) if w.hasHeightForWidth() else -1
+            if max(need.height(), tall) > height:
+                return False
+        return True
 
     def fit(self) -> None:
         """The largest zoom at which every tile's content fits its cell (a few halvings)."""

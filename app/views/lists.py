@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 from . import theme
 from .models import AlarmModel, ApprovalModel
-from .qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QVBoxLayout,
-                 QWidget)
+from .qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
+                 QVBoxLayout, QWidget)
 from .records import RecordRole, SortRole
 from .table_page import record_view
 from .theme import AMBER, LEVEL_MARK, NONE, RED
@@ -96,12 +96,25 @@ class RecordsPage(QWidget):
         box.addWidget(self.view, 1)
         box.addWidget(self.empty)
         box.addLayout(buttons)
-        # whole messages, wrapped: an alarm's words are what the supervisor acts on
+        # whole messages, wrapped: an alarm's words are what the supervisor acts on; the rows
+        # grow again whenever a column is resized
         self.view.setWordWrap(True)
+        self.view.setFont(theme.font(1.1))
+        model.font_scale = 1.1
+        self.view.horizontalHeader().sectionResized.connect(
+            lambda *_: QTimer.singleShot(0, self.view, self.view.resizeRowsToContents))
+        self._show_done_columns(False)
 
     def _show_all(self, on: bool) -> None:
         self.proxy.set_show_all(on)
+        self._show_done_columns(on)
         self._rows_changed()
+
+    def _show_done_columns(self, on: bool) -> None:
+        """Who acknowledged or decided, and why, only where done records are listed."""
+        for n, c in enumerate(self.model.columns):
+            if c.done:
+                self.view.setColumnHidden(n, not on)
 
     def set_records(self, records, waiting_count: int, waiting_words: str, level: str) -> None:
         self.model.set_records(records)

@@ -53,7 +53,7 @@ def alarm_status(a) -> str:
 class AlarmModel(RecordModel):
     columns = (
         Column("Status", alarm_status, sort=lambda a: (0 if a.open and a.cleared is None else 1 if a.open else 2),
-               level=alarm_level),
+               level=alarm_level, bold=True),
         Column("Raised", lambda a: when(a.raised), sort=lambda a: stamp(a.raised)),
         Column("Table", lambda a: a.table or "—"),
         Column("Alarm", lambda a: words(a.kind)),
@@ -63,8 +63,8 @@ class AlarmModel(RecordModel):
         Column("Cleared", lambda a: f"{when(a.cleared)}: {a.cleared_how}" if a.cleared else "",
                sort=lambda a: stamp(a.cleared)),
         Column("Acknowledged", lambda a: (f"{a.acknowledged_by} ({a.acknowledged_role}) {when(a.acknowledged)}"
-                                          if a.acknowledged else ""), sort=lambda a: stamp(a.acknowledged)),
-        Column("Why", lambda a: a.reason or ""),
+                                          if a.acknowledged else ""), sort=lambda a: stamp(a.acknowledged), done=True),
+        Column("Why", lambda a: a.reason or "", done=True),
     )
 
     def __init__(self, parent=None):
@@ -81,17 +81,17 @@ class ApprovalModel(RecordModel):
         Column("Request", lambda r: str(r.request), sort=lambda r: r.request, numeric=True),
         Column("Status", lambda r: f"{LEVEL_MARK[APPROVAL_LEVEL.get(r.status, NONE)]} "
                                    f"{APPROVAL_WORD.get(r.status, r.status.upper())}",
-               level=lambda r: APPROVAL_LEVEL.get(r.status, NONE)),
+               level=lambda r: APPROVAL_LEVEL.get(r.status, NONE), bold=True),
         Column("Table", lambda r: r.table or "—"),
         Column("Seat", lambda r: seat_text(r.seat), sort=lambda r: -1 if r.seat is None else r.seat),
         Column("Amount", lambda r: theme.money(r.cents) if r.cents is not None else "",
-               sort=lambda r: -1 if r.cents is None else r.cents, numeric=True),
+               sort=lambda r: -1 if r.cents is None else r.cents, numeric=True, bold=True),
         Column("Request for", lambda r: words(r.kind)),
         Column("Rule", lambda r: r.rule),
         Column("Role needed", lambda r: r.role_needed),
         Column("Requested", lambda r: when(r.requested), sort=lambda r: stamp(r.requested)),
         Column("Decided", lambda r: (f"{r.decided_by} ({r.decided_role}) {when(r.decided)}: {r.decision_reason}"
-                                     if r.decided_by else ""), sort=lambda r: stamp(r.decided)),
+                                     if r.decided_by else ""), sort=lambda r: stamp(r.decided), done=True),
         Column("Why", lambda r: r.reason, stretch=True),
     )
 

@@ -32,10 +32,13 @@ class Column:
     numeric: bool = False                           # right-aligned
     tip: Callable[[Any], str] | None = None         # default: the text (long messages are cut in the cell)
     stretch: bool = False                           # takes the width left (one column per model)
+    bold: bool = False                              # what the eye looks for first (status, money)
+    done: bool = False                              # only ever filled once the record is done with
 
 
 class RecordModel(QAbstractTableModel):
     columns: Sequence[Column] = ()
+    font_scale = 1.0      # of the view showing it: a bold column's font is the view's, bold
 
     def __init__(self, key: Callable[[Any], Any], parent=None):
         super().__init__(parent)
@@ -78,6 +81,8 @@ class RecordModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and col.level:
             level = col.level(rec)
             return theme.COLOUR[level] if level else None
+        if role == Qt.ItemDataRole.FontRole and col.bold:
+            return theme.font(self.font_scale, bold=True)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             horizontal = Qt.AlignmentFlag.AlignRight if col.numeric else Qt.AlignmentFlag.AlignLeft
             return int(horizontal | Qt.AlignmentFlag.AlignVCenter)

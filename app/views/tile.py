@@ -75,12 +75,13 @@ class TileWidget(QFrame):
         self.dice = _label(1.4, bold=True, mono=True, name="dice")
         self.meter = _label(2.5, bold=True, mono=True, name="meter")
         self.meter.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.progressive = _label(1.0, bold=True, name="progressive")
+        self.progressive = _label(0.95, bold=True, name="progressive")
         self.progressive.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.progressive.setWordWrap(True)
-        self.alarms = _label(1.2, bold=True, name="alarms")
-        self.approvals = _label(1.2, bold=True, name="approvals")
-        self.irregularities = _label(1.05, bold=True, name="irregularities")
+        self.alarms = _label(1.1, bold=True, name="alarms")
+        self.approvals = _label(1.1, bold=True, name="approvals")
+        self.irregularities = _label(1.0, bold=True, name="irregularities")
+        self.irregularities.setWordWrap(True)
         for badge in (self.alarms, self.approvals, self.irregularities, self.void):
             badge.setMargin(4)
         self.lights: dict[str, QLabel] = {}
@@ -191,10 +192,12 @@ class TileWidget(QFrame):
             self.meter.setText(theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
             if t.progressive == "closed":
                 self.progressive.setText(f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED: controller offline")
+                self.progressive.setToolTip("no progressive wagers until the controller is back (000(q))")
                 theme.set_level(self.progressive, RED)
                 theme.set_level(self.meter, RED)
             else:
                 self.progressive.setText("PROGRESSIVE METER")
+                self.progressive.setToolTip("")
                 theme.set_level(self.progressive, NONE)
                 theme.set_plain(self.meter)
 
@@ -207,7 +210,7 @@ class TileWidget(QFrame):
         theme.set_level(self.approvals, AMBER if t.pending_approvals else NONE, filled=bool(t.pending_approvals))
         self.irregularities.setVisible(bool(t.pending_acknowledgements))
         if t.pending_acknowledgements:
-            self.irregularities.setText(f"{LEVEL_MARK[RED]} IRREGULARITY: SUPERVISOR")
+            self.irregularities.setText(f"{LEVEL_MARK[RED]} IRREGULARITY: NEEDS A SUPERVISOR")
             theme.set_level(self.irregularities, RED, filled=True)
 
         level = tile_level(t)
