@@ -211,7 +211,7 @@ def _free_port() -> int:
 
 def test_watch_a_port_nobody_listens_on_exits_1_naming_the_fault():
     url = f"socket://127.0.0.1:{_free_port()}"
-    p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1.5"], capture_output=True, text=True,
+    p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1"], capture_output=True, text=True,
                        timeout=20)
     assert p.returncode == 1, (p.stdout, p.stderr)
     assert f"pitdesk: devices watch: never connected to {url}: cannot open the port" in p.stderr
@@ -224,7 +224,7 @@ def test_watch_a_device_that_never_says_hello_exits_1_naming_the_fault():
     server = socket.create_server(("127.0.0.1", 0))   # accepts (the kernel's backlog) and says nothing
     try:
         url = f"socket://127.0.0.1:{server.getsockname()[1]}"
-        p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1.5"], capture_output=True, text=True,
+        p = subprocess.run([PITDESK, "devices", "watch", url, "--seconds", "1"], capture_output=True, text=True,
                            timeout=20)
     finally:
         server.close()

@@ -197,9 +197,9 @@ def test_heartbeat_after_a_second_of_nothing_to_say(start):
 
 
 def test_a_device_says_nothing_but_hello_until_its_hello_is_acknowledged(start):
-    served, c = start("shuffler", ack=False)
+    served, c = start("shuffler", ack=False, ack_timeout=0.1)  # a hello given up every 0.4 s
     wait_for(lambda: served.stats["given_up"] >= 2, what="hellos given up")
-    time.sleep(0.4)  # let the last retransmissions of those arrive
+    time.sleep(0.15)  # let the last retransmissions of those arrive
     assert {m["type"] for _, m in c.arrivals if m["type"] not in LINK} == {"hello"}
     counts = Counter(m["seq"] for _, m in c.arrivals if m["type"] not in LINK)
     # each hello at most four times, then a new one (a new SEQ) in its place
@@ -207,9 +207,9 @@ def test_a_device_says_nothing_but_hello_until_its_hello_is_acknowledged(start):
 
 
 def test_a_host_that_acks_only_the_hello_sees_each_frame_at_most_four_times(start):
-    served, c = start("shuffler", ack="hello")
+    served, c = start("shuffler", ack="hello", ack_timeout=0.1)  # a frame given up 0.4 s after it went
     wait_for(lambda: served.stats["given_up"] >= 2, what="frames given up")
-    time.sleep(0.4)  # let the last retransmissions of those frames arrive
+    time.sleep(0.15)  # let the last retransmissions of those frames arrive
     data = [(t, m["seq"]) for t, m in c.arrivals if m["type"] not in LINK | {"hello"}]
     counts = Counter(seq for _, seq in data)
     assert max(counts.values()) == 4 and all(n <= 4 for n in counts.values())
