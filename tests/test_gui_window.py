@@ -434,3 +434,19 @@ def test_a_stopped_log_is_said_in_a_red_banner(pit, qtbot):
     pit.ws.log.close()              # as a full disk or a pulled drive would stop it
     qtbot.waitUntil(lambda: w.banner.isVisible(), timeout=WAIT_MS)
     assert w.banner.text().startswith("■ THE WORKSTATION STOPPED") and w.banner.property("level") == "red"
+
+
+def test_who_sits_down_is_on_the_table_view(pit, qtbot):
+    w, ws = pit.window, pit.ws
+    w.show_view("table:T7")
+    qtbot.waitUntil(lambda: w.table_page.detail is not None, timeout=WAIT_MS)
+    assert w.table_page.positions[3].player.text() == "empty"
+    d = w.sign_in()
+    fill(qtbot, d, DEALER.name, DEALER.pin)
+    qtbot.waitUntil(lambda: w.session is not None, timeout=WAIT_MS)
+    w.bridge.act(lambda ws: ws.record("T7", "player_seated", {"seat": 3, "player": "Lee"}))
+    qtbot.waitUntil(lambda: w.table_page.positions[3].player.text() == "Lee", timeout=WAIT_MS)
+    # the first player to the table (000(f)(4)(i)), and the event on top of the history
+    assert "FIRST TO THE TABLE" in w.table_page.positions[3].marks.text()
+    qtbot.waitUntil(lambda: w.table_page.history.record(0).type == "player_seated", timeout=WAIT_MS)
+    assert w.table_page.history.record(0).actor == DEALER.name

@@ -203,8 +203,8 @@ class TablePage(QWidget):
         self.deal_line.setObjectName("deal")
         self.deal_line.setFont(theme.font(1.05, bold=True))
         self.deal_line.setWordWrap(True)
-        layout_box = QGroupBox("Positions (seats as the dealer sees them: seat 6 on the far left, seat 1 on the far "
-                               "right)")
+        layout_box = QGroupBox("Positions")
+        self.layout_box = layout_box
         layout_box.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
         lay = QVBoxLayout(layout_box)
         lay.setSpacing(4)
@@ -326,6 +326,11 @@ class TablePage(QWidget):
                 self.dealer_row.addStretch(1)
                 self.dealer_row.addWidget(self.positions[0])
                 self.dealer_row.addStretch(1)
+        seats = [p for p in wanted if p != 0]
+        # docs/table-layout.md: seats counted counterclockwise from the dealer's far right
+        self.layout_box.setTitle(f"Positions as the dealer sees them: seat {max(seats, default=6)} on the far left, "
+                                 "seat 1 on the far right" + ("" if 0 in wanted else
+                                                              "; seven seated hands and no house hand"))
         for p in d.positions:
             self.positions[p.position].show_position(p, d.starting_position, d.deal_order)
         if d.deal_order:
