@@ -9,7 +9,7 @@ import pytest
 from app.store import audit, paths
 from app.workstation import config
 from app.workstation.demo import add_demo_users
-from app.workstation.errors import NotPermitted, Refused, SignInRefused, SignInRequired
+from app.workstation.errors import LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
 from app.workstation.workstation import Workstation
 
 T0 = datetime(2026, 11, 21, 14, 0)
@@ -336,3 +336,20 @@ def test_the_log_verifies_and_a_restart_continues_it(ws, tmp_path, clock):
             Workstation(config.parse(FLOOR_TOML.replace("section6", "nj"), "floor.toml"), tmp_path / "pit.db")
     finally:
         again.close()
+
+
+def test_a_stopped_log_stops_the_work_and_says_why(ws):
+    ws.sign_in(*FLOOR)
+    ws.log.close()   # as a full disk or a pulled drive would stop it
+    for action in (ws.pump, lambda: ws.record("T1", "dice_placed"), lambda: ws.sign_in(*PIT),
+                   lambda: ws.acknowledge_alarm(1, "x")):
+        with pytest.raises(LogStopped, match="pit.db is closed; no more work is accepted"):
+            action()
+    with pytest.raises(LogStopped):
+        ws.sign_out()
+    assert ws.session() is None   # nobody stays signed in
+    ws.close()
+    with pytest.raises(LogStopped, match="the workstation is closed"):
+        ws.tiles()
+    with pytest.raises(LogStopped, match="the workstation is closed"):
+        ws.sign_in(*FLOOR)

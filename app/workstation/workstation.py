@@ -25,6 +25,7 @@ import json
 import queue
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -173,12 +174,15 @@ class Workstation:
         overdue (once each), alarms for irregularities waiting for a supervisor, alarms cleared by
         themselves. What changed: the tables touched (a link light, a logged row, a clock that
         changed level), the alarms raised or cleared, the approvals requested. Never waits: while
-        an action holds the workstation on another thread it returns ``NOTHING`` at once."""
+        an action or a read holds the workstation on another thread it returns ``NOTHING`` at
+        once. ``LogStopped`` once the log has stopped (the events stay queued)."""
         if not self._lock.acquire(blocking=False):
             return NOTHING
         try:
             if self._closed:
                 return NOTHING
+            if self.log.stopped:   # the events stay queued; nothing more can be written
+                raise LogStopped(self.log.stopped)
             now = now or self.clock()
             batch = _drain(self.events)
             touched = self._note(batch)
@@ -237,6 +241,7 @@ class Workstation:
         unknown name, a wrong PIN (counted: five in a row lock the account for 15 minutes) or a
         locked account; the attempt is logged either way (docs/audit.md, "People")."""
         with self._lock:
+            self._check_writable()
             now = self.clock()
             try:
                 s = self._users.sign_in(name, pin, now)
@@ -281,12 +286,14 @@ class Workstation:
         return s.info(self.idle)
 
     def _end_session(self, at: datetime, reason: str) -> Changes:
+        # nobody stays signed in, even when the log can no longer say so (LogStopped)
         s, self._session = self._session, None
         self._append([Record("signed_out", at, s.name, s.role, None, {"name": s.name, "reason": reason})])
         return self._observe() | changes(session=True)
 
     def _require(self, roles: tuple[str, ...], what: str) -> tuple[SignedIn, datetime]:
         """The signed-in session if its role may do ``what``, now; the session touched."""
+        self._check_writable()
         now = self.clock()
         s = self._session
         if s is None:
@@ -371,11 +378,13 @@ class Workstation:
     # -- administration ----------------------------------------------------------------------
     def needs_first_administrator(self) -> bool:
         """True on a new database: nobody can sign in until ``create_administrator``."""
-        return not self.log.query("SELECT 1 FROM users LIMIT 1")
+        with self._reading():
+            return not self.log.query("SELECT 1 FROM users LIMIT 1")
 
     def create_administrator(self, name: str, pin: str) -> Changes:
         """First run only: the first user, an administrator (``Refused`` once any user exists)."""
         with self._lock:
+            self._check_writable()
             return self._user_change(lambda now: self._users.create_administrator(name, pin, now), name)
 
     def add_user(self, name: str, role: str, pin: str) -> Changes:
@@ -424,11 +433,12 @@ class Workstation:
     def tiles(self, now: datetime | None = None) -> tuple[Tile, ...]:
         """Every table's tile, in the configuration's order, its clocks for ``now``."""
         now = now or self.clock()
-        alarms = self.book.open_counts()
-        approvals = {r["table_id"]: r["n"] for r in self.log.query(
-            "SELECT table_id, count(*) AS n FROM approvals WHERE status = 'pending' GROUP BY table_id")}
-        links = self._links()
-        states = self._states()
+        with self._reading():
+            alarms = self.book.open_counts()
+            approvals = {r["table_id"]: r["n"] for r in self.log.query(
+                "SELECT table_id, count(*) AS n FROM approvals WHERE status = 'pending' GROUP BY table_id")}
+            links = self._links()
+            states = self._states()
         return tuple(tile(self._setups[t], self._positions[t], state, rules, links, self._meter.get(t),
                           alarms.get(t, 0), approvals.get(t, 0), now) for t, (state, rules) in states.items())
 
@@ -439,7 +449,8 @@ class Workstation:
     def alarms(self, open_only: bool = True, table: str | None = None) -> tuple[AlarmInfo, ...]:
         """Alarms, newest first: only those waiting for acknowledgement unless ``open_only`` is
         False; of one table if given."""
-        return self.book.list(open_only, table)
+        with self._reading():
+            return self.book.list(open_only, table)
 
     def approvals(self, pending_only: bool = True, table: str | None = None) -> tuple[ApprovalInfo, ...]:
         """Approval requests, oldest first (the queue): pending only unless ``pending_only`` is False."""
@@ -449,8 +460,9 @@ class Workstation:
         if table is not None:
             where.append("table_id = ?")
             params.append(table)
-        rows = self.log.query("SELECT * FROM approvals" + (" WHERE " + " AND ".join(where) if where else "")
-                              + " ORDER BY request", tuple(params))
+        with self._reading():
+            rows = self.log.query("SELECT * FROM approvals" + (" WHERE " + " AND ".join(where) if where else "")
+                                  + " ORDER BY request", tuple(params))
         return tuple(ApprovalInfo(r["request"], r["kind"], r["table_id"], r["seat"], r["cents"], r["role_needed"],
                                   r["reason"], r["rule"], datetime.fromisoformat(r["requested"]), r["status"],
                                   r["decided_by"], r["decided_role"], r["decision_reason"],
@@ -462,27 +474,48 @@ class Workstation:
         order, the bank and who is offered it next, the decks (colour, count, clock), this round's
         irregularities, and the first page of the table's history (``history`` pages on)."""
         self._check_table(table)
-        t = self.tile(table, now)
-        state, rules = self._state_of(table)
-        return TableDetail(t, rules.title, detail.positions(state, rules, detail.players(self.log, table, state)),
-                           state.starting_position, detail.deal_order(state, rules), rules.procedures.delivery,
-                           detail.bank(state, rules),
-                           detail.decks(t, state, self._colours[table], self._counts[table]),
-                           detail.irregularities(self.log, table, state),
-                           detail.history(self.log, table, None, history_limit))
+        with self._reading():   # one moment of the table: the tile, its state and its log rows
+            t = self.tile(table, now)
+            state, rules = self._state_of(table)
+            return TableDetail(t, rules.title, detail.positions(state, rules, detail.players(self.log, table, state)),
+                               state.starting_position, detail.deal_order(state, rules), rules.procedures.delivery,
+                               detail.bank(state, rules),
+                               detail.decks(t, state, self._colours[table], self._counts[table]),
+                               detail.irregularities(self.log, table, state),
+                               detail.history(self.log, table, None, history_limit))
 
     def history(self, table: str, before: int | None = None, limit: int = detail.HISTORY_PAGE) -> HistoryPage:
         """The table's log rows, newest first, ``limit`` at a time (keyset paging on ``before``)."""
         self._check_table(table)
-        return detail.history(self.log, table, before, limit)
+        with self._reading():
+            return detail.history(self.log, table, before, limit)
 
     def users(self) -> tuple[UserInfo, ...]:
         """Everyone who may sign in, by name: role, wrong PINs in a row, locks. Never a PIN hash."""
+        with self._reading():
+            rows = self._users.list()
         return tuple(UserInfo(r["name"], r["role"], datetime.fromisoformat(r["created"]), r["failures"],
                               datetime.fromisoformat(r["locked_until"]) if r["locked_until"] else None,
-                              r["locked_by"]) for r in self._users.list())
+                              r["locked_by"]) for r in rows)
 
     # -- internals ---------------------------------------------------------------------------
+    @contextmanager
+    def _reading(self):
+        """Reads hold the workstation too: a consistent moment (not half a pump), and never the
+        database under a ``close()`` on another thread."""
+        with self._lock:
+            if self._closed:
+                raise LogStopped("the workstation is closed")
+            yield
+
+    def _check_writable(self) -> None:
+        """Every action first: a closed workstation or a stopped log (disk full, closed) takes no
+        more work, and says why."""
+        if self._closed:
+            raise LogStopped("the workstation is closed")
+        if self.log.stopped:
+            raise LogStopped(self.log.stopped)
+
     def _check_table(self, table: str) -> None:
         if table not in self._setups:
             raise Refused(f"no table {table!r} on this floor (tables: {', '.join(self._setups)})")
