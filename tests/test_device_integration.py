@@ -21,7 +21,7 @@ from app.devices.link import DeviceMessage, Link, LinkGap, LinkState
 from app.devices.messages import encode_message
 from app.devices.session import Policy
 from app.engine.procedure import Event
-from app.live import Pit, TableConfig
+from app.workstation.pit import Pit, TableConfig
 from app.simulate.devices import SimDevice
 from app.store import audit, paths
 

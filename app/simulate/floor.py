@@ -3,7 +3,7 @@
 Each table gets a shuffler, an automated dealing shoe, a progressive controller and an RNG
 display (app/simulate/devices.py), each on its own TCP port (or pseudo-terminal with --pty). The
 workstation's side is the real one: a link per port (app/devices/link.py), the live pit
-(app/live.py) mapping device events through each table's procedures into a new audit
+(app/workstation/pit.py) mapping device events through each table's procedures into a new audit
 database. The tables are opened first as a dealer and floor supervisor would (000(e)): two decks
 received, inspected, verified, spread and washed, dice placed. Every ``--every`` seconds a status
 table (or a JSON line per table with --json) is printed; at the end a JSON summary.
@@ -36,7 +36,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
     import sys
 
     from app.devices.link import Link, stop_all
-    from app.live import Pit, TableConfig
+    from app.workstation.pit import Pit, TableConfig
     from app.store.log import AuditLog
 
     from .devices import SimDevice

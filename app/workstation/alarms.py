@@ -32,7 +32,7 @@ from .clocks import deck_clocks, dice_clock
 from .errors import Refused
 from .readouts import AlarmInfo
 
-ACTOR, ROLE = "pitdesk", "device"    # the rows the workstation writes by itself, as app/live.py does
+ACTOR, ROLE = "pitdesk", "device"    # the rows the workstation writes by itself, as app/workstation/pit.py does
 # the irregularity kinds the engine records besides IRREGULARITIES (a wrong count, a misdeal)
 ENGINE_KINDS = frozenset(IRREGULARITIES) | {"deck_count_wrong", "misdeal"}
 OBSERVED = ("alarm_raised", "alarm_acknowledged", "alarm_cleared")

@@ -46,7 +46,7 @@ class TableSetup:
     limits: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def device_classes(self) -> dict[str, str]:
-        """serial -> class, as app/live.py TableConfig takes it."""
+        """serial -> class, as app/workstation/pit.py TableConfig takes it."""
         return {d.serial: d.cls for d in self.devices}
 
 

@@ -1,6 +1,6 @@
 """``Workstation``: the pit supervisor's workstation without a window (docs/workstation.md).
 
-It owns the audit log, the floor, the live pit (app/live.py), the people and the one sign-in
+It owns the audit log, the floor, the live pit (app/workstation/pit.py), the people and the one sign-in
 session, approvals, alarms, slips and the device links. A window (or the command line, or a test)
 calls it and nothing else:
 
@@ -33,7 +33,7 @@ from app.devices.link import DeviceMessage, LinkEvent, LinkState, Port, open_por
 from app.devices.session import Policy
 from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import RuleProfile
-from app.live import Pit, TableConfig
+from .pit import Pit, TableConfig
 from app.store import paths
 from app.store.approvals import APPROVER_LEVEL, DECISIONS, ApprovalError
 from app.store.floor import Floor
@@ -55,23 +55,6 @@ from .tiles import tile
 ACTOR = "pitdesk"   # the live pit's own rows (link faults), as app/simulate/floor.py names it
 USER_EVENTS = ("user_added", "pin_changed", "user_locked", "user_unlocked", "sign_in", "sign_in_failed",
                "signed_out")
-
-
-class _OneAppend:
-    """The audit log as the live pit sees it: its one batch append also carries the rows the
-    workstation writes by itself (``AlarmBook.automatic``), so that a pump is one append.
-    Everything else is the log's own."""
-
-    def __init__(self, log: AuditLog):
-        self._log = log
-        self.extra: list[Record] = []
-
-    def __getattr__(self, name: str):
-        return getattr(self._log, name)
-
-    def append_many(self, records: Iterable[Record]) -> list[int]:
-        extra, self.extra = self.extra, []
-        return self._log.append_many([*extra, *records])
 
 
 class Workstation:
@@ -97,9 +80,8 @@ class Workstation:
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
             raise LogStopped(str(e).strip("'\"")) from None
         try:
-            self._batch = _OneAppend(self.log)
             tables = [TableConfig(t.id, t.profile, t.device_classes()) for t in config.tables]
-            self.pit = Pit(self._batch, tables, actor=ACTOR, clock=clock)  # type: ignore[arg-type]
+            self.pit = Pit(self.log, tables, actor=ACTOR, clock=clock)
             self.floor = Floor(self.log)
             self._users = Users(self.log)
             self._approvals = self.floor.approvals
@@ -112,7 +94,7 @@ class Workstation:
         except StoreError as e:
             self.log.close()
             raise LogStopped(str(e)) from None
-        except ValueError as e:   # a table whose profile differs from the log's (app/live.py)
+        except ValueError as e:   # a table whose profile differs from the log's (app/workstation/pit.py)
             self.log.close()
             raise ConfigError(f"{config.source}: {e}") from None
         except BaseException:
@@ -186,21 +168,17 @@ class Workstation:
             now = now or self.clock()
             batch = _drain(self.events)
             touched = self._note(batch)
+            # the workstation's own rows go first in the live pit's append: one pump, one append
             extra = self.book.automatic(now, self._states(), self._links())
-            self._batch.extra = extra
             try:
-                if batch:
-                    self.pit.handle(batch)
-                if self._batch.extra:   # the pit had nothing to write: the workstation's rows alone
-                    self.log.append_many(self._batch.extra)
+                if batch or extra:
+                    self.pit.handle(batch, before=extra)
             except StoreStopped as e:
                 self.book.pending = []   # nothing more is written; the log says why
                 raise LogStopped(str(e)) from None
             except Exception:
                 self.book.load()         # what it marked cleared or raised was not written
                 raise
-            finally:
-                self._batch.extra = []
             return self._observe() | changes(tables=touched | self._levels_changed(now))
         finally:
             self._lock.release()
@@ -365,7 +343,7 @@ class Workstation:
                               "the reason")
             state, rules = self._state_of(table)
             # the table's events keep their order: an event is never before the last one logged
-            # (devices stamp their arrival on other threads, as app/live.py allows for)
+            # (devices stamp their arrival on other threads, as app/workstation/pit.py allows for)
             event = Event(type_, max(now, state.last_time or now), s.name, s.role, dict(data or {}))
             try:
                 new = apply(state, event, rules)

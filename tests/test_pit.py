@@ -1,4 +1,4 @@
-"""The live pit: device events through the procedures into a real audit database (app/live.py)."""
+"""The live pit: device events through the procedures into a real audit database (app/workstation/pit.py)."""
 
 from datetime import datetime, timedelta
 
@@ -7,7 +7,7 @@ import pytest
 from app.devices.link import DeviceMessage, LinkLog, LinkState
 from app.devices.messages import decode_message, encode_message
 from app.engine.procedure import Event, Refused
-from app.live import Pit, TableConfig
+from app.workstation.pit import Pit, TableConfig
 from app.store import audit, paths
 
 T0 = datetime(2026, 11, 21, 14, 0)
@@ -190,3 +190,30 @@ def test_a_link_log_line_is_logged_against_the_table_of_the_device_on_that_port(
     faults = rows(log, "SELECT table_id, code, message FROM device_faults")
     assert [(f["table_id"], f["code"]) for f in faults] == [("T1", "link")]
     assert pit.views["T1"].faults == 1
+
+
+def test_a_gap_in_what_a_device_sent_is_logged_as_its_fault_at_its_table(log):
+    # docs/devices.md "In order, once each": a frame the device gave up is never a silent skip
+    from app.devices.link import LinkGap
+
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    url = "socket://127.0.0.1:1/SHF-1"
+    pit.handle([LinkGap(url, "SHF-1: frames 7-8 were given up by the device", clock(), "SHF-1", "shuffler", 7, 2,
+                        "given up")])
+    faults = rows(log, "SELECT table_id, device, code, message FROM device_faults")
+    assert [(f["table_id"], f["device"], f["code"]) for f in faults] == [("T1", "shuffler", "gap")]
+    body = rows(log, "SELECT body FROM events WHERE type = 'device_fault'")[0]["body"]
+    assert '"first_seq":7' in body and '"count":2' in body
+    assert pit.views["T1"].faults == 1
+
+
+def test_rows_of_the_callers_go_first_in_the_same_append(log):
+    from app.store.log import Record
+
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    mine = Record("alarm_raised", clock(), "pitdesk", "device", "T1", {"kind": "dice_overdue", "message": "m"})
+    seqs = pit.handle([msg("XXX-9", "rng_number", clock, number=3)], before=[mine])
+    types = [r["type"] for r in rows(log, "SELECT type FROM events WHERE seq >= ? ORDER BY seq", (seqs[0],))]
+    assert types == ["alarm_raised", "device_fault"] and len(seqs) == 2

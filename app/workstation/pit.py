@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from app.devices import mapping
-from app.devices.link import DeviceMessage, LinkEvent, LinkLog, LinkState
+from app.devices.link import DeviceMessage, LinkEvent, LinkGap, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
 from app.resources import profile
@@ -82,15 +82,17 @@ class Pit:
                                                        progressive_online=state.progressive_online)
 
     # -- the consumer ----------------------------------------------------------------------
-    def handle(self, events: list[LinkEvent]) -> list[int]:
-        """Map, apply and log a batch of link events; the sequence numbers logged.
+    def handle(self, events: list[LinkEvent], before: Iterable[Record] = ()) -> list[int]:
+        """Map, apply and log a batch of link events; the sequence numbers logged. ``before`` are
+        rows of the caller's (the workstation's own alarms) written first in the same append,
+        so that a batch is one transaction.
 
         The log first, then the screen (app/store/floor.py): the batch is worked out on copies
         of the tables' views, the engine deciding what it accepts, and the views are replaced
         only after the log has acknowledged every row. If the log refuses (disk full, closed),
         the error propagates and the screen still shows what the log holds."""
         work = {table: view.copy(self.floor.state(table)) for table, view in self.views.items()}
-        records: list[Record] = []
+        records: list[Record] = list(before)
         for ev in events:
             if isinstance(ev, (DeviceMessage, LinkState)) and ev.serial:
                 self._serial_at[ev.url] = ev.serial   # so a link's log lines name its table
@@ -106,9 +108,18 @@ class Pit:
                     if ev.device and ev.reason != CLOSED_BY_US:   # shutting down is not an outage
                         actions = self.feeds[table].on_link(ev.device, ev.serial, ev.new, ev.time, ev.reason)
                         records += self._act(work[table], actions, ev.time)
+            elif isinstance(ev, LinkGap):
+                # frames the device gave up, or lost with the link: never a silent skip
+                # (docs/devices.md, "In order, once each")
+                table = self.by_serial.get(ev.serial or self._serial_at.get(ev.url, ""))
+                records.append(Record("device_fault", ev.time, ev.serial or self.actor, "device", table,
+                                      {"device": ev.device or "link", "code": "gap", "message": ev.text,
+                                       "serial": ev.serial or ev.url, "first_seq": ev.first_seq,
+                                       "count": ev.count, "reason": ev.reason}))
+                if table is not None:
+                    work[table].faults += 1
             elif isinstance(ev, LinkLog):
-                # the link's first failure of a kind, the count of its repeats, or a gap in what a
-                # device sent (docs/devices.md)
+                # the link's first failure of a kind, or the count of its repeats (docs/devices.md)
                 table = self.by_serial.get(self._serial_at.get(ev.url, ""))
                 records.append(Record("device_fault", ev.time, self.actor, "device", table,
                                       {"device": "link", "code": "link", "message": ev.text, "serial": ev.url}))
