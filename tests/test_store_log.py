@@ -541,3 +541,31 @@ def test_verify_of_a_file_that_is_not_an_audit_database_is_a_usage_fault(tmp_pat
     rc, out, err = cli(home, "audit", "verify", "--db", str(junk))
     assert rc == 2 and out is None and "cannot be read as a pitdesk audit database" in err
     assert "Traceback" not in err
+
+
+def test_reads_racing_close_are_refused_cleanly_never_inside_a_closed_connection(tmp_path, monkeypatch):
+    # a view reading on another thread while the workstation closes the log: the read either
+    # happens before the close or is refused with StoreStopped (never a crash in SQLite)
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    for n in range(20):
+        lg = AuditLog(tmp_path / f"race{n}.db")
+        lg.append("note", T0, "t", "dealer", None, {"n": n})
+        outcomes, go = [], threading.Event()
+
+        def reader():
+            go.set()
+            for _ in range(200):
+                try:
+                    outcomes.append(lg.query("SELECT count(*) AS n FROM events")[0]["n"])
+                except StoreStopped:
+                    outcomes.append("stopped")
+                    return
+
+        t = threading.Thread(target=reader)
+        t.start()
+        go.wait()
+        lg.close()
+        t.join()
+        assert set(outcomes) <= {1, "stopped"}
+    with pytest.raises(StoreStopped, match="closed"):
+        lg.query("SELECT 1")

@@ -87,6 +87,7 @@ class AuditLog:
         self.key = key if key is not None else paths.install_key()
         self.stopped: str | None = None
         self._lock = threading.Lock()  # readers share the connection with the writer
+        self._closed = False           # the connection is closed (close()): reads are refused
         try:
             self._conn = connect(self.path, busy_timeout)
             migrate(self._conn)
@@ -283,6 +284,8 @@ class AuditLog:
     # -- reading ------------------------------------------------------------------------------
     def query(self, sql: str, params: tuple = ()) -> list[dict]:
         with self._lock:
+            if self._closed:
+                raise StoreStopped(self.stopped or f"the audit log {self.path} is closed")
             cur = self._conn.execute(sql, params)
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, row)) for row in cur.fetchall()]
@@ -300,7 +303,9 @@ class AuditLog:
                 break
             if item is not None:
                 item[1].set_exception(StoreStopped(self.stopped))
-        self._conn.close()
+        with self._lock:   # a reader on another thread is never inside the connection as it closes
+            self._conn.close()
+            self._closed = True
 
     def __enter__(self) -> "AuditLog":
         return self
