@@ -199,7 +199,8 @@ class Bridge(QObject):
         alarms = ws.alarms(open_only=False) if first or changes.alarms else None
         approvals = ws.approvals(pending_only=False) if first or changes.approvals else None
         detail = None
-        if wanted.table is not None and (tick or new_table or wanted.table in changes.tables or changes.alarms):
+        if wanted.table is not None and (tick or new_table or wanted.table in changes.tables or changes.alarms
+                                         or changes.approvals):
             detail = ws.table_detail(wanted.table, now)
         users = ws.users() if wanted.users and (new_users or changes.users or changes.session) else None
         return Update(changes, now, ws.session(now), tiles, alarms, approvals, detail, users, first)
