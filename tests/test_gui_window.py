@@ -431,9 +431,8 @@ def test_a_stopped_log_is_said_in_a_red_banner(pit, qtbot):
     w = pit.window
     wait_online(qtbot, pit, classes=("progressive",))
     assert not w.banner.isVisible()
-    # the log stops as a full disk or a pulled drive would stop it; closed on the bridge's lane,
-    # the one thread that uses the workstation (closing a SQLite connection while another thread
-    # reads through it is not safe: AuditLog.close does not wait for its readers' lock)
+    # the log stops as a full disk or a pulled drive would stop it, on the bridge's lane (the one
+    # thread that calls the workstation), between two pumps
     w.bridge.act(lambda ws: ws.log.close())
     qtbot.waitUntil(lambda: w.banner.isVisible(), timeout=WAIT_MS)
     assert w.banner.text().startswith("■ THE WORKSTATION STOPPED") and w.banner.property("level") == "red"
