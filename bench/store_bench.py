@@ -1,5 +1,8 @@
 """Benchmark: the audit store (issue 5) on real files, with WAL and synchronous=FULL.
 
+Every append is durable: the batch's head recorded outside the database before its COMMIT and
+again after it (each fsynced with its folder), the commit itself with synchronous=FULL.
+
 1. Durable batched appends: ``append_many`` of 100 events per call from one thread, and from
    eight threads at once (the writer folds whatever is queued into one transaction). Goal:
    at least 2,000 events/s.
@@ -18,7 +21,6 @@ Everything lives in a temporary directory (PITDESK_HOME points there for the run
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sqlite3
@@ -30,7 +32,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from app.store import audit, chain, paths
+from app.store import audit, chain, heads, paths
 from app.store.log import AuditLog, Record
 
 GOALS = {
@@ -155,10 +157,7 @@ def build_log(db: Path, rows: int, key: bytes, chunk: int = 50_000) -> None:
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db_id = conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
     conn.close()
-    hp = paths.head_file(db_id)
-    hp.parent.mkdir(parents=True, exist_ok=True)
-    hp.write_text(json.dumps({"db_id": db_id, "seq": seq, "hash": head,
-                              "hmac": chain.seal(key, f"{seq}:{head}")}))
+    heads.record_committed(paths.head_file(db_id), key, db_id, (seq, head))
 
 
 def verify(rows: int = 1_000_000) -> dict:

@@ -264,9 +264,10 @@ def kill_shifts(tmp_path: Path, home: Path, moments: list[int]) -> None:
         assert p.wait(timeout=20) == -signal.SIGKILL
         p.stderr.close()
         rows = check_log(db, {})
-        assert head_reach(home) >= rows, (head_record(home), rows)
         out = verify_ok(home, "--db", str(db))
-        assert out["rows"] == rows and out["head_checked"]["seq"] == rows
+        # a commit whose WAL index the killed writer had not updated may show only to a later look
+        assert out["rows"] >= rows and out["head_checked"]["seq"] == out["rows"]
+        assert head_reach(home) >= out["rows"], (head_record(home), out["rows"])
         committed = head_record(home)["seq"]
         if committed:
             cut = tmp_path / f"cut{i}.db"

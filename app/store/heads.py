@@ -57,11 +57,6 @@ class Head:
         return {"db_id": self.db_id, "seq": self.seq, "hash": self.hash,
                 "pending": None if self.pending is None else {"seq": self.pending[0], "hash": self.pending[1]}}
 
-    @property
-    def last(self) -> int:
-        """The highest row this head speaks of (the pending head, if any)."""
-        return self.pending[0] if self.pending else self.seq
-
 
 def _canonical(fields: dict) -> str:
     return json.dumps(fields, sort_keys=True, separators=(",", ":"))
