@@ -180,63 +180,22 @@ def test_the_shortcuts_table_of_docs_views_md_is_the_windows_commands():
         assert row in text, f"docs/views.md lacks: {row}"
 
 
-def test_the_window_survives_a_shift_of_void_calls_and_signals():
+def test_the_qt_binding_keeps_its_references_to_none_and_true():
     """PySide6 6.12.0 on Python 3.11 takes a reference from None at every void call and from True
-    at every emit; app/views/qt.py gives them a reserve. A process doing far more of both than
-    None and True have references must end normally."""
+    at every emit, and the interpreter aborts ("none_dealloc") within minutes of a busy window;
+    pyproject.toml pins 6.11.3, which does not. A process doing far more of both than None and
+    True have references must end normally, having lost none."""
     import subprocess
     import sys
     code = ("import sys\n"
-            "from app.views.qt import QObject, Signal, REPAIRED, singleton_leaks\n"
+            "from app.views.qt import QObject, Signal\n"
             "class S(QObject):\n    said = Signal()\n"
             "s = S()\n"
+            "n, t = sys.getrefcount(None), sys.getrefcount(True)\n"
             "for _ in range(300_000):\n    s.setObjectName('x')\n    s.said.emit()\n"
-            "print('repaired' if REPAIRED else 'sound')\n")
+            "print(n - sys.getrefcount(None), t - sys.getrefcount(True))\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"})
-    assert r.returncode == 0, r.stderr[-2000:]      # without the repair: "Fatal Python error: none_dealloc"
-    assert r.stdout.strip() in ("repaired", "sound")
-
-
-def test_the_table_view_draws_the_seven_positions_deal_order_and_bank_as_given(qtbot, qapp):
-    """The table page shows a ``TableDetail`` as it is: seats 6 to 1 from the dealer's far left,
-    the dealer below, who banks, the starting position and the order cards go round."""
-    from app.views.table_page import TablePage
-    from app.workstation.clocks import DiceClock
-    from app.workstation.readouts import (BankInfo, BankMarker, BankOffer, PositionInfo, TableDetail, Tile)
-    theme.apply(qapp)
-    marker = BankMarker("player", (4,))
-    tile = Tile("T9", "section6", "000", 1, 1, "dealing", 12, False, marker, deck("red").clock,
-                (deck("red").clock,), DiceClock(T, timedelta(hours=1), T + timedelta(hours=24),
-                                                timedelta(hours=23), False, "ok"),
-                "ok", (), 1_234_567, "open", 1, 0, 0)
-    positions = tuple(PositionInfo(p, "dealer" if p == 0 else f"seat {p}", p in (0, 2, 4, 5), {2: "Ana", 4: "Bo"}.get(p),
-                                   p == 2, p == 4, p in (2, 5), p == 5, False) for p in range(7))
-    order = (4, 3, 2, 1, 0, 6, 5)
-    detail = TableDetail(tile, "Section 6 - Pai Gow Poker Rules (000)", positions, 4, order, "clockwise",
-                         BankInfo(marker, "each-round", (BankOffer(5, True, "000(m)(3)"),
-                                                          BankOffer(6, False, "not seated (000(m)(4))")),
-                                  "offered counterclockwise", 2500, (4,)),
-                         (deck("red"),), (), history([3, 2, 1]))
-    page = TablePage(lambda table, before, deliver: None)
-    qtbot.addWidget(page)
-    page.set_table("T9")
-    page.show_detail(detail)
-    page.show()
-    seats = [page.seats_row.itemAt(n).widget() for n in range(page.seats_row.count())]
-    assert [w.title.text() for w in seats] == ["SEAT 6", "SEAT 5", "SEAT 4", "SEAT 3", "SEAT 2", "SEAT 1"]
-    box4, box2, dealer = page.positions[4], page.positions[2], page.positions[0]
-    assert box4.player.text() == "Bo" and "BANK" in box4.marks.text()
-    assert box4.order.text() == "START · 1st to receive cards" and box4.order.property("level") == "amber"
-    assert box2.player.text() == "Ana" and "FIRST TO THE TABLE" in box2.marks.text() and "WAGER" in box2.marks.text()
-    assert "PROGRESSIVE" in page.positions[5].marks.text()
-    assert dealer.title.text() == "DEALER" and dealer.order.text() == "5th to receive cards"
-    assert page.positions[1].player.text() == "empty"
-    assert page.deal_line.text() == ("Starting position: seat 4.   Deal order (clockwise): seat 4, seat 3, seat 2, "
-                                     "seat 1, dealer, seat 6, seat 5")
-    assert "Bank this round: player bank seat 4" in page.bank.text()
-    assert "seat 5: ● eligible (000(m)(3))" in page.bank.text() and "seat 6: ○ not eligible" in page.bank.text()
-    assert "$25.00" in page.bank.text()
-    assert "PROGRESSIVE $12,345.67" in page.facts.text() and "ROUND 12" in page.facts.text()
-    assert page.counts.text().startswith("■ 1 open alarm") and page.counts.property("level") == "red"
-    assert page.layout_box.title().startswith("Positions as the dealer sees them: seat 6 on the far left")
+    assert r.returncode == 0, r.stderr[-2000:]      # 6.12.0: "Fatal Python error: none_dealloc"
+    lost_none, lost_true = (int(x) for x in r.stdout.split())
+    assert abs(lost_none) < 100 and abs(lost_true) < 100, r.stdout
