@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# The workstation window on the demo floor (app/workstation/demo.py); its log is kept in the
+# user's data folder, so a second run continues it.
 run: setup
-	$(BIN)/pitdesk simulate floor --tables 4
+	$(BIN)/pitdesk gui --demo
 
 test test-slow bench: export QT_QPA_PLATFORM = offscreen
 
