@@ -295,13 +295,13 @@ def build_parser() -> argparse.ArgumentParser:
     pt.add_argument("--counts", default="data/enumeration.json",
                     help="counts from 'analyze enumerate' (default: data/enumeration.json)")
     pt.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    from app import cli_store
+    from app.cli import audit as cli_store
     cli_store.add_parsers(sub)
-    from app.simulate import cli as cli_simulate
+    from app.cli import simulate as cli_simulate
     cli_simulate.add_parsers(sub)
-    from app import cli_devices
+    from app.cli import devices as cli_devices
     cli_devices.add_parsers(sub)
-    from app import cli_gui
+    from app.cli import gui as cli_gui
     cli_gui.add_parsers(sub)
     return parser
 
@@ -344,16 +344,16 @@ def _dispatch(argv: list[str] | None) -> int:
         if args.command == "settle":
             return settle_command(args.round_file)
         if args.command in ("audit", "users"):
-            from app import cli_store
+            from app.cli import audit as cli_store
             return cli_store.run(args)
         if args.command == "simulate":
-            from app.simulate import cli as cli_simulate
+            from app.cli import simulate as cli_simulate
             return cli_simulate.run(args)
         if args.command == "devices":
-            from app import cli_devices
+            from app.cli import devices as cli_devices
             return cli_devices.run(args)
         if args.command == "gui":
-            from app import cli_gui
+            from app.cli import gui as cli_gui
             return cli_gui.run(args)
         if args.command == "analyze":
             from app import analysis

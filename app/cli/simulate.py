@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
-from .device_kinds import KINDS as DEVICE_KINDS
+from app.simulate.device_kinds import KINDS as DEVICE_KINDS
 
 EXIT_BAD_INPUT = 2
 
@@ -79,13 +79,13 @@ def add_parsers(sub) -> None:
 
 def run(args) -> int:
     if args.simulate_command == "device":
-        from .device_cli import run_device
+        from app.simulate.device_cli import run_device
         return run_device(args)
     if args.simulate_command == "floor":
         return _floor(args)
     from app.store.log import StoreError
 
-    from .shift import ShiftError, parse_start, run_shift
+    from app.simulate.shift import ShiftError, parse_start, run_shift
 
     try:
         start = parse_start(args.start) if args.start is not None else None
@@ -107,8 +107,8 @@ def _floor(args) -> int:
     from app.store import paths
     from app.store.log import StoreError
 
-    from .device_kinds import FAULTS
-    from .floor import FloorError, run_floor
+    from app.simulate.device_kinds import FAULTS
+    from app.simulate.floor import FloorError, run_floor
     faults = tuple(f.strip() for f in args.faults.split(",") if f.strip())
     if faults == ("all",):
         faults = tuple(FAULTS)
