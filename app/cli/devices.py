@@ -18,10 +18,10 @@ import sys
 import threading
 import time
 
-EXIT_BAD_INPUT = 2
+from .common import EXIT_BAD_INPUT
 
 
-def add_parsers(sub) -> None:
+def add_parser(sub) -> None:
     dev = sub.add_parser("devices", help="device links: watch what a device says")
     dsub = dev.add_subparsers(dest="devices_command", metavar="ACTION", required=True)
     w = dsub.add_parser("watch", help="print every device event on a port as JSON lines",

@@ -18,7 +18,8 @@ import signal
 import sys
 from pathlib import Path
 
-EXIT_BAD_INPUT = 2
+from .common import EXIT_BAD_INPUT
+
 VIEW = re.compile(r"^(floor|alarms|approvals|table(:[^\s:]+)?)$")
 SIZE = re.compile(r"^(\d{3,5})x(\d{3,5})$")
 DEFAULT_SIZE = "1920x1080"
@@ -28,7 +29,7 @@ class GuiError(ValueError):
     pass
 
 
-def add_parsers(sub) -> None:
+def add_parser(sub) -> None:
     g = sub.add_parser("gui", help="the workstation window: floor, tables, alarms, approvals",
                        description="Open the pit supervisor's window on the demo floor (--demo) or on the tables "
                                    "of a configuration file (--config). Shortcuts: Help > Shortcuts (F1).")

@@ -1,0 +1,49 @@
+"""What the command groups share: the bad-input exit, reading a file and its JSON, the audit
+database a command names and the PINs it reads."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sys
+from pathlib import Path
+
+EXIT_BAD_INPUT = 2
+
+
+class InputError(ValueError):
+    """Bad input a command was given; ``pitdesk: error: ...`` and exit 2 (app/cli/main.py)."""
+
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text()
+    except OSError as e:
+        raise InputError(f"cannot read {what} {path}: {e.strerror}") from None
+
+
+def _json(text: str, where: str):
+    """One JSON document; a bad one, or one nested too deeply to read, is the file's fault."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{where}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise InputError(f"{where}: the JSON is nested too deeply to read") from None
+
+
+def _db(args) -> Path:
+    """``--db``, else the audit database in the user data directory."""
+    from app.store import paths
+    return Path(args.db) if args.db else paths.default_db()
+
+
+def _pin(args, prompt: str) -> str:
+    # getpass on a pipe falls back to echoing stdin with a GetPassWarning on stderr, or reads the
+    # controlling terminal instead of the pipe the script wrote the PIN to; a pipe is read here
+    if args.pin_stdin or not sys.stdin.isatty():
+        line = sys.stdin.readline()
+        if not line:
+            raise ValueError("expected a PIN on stdin and got end of input")
+        return line.rstrip("\r\n")
+    return getpass.getpass(prompt)
