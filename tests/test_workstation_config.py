@@ -128,3 +128,21 @@ def test_the_demo_floor_covers_every_profile_with_the_devices_it_uses():
         for d in t.devices:
             lines += ["[[tables.devices]]", f'class = "{d.cls}"', f'serial = "{d.serial}"', f'url = "{d.url}"']
     assert config.parse("\n".join(lines), "demo.toml") == c.__class__(c.tables, source="demo.toml")
+
+
+@pytest.mark.parametrize("limits,message", [
+    # 003 Minimum and Maximum Wagers on the Bonus: $100.00 at most; a table may only lower it
+    ("fortune = { min = 100, max = 50000 }",
+     "config.toml line 6: tables[1].limits.fortune: fortune.max: $500.00 is over the maximum $100.00"),
+    ("bogus = { min = 1, max = 2 }",
+     "config.toml line 6: tables[1].limits.bogus: bogus: profile 'casino' has no 'bogus' wager to limit"),
+])
+def test_a_table_limit_the_profile_does_not_allow_is_named_before_the_start(limits, message):
+    text = f'[[tables]]\nid = "T1"\nprofile = "casino"\n\n[tables.limits]\n{limits}\n'
+    assert message in _error(text)
+
+
+def test_a_table_may_lower_its_profiles_limits():
+    c = config.parse('[[tables]]\nid = "T1"\nprofile = "casino"\n[tables.limits]\nbase = { min = 2500, max = 300000 }\n',
+                     "config.toml")
+    assert c.tables[0].limits == {"base": {"min": 2500, "max": 300000}}

@@ -175,6 +175,17 @@ class _Checker:
         limits = self.table_of(t.get("limits", {}), path + ("limits",))
         for wager, bounds in limits.items():
             self.table_of(bounds, path + ("limits", wager))
+        if limits:
+            # checked against the profile now (a wager it offers, a fixed bound only tightened,
+            # 000(s)(3)'s floor), so a bad limit stops the start, not the first round
+            from app.engine.tablelimits import TableLimitsError
+            try:
+                rules.limits_for_table(limits)
+            except TableLimitsError as e:
+                text = str(e)
+                bad = next((path + ("limits", w) for w in limits
+                            if text.startswith((f"{w}.", f"{w}:")) or f"{w!r}" in text), path + ("limits",))
+                raise self.bad(bad, str(e)) from None
         devices = t.get("devices", [])
         if not isinstance(devices, list) or not all(isinstance(d, dict) for d in devices):
             raise self.bad(path + ("devices",), "expected one [[tables.devices]] section per device")
