@@ -1,6 +1,7 @@
 """Users, approvals, payout slips and the floor's read models (issue 5), on real SQLite files."""
 
 import json
+import re
 import subprocess
 import sys
 from datetime import datetime, timedelta
@@ -17,7 +18,7 @@ from app.store.floor import Floor, FloorError
 from app.store.log import AuditLog
 from app.store.models import rebuild
 from app.store.slips import SlipError, Slips, needs_w2g
-from app.store.users import SignInError, UserError, Users
+from app.store.users import Session, SignInError, UserError, Users
 
 T0 = datetime(2026, 11, 21, 14, 0)
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
@@ -81,6 +82,80 @@ def test_an_administrator_locks_and_unlocks(log, people):
         users.sign_in("dee", "24681357", T0 + timedelta(days=1))
     users.unlock(admin, "dee", T0)
     assert users.sign_in("dee", "24681357", T0).name == "dee"
+
+
+def test_an_administrator_sets_a_role_and_the_next_sign_in_is_in_it(log, people):
+    users, admin = people
+    users.set_role(admin, "dee", "floor supervisor", T0 + timedelta(minutes=1))
+    (row,) = log.query("SELECT actor, role, time, body FROM events WHERE type = 'role_changed'")
+    assert (row["actor"], row["role"]) == ("root", "administrator")
+    assert json.loads(row["body"])["data"] == {"name": "dee", "role": "floor supervisor", "was": "dealer"}
+    assert users.get("dee")["role"] == "floor supervisor"
+    assert users.sign_in("dee", "24681357", T0 + timedelta(minutes=2)) == Session("dee", "floor supervisor")
+    # the sign-in is logged in the new role too
+    assert log.query("SELECT role FROM events WHERE type = 'sign_in' AND actor = 'dee'") == [
+        {"role": "floor supervisor"}]
+
+
+def test_a_role_change_is_refused_naming_why_and_nothing_is_logged(log, people):
+    users, admin = people
+    fay = users.sign_in("fay", "24681357", T0)
+    before = log.seq
+    refusals = [
+        (fay, "dee", "pit manager", "only an administrator may set roles; fay is a floor supervisor"),
+        (admin, "nobody", "dealer", "no user 'nobody'"),
+        (admin, "dee", "cashier", "role must be one of dealer, floor supervisor, pit manager, administrator"),
+        (admin, "dee", "dealer", "dee's role is already dealer"),
+        (admin, "root", "pit manager", "root is the last unlocked administrator"),
+    ]
+    for by, name, role, why in refusals:
+        with pytest.raises(UserError, match=re.escape(why)):
+            users.set_role(by, name, role, T0)
+    assert log.seq == before
+    assert users.get("root")["role"] == "administrator" and users.get("dee")["role"] == "dealer"
+
+
+def test_the_last_unlocked_administrator_keeps_the_role(log, people):
+    users, root = people
+    users.add(root, "ann", "administrator", "13572468", T0)
+    users.lock(root, "ann", T0)
+    # a locked administrator cannot sign in to unlock anyone: root is still the last one
+    with pytest.raises(UserError, match="root is the last unlocked administrator"):
+        users.set_role(root, "root", "pit manager", T0)
+    users.unlock(root, "ann", T0)
+    # a lockout for wrong PINs ends by itself: ann still counts
+    for k in range(5):
+        with pytest.raises(SignInError):
+            users.sign_in("ann", "0000", T0 + timedelta(seconds=k))
+    assert users.get("ann")["locked_until"]
+    users.set_role(root, "root", "pit manager", T0 + timedelta(minutes=1))
+    assert users.get("root")["role"] == "pit manager"
+    ann = users.sign_in("ann", "13572468", T0 + timedelta(minutes=20))
+    with pytest.raises(UserError, match="ann is the last unlocked administrator"):
+        users.set_role(ann, "ann", "dealer", T0 + timedelta(minutes=20))
+    # an administrator may be made of anyone, and then the other may step down
+    users.set_role(ann, "pat", "administrator", T0 + timedelta(minutes=21))
+    users.set_role(ann, "ann", "dealer", T0 + timedelta(minutes=22))
+    assert [(u["name"], u["role"]) for u in users.list()] == [
+        ("ann", "dealer"), ("dee", "dealer"), ("fay", "floor supervisor"), ("pat", "administrator"),
+        ("root", "pit manager")]
+
+
+def test_the_users_read_model_rebuilt_from_the_log_is_the_live_one(log, people):
+    users, admin = people
+    users.set_role(admin, "dee", "pit manager", T0)
+    users.set_role(admin, "fay", "administrator", T0)
+    users.set_role(admin, "dee", "floor supervisor", T0 + timedelta(minutes=1))
+    users.lock(admin, "pat", T0)
+    users.change_pin(admin, "fay", "97531", T0)
+    with pytest.raises(SignInError):
+        users.sign_in("dee", "0000", T0 + timedelta(minutes=2))
+    live = log.query("SELECT * FROM users ORDER BY name")
+    assert {u["name"]: u["role"] for u in live} == {"root": "administrator", "dee": "floor supervisor",
+                                                    "fay": "administrator", "pat": "pit manager"}
+    with log._lock:
+        rebuild(log._conn)
+    assert log.query("SELECT * FROM users ORDER BY name") == live
 
 
 def test_approvals_by_role(log, people):
@@ -228,3 +303,50 @@ def test_users_cli(tmp_path):
                                                                          ("root", "administrator", None)]
     v = subprocess.run([PITDESK, "audit", "verify", "--db", db], capture_output=True, text=True, env=env)
     assert v.returncode == 0 and json.loads(v.stdout)["ok"]
+
+
+def test_users_role_cli(tmp_path):
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    db = str(tmp_path / "a.db")
+
+    def run(*args, pins="", pin_stdin=True):
+        return subprocess.run([PITDESK, "users", *args, "--db", db, *(["--pin-stdin"] if pin_stdin else [])],
+                              input=pins, capture_output=True, text=True, env=env, timeout=60)
+
+    p = run("role", "dee", "dealer", "--as", "root", pins="1234\n")
+    assert p.returncode == 2 and "no audit database at" in p.stderr
+    assert run("init", "root", pins="1234\n").returncode == 0
+    assert run("add", "dee", "--role", "dealer", "--as", "root", pins="1234\n5678\n").returncode == 0
+    # a PIN on a pipe is read without --pin-stdin too, as 'users add --as' reads it
+    p = run("role", "dee", "floor supervisor", "--as", "root", pins="1234\n", pin_stdin=False)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == {"name": "dee", "role": "floor supervisor", "was": "dealer", "by": "root"}
+    assert [(u["name"], u["role"]) for u in json.loads(run("list").stdout)] == [("dee", "floor supervisor"),
+                                                                                ("root", "administrator")]
+    refusals = [
+        (("dee", "floor supervisor", "--as", "root"), "1234\n", "dee's role is already floor supervisor"),
+        (("root", "dealer", "--as", "root"), "1234\n", "root is the last unlocked administrator"),
+        (("dee", "pit manager", "--as", "dee"), "5678\n", "only an administrator may set roles; dee is a floor "
+                                                          "supervisor"),
+        (("nobody", "dealer", "--as", "root"), "1234\n", "no user 'nobody'"),
+        (("dee", "dealer", "--as", "root"), "9999\n", "wrong PIN (1 of 5"),
+        (("dee", "cashier", "--as", "root"), "1234\n", "invalid choice: 'cashier'"),
+        (("dee", "dealer", "--as", "root"), "", "expected a PIN on stdin"),
+    ]
+    for args, pins, why in refusals:
+        p = run("role", *args, pins=pins)
+        assert p.returncode == 2 and why in p.stderr, (args, p.stderr)
+        assert p.stdout == ""
+    events = subprocess.run([PITDESK, "audit", "export", "--db", db, "--out", str(tmp_path / "x.jsonl")],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert events.returncode == 0, events.stderr
+    rows = [json.loads(line) for line in (tmp_path / "x.jsonl").read_text().splitlines()]
+    changes = [r for r in rows[1:] if r["type"] == "role_changed"]   # after the header line
+    assert [(r["actor"], r["role"], r["data"]) for r in changes] == [
+        ("root", "administrator", {"name": "dee", "role": "floor supervisor", "was": "dealer"})]
+
+
+def test_the_command_line_offers_the_stores_roles():
+    from app.cli import users as users_cli
+    from app.store.users import ROLES
+    assert users_cli.ROLES == ROLES

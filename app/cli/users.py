@@ -1,4 +1,4 @@
-"""``pitdesk users init|add|lock|unlock|list``: people, roles and PINs (docs/audit.md, "People").
+"""``pitdesk users init|add|role|lock|unlock|list``: people, roles and PINs (docs/audit.md, "People").
 
 PINs are read from the terminal without echo, or one per line from stdin with ``--pin-stdin``
 or whenever stdin is not a terminal (a pipe, a script). Output is JSON; a refused command exits
@@ -14,6 +14,9 @@ from datetime import datetime
 
 from .common import EXIT_BAD_INPUT, _db, _pin
 
+# app.store.users.ROLES, written out so that building the parser loads no store
+ROLES = ("dealer", "floor supervisor", "pit manager", "administrator")
+
 
 def add_parser(sub) -> None:
     us = sub.add_parser("users", help="users, roles and PINs")
@@ -23,14 +26,16 @@ def add_parser(sub) -> None:
     common.add_argument("--pin-stdin", action="store_true", help="read PINs from stdin, one per line")
     init = usub.add_parser("init", parents=[common], help="first run: create the administrator")
     init.add_argument("name")
-    for action, text in (("add", "add a user (an administrator signs in)"), ("lock", "lock a user"),
+    for action, text in (("add", "add a user (an administrator signs in)"),
+                         ("role", "set a user's role (an administrator signs in)"), ("lock", "lock a user"),
                          ("unlock", "unlock a user")):
         p = usub.add_parser(action, parents=[common], help=text)
         p.add_argument("name")
+        if action == "role":
+            p.add_argument("role", choices=ROLES, help="the new role (quote one of two words)")
         p.add_argument("--as", dest="admin", required=True, metavar="ADMIN", help="the administrator signing in")
         if action == "add":
-            p.add_argument("--role", required=True,
-                           choices=("dealer", "floor supervisor", "pit manager", "administrator"))
+            p.add_argument("--role", required=True, choices=ROLES)
     usub.add_parser("list", parents=[common], help="users, roles and lockouts")
 
 
@@ -66,6 +71,10 @@ def _users(args) -> int:
             if args.users_command == "add":
                 users.add(session, args.name, args.role, _pin(args, f"PIN for {args.name}: "), now)
                 print(json.dumps({"created": args.name, "role": args.role, "by": session.name}))
+            elif args.users_command == "role":
+                was = (users.get(args.name) or {}).get("role")
+                users.set_role(session, args.name, args.role, now)
+                print(json.dumps({"name": args.name, "role": args.role, "was": was, "by": session.name}))
             elif args.users_command == "lock":
                 users.lock(session, args.name, now)
                 print(json.dumps({"locked": args.name, "by": session.name}))

@@ -136,6 +136,9 @@ class Projector:
         conn.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
                      (data["name"], data["role"], data["salt"], data["pin_hash"], data["kdf"], time))
 
+    def _role_changed(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE users SET role = ? WHERE name = ?", (data["role"], data["name"]))
+
     def _pin_changed(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE users SET salt = ?, pin_hash = ?, kdf = ?, failures = 0 WHERE name = ?",
                      (data["salt"], data["pin_hash"], data["kdf"], data["name"]))

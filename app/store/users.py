@@ -139,6 +139,26 @@ class Users:
             raise UserError(f"no user {name!r}")
         self.log.append("user_unlocked", now, by.name, by.role, data={"name": name})
 
+    def set_role(self, by: Session, name: str, role: str, now: datetime) -> None:
+        """An administrator gives a user another role: ``role_changed`` {name, role, was}. The
+        next sign-in is in the new role. Refused when it would leave no unlocked administrator
+        (none could then add, unlock or change anyone again); an account locked only for wrong
+        PINs unlocks by itself and still counts."""
+        self._admin(by, "set roles")
+        if role not in ROLES:
+            raise UserError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+        user = self.get(name)
+        if not user:
+            raise UserError(f"no user {name!r}")
+        if user["role"] == role:
+            raise UserError(f"{name}'s role is already {role}")
+        if user["role"] == "administrator" and not self.log.query(
+                "SELECT 1 FROM users WHERE role = 'administrator' AND locked_by IS NULL AND name != ? LIMIT 1",
+                (name,)):
+            raise UserError(f"{name} is the last unlocked administrator: as a {role}, nobody could add, unlock or "
+                            "change users again; make another administrator first (or unlock one)")
+        self.log.append("role_changed", now, by.name, by.role, data={"name": name, "role": role, "was": user["role"]})
+
     @staticmethod
     def _admin(by: Session, what: str) -> None:
         if by.role != "administrator":
