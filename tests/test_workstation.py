@@ -152,6 +152,57 @@ def test_an_administrator_adds_and_locks_users_and_nobody_else_may(ws):
         ws.create_administrator("root", "9999")
 
 
+def test_an_administrator_sets_a_role_and_the_next_sign_in_acts_in_it(ws):
+    open_by_hand(ws)
+    ws.record("T1", "shuffle_started")
+    ws.record("T1", "incomplete_shuffle")          # 000(n)(13): waits for a supervisor
+    (alarm,) = ws.alarms()
+    with pytest.raises(NotPermitted, match="demo-dealer is a dealer; to set roles takes an administrator"):
+        ws.set_role("demo-dealer", "floor supervisor")
+    ws.sign_in(*FLOOR)
+    with pytest.raises(NotPermitted, match="demo-floor is a floor supervisor; to set roles takes an administrator"):
+        ws.set_role("demo-floor", "pit manager")
+    ws.sign_in(*ADMIN)
+    before = rows(ws, "SELECT count(*) AS n FROM events")[0]["n"]
+    for name, role, why in (("nobody", "dealer", "no user 'nobody'"),
+                            ("demo-dealer", "croupier", "role must be one of"),
+                            ("demo-dealer", "dealer", "demo-dealer's role is already dealer"),
+                            ("demo-admin", "pit manager", "demo-admin is the last unlocked administrator")):
+        with pytest.raises(Refused, match=why):
+            ws.set_role(name, role)
+    assert rows(ws, "SELECT count(*) AS n FROM events")[0]["n"] == before
+
+    changed = ws.set_role("demo-dealer", "floor supervisor")
+    assert changed.users == {"demo-dealer"} and not changed.session and len(changed.seqs) == 1
+    assert rows(ws, "SELECT actor, role, json_extract(body, '$.data') AS data FROM events WHERE seq = ?",
+                changed.seqs) == [{"actor": "demo-admin", "role": "administrator",
+                                   "data": '{"name":"demo-dealer","role":"floor supervisor","was":"dealer"}'}]
+    assert {u.name: u.role for u in ws.users()}["demo-dealer"] == "floor supervisor"
+    # the new role is the one the next sign-in gives, and it may acknowledge the alarm
+    ws.sign_in(*DEALER)
+    assert ws.session().role == "floor supervisor"
+    ws.acknowledge_alarm(alarm.id, "reshuffled by hand")
+    done = ws.alarms(open_only=False)[0]
+    assert (done.acknowledged_by, done.acknowledged_role) == ("demo-dealer", "floor supervisor")
+
+
+def test_an_administrator_who_steps_down_stays_signed_in_in_the_new_role(ws):
+    ws.sign_in(*ADMIN)
+    ws.add_user("ann", "administrator", "5555")
+    ws.lock_user("ann")
+    with pytest.raises(Refused, match="demo-admin is the last unlocked administrator"):
+        ws.set_role("demo-admin", "pit manager")
+    ws.unlock_user("ann")
+    changed = ws.set_role("demo-admin", "pit manager")
+    assert changed.session and changed.users == {"demo-admin"}
+    assert ws.session().name == "demo-admin" and ws.session().role == "pit manager"
+    with pytest.raises(NotPermitted, match="demo-admin is a pit manager; to set roles takes an administrator"):
+        ws.set_role("demo-admin", "administrator")
+    ws.sign_in("ann", "5555")
+    with pytest.raises(Refused, match="ann is the last unlocked administrator"):
+        ws.set_role("ann", "dealer")
+
+
 # -- the procedures and their alarms -------------------------------------------------------
 def test_a_dealer_records_the_procedures_and_what_they_refuse_writes_nothing(ws):
     open_by_hand(ws)

@@ -26,6 +26,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -53,8 +54,8 @@ from .session import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an
 from .tiles import tile
 
 ACTOR = "pitdesk"   # the live pit's own rows (link faults), as app/simulate/floor.py names it
-USER_EVENTS = ("user_added", "pin_changed", "user_locked", "user_unlocked", "sign_in", "sign_in_failed",
-               "signed_out")
+USER_EVENTS = ("user_added", "role_changed", "pin_changed", "user_locked", "user_unlocked", "sign_in",
+               "sign_in_failed", "signed_out")
 
 
 class Workstation:
@@ -379,6 +380,20 @@ class Workstation:
                 raise NotPermitted(f"{s.name} may change only their own PIN; an administrator changes {name}'s")
             return self._user_change(lambda now: self._users.change_pin(Session(s.name, s.role), name, pin, now),
                                      name)
+
+    def set_role(self, name: str, role: str) -> Changes:
+        """An administrator gives a user another role (``role_changed``); their next sign-in is in
+        it. ``Refused``: an unknown user or role, the role they have, or the last unlocked
+        administrator's (app/store/users.py). An administrator who steps down stays signed in
+        in the new role, and may then do only what it may."""
+        with self._lock:
+            s, _ = self._require(ADMINISTRATOR, "set roles")
+            changed = self._user_change(lambda now: self._users.set_role(Session(s.name, s.role), name, role, now),
+                                        name)
+            if name == s.name:
+                self._session = replace(self._session, role=role)
+                changed |= changes(session=True)
+            return changed
 
     def lock_user(self, name: str) -> Changes:
         """An administrator locks an account until it is unlocked."""
