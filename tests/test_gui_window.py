@@ -280,6 +280,52 @@ def test_an_administrator_adds_locks_and_unlocks_a_user_from_the_dialog(pit, qtb
     u.reject()
 
 
+def test_an_administrator_makes_the_dealer_a_floor_supervisor_who_then_acknowledges_an_alarm(pit, qtbot):
+    w, ws = pit.window, pit.ws
+    d = w.sign_in()
+    fill(qtbot, d, ADMIN.name, ADMIN.pin)
+    qtbot.waitUntil(lambda: w.session is not None and w.session.name == ADMIN.name, timeout=WAIT_MS)
+    u = w.open_users()
+    qtbot.waitUntil(lambda: u.model.rowCount() == 4, timeout=WAIT_MS)
+    role_of = lambda name: u.model.index(u.model.row_of(name), 1).data()   # noqa: E731
+
+    # the last unlocked administrator cannot step down, and the dialog says why
+    u.view.selectRow(u.model.row_of(ADMIN.name))
+    assert u.new_role.currentText() == "administrator"     # the box starts at the role they have
+    u.new_role.setCurrentText("dealer")
+    qtbot.mouseClick(u.set_role, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: error_shown(u, "demo-admin is the last unlocked administrator"), timeout=WAIT_MS)
+    assert not events(ws, "role_changed") and role_of(ADMIN.name) == "administrator"
+
+    u.view.selectRow(u.model.row_of(DEALER.name))
+    assert u.new_role.currentText() == "dealer"
+    u.new_role.setCurrentText("floor supervisor")
+    qtbot.mouseClick(u.set_role, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: role_of(DEALER.name) == "floor supervisor", timeout=WAIT_MS)
+    assert u.message.isVisible() and u.message.text() == "demo-dealer's role is now floor supervisor."
+    assert not u.error.isVisible()
+    (changed,) = events(ws, "role_changed")
+    assert (changed["actor"], changed["role"]) == (ADMIN.name, "administrator")
+    assert changed["data"] == {"name": DEALER.name, "role": "floor supervisor", "was": "dealer"}
+    u.reject()
+
+    # the dealer's next sign-in is as a floor supervisor, who may acknowledge an alarm
+    wait_online(qtbot, pit, classes=("shuffler",))
+    pit.devices.inject("SHF-T1", "miscount")
+    qtbot.waitUntil(lambda: any(a.kind == "deck_count_wrong" and a.open for a in w.alarms), timeout=WAIT_MS)
+    alarm = next(a for a in w.alarms if a.kind == "deck_count_wrong")
+    w.show_view("alarms")
+    assert w.alarms_page.select_key(alarm.id)
+    w.actions_by_name["acknowledge"].trigger()
+    a = w.dialog
+    assert isinstance(a, AcknowledgeDialog) and a.alarm.id == alarm.id
+    fill(qtbot, a, DEALER.name, DEALER.pin, "deck counted again, replaced")
+    qtbot.waitUntil(lambda: gone(a), timeout=WAIT_MS)
+    (ack,) = events(ws, "alarm_acknowledged")
+    assert (ack["actor"], ack["role"], ack["data"]["alarm"]) == (DEALER.name, "floor supervisor", alarm.id)
+    qtbot.waitUntil(lambda: f"SIGNED IN: {DEALER.name} (floor supervisor)" in w.who.text(), timeout=WAIT_MS)
+
+
 def test_only_an_administrator_adds_users(pit, qtbot):
     w = pit.window
     d = w.sign_in()

@@ -335,8 +335,9 @@ class DecideDialog(WorkDialog):
 
 # -- the administrator's users dialog ----------------------------------------------------------------
 class UsersDialog(QDialog):
-    """Add users with a role and a PIN, lock and unlock accounts: the administrator signed in
-    does it (the workstation refuses anyone else, and the refusal is shown here)."""
+    """Add users with a role and a PIN, set the selected user's role, lock and unlock accounts:
+    the administrator signed in does it (the workstation refuses anyone else, and the refusal is
+    shown here)."""
 
     def __init__(self, bridge, session=None, parent: QWidget | None = None):
         super().__init__(parent)
@@ -345,7 +346,7 @@ class UsersDialog(QDialog):
         self.model = UserModel(self)
         self.view = record_view(self.model, "users")
         who = QLabel(f"Signed in: {session.name} ({session.role})" if session else "Nobody is signed in: an "
-                     "administrator signs in (File > Sign in) to add, lock and unlock users.")
+                     "administrator signs in (File > Sign in) to add users, set roles, lock and unlock accounts.")
         who.setWordWrap(True)
         theme.set_dim(who)
         self.who = who
@@ -368,6 +369,14 @@ class UsersDialog(QDialog):
         self.unlock = QPushButton("&Unlock")
         self.unlock.setObjectName("unlock")
         self.unlock.clicked.connect(lambda: self._on_selected("unlock_user"))
+        # the selected user's role: the list's row picks whose, this box the new one
+        self.new_role = QComboBox()
+        self.new_role.setObjectName("set_role_to")
+        self.new_role.addItems(list(ROLES))
+        self.new_role.setAccessibleName("New role of the selected user")
+        self.set_role = QPushButton("&Set role")
+        self.set_role.setObjectName("set_role")
+        self.set_role.clicked.connect(self.set_selected_role)
         self.error = _error_label()
         self.message = QLabel()
         self.message.setObjectName("message")
@@ -382,6 +391,12 @@ class UsersDialog(QDialog):
         actions = QHBoxLayout()
         actions.addWidget(self.lock)
         actions.addWidget(self.unlock)
+        actions.addSpacing(int(theme.base_pt() * 2))
+        role_label = QLabel("Ne&w role")
+        role_label.setBuddy(self.new_role)
+        actions.addWidget(role_label)
+        actions.addWidget(self.new_role)
+        actions.addWidget(self.set_role)
         actions.addStretch(1)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
@@ -394,6 +409,7 @@ class UsersDialog(QDialog):
         box.addWidget(self.message)
         box.addWidget(close)
         self.resize(900, 640)
+        self.view.selectionModel().currentRowChanged.connect(self._show_role)
         bridge.changed.connect(self._changed)
         bridge.watch_users(True)
         self.finished.connect(lambda _: self._stop_watching())
@@ -433,6 +449,19 @@ class UsersDialog(QDialog):
     def selected(self):
         rows = self.view.selectionModel().selectedRows()
         return self.model.record(rows[0].row()) if rows else None
+
+    def _show_role(self, current, _previous=None) -> None:
+        # the box starts at the role the selected user has: the administrator picks the new one
+        if current.isValid():
+            self.new_role.setCurrentText(self.model.record(current.row()).role)
+
+    def set_selected_role(self) -> None:
+        user = self.selected()
+        if user is None:
+            return self._say(error="Select a user in the list first.")
+        name, role = user.name, self.new_role.currentText()
+        self.bridge.act(lambda ws: ws.set_role(name, role), lambda _: self._say(ok=f"{name}'s role is now {role}."),
+                        lambda e: self._say(error=str(e)))
 
     def _on_selected(self, method: str) -> None:
         user = self.selected()

@@ -40,7 +40,7 @@ class Command:
 COMMANDS = (
     Command("sign_in", "&File", "&Sign in…", "F9", "sign in with your name and PIN"),
     Command("sign_out", "&File", "Sign &out", "F12", "sign out now (also after the idle time)"),
-    Command("users", "&File", "&Users…", "Ctrl+U", "add users, lock and unlock accounts (administrator)"),
+    Command("users", "&File", "&Users…", "Ctrl+U", "add users, set roles, lock and unlock accounts (administrator)"),
     Command("quit", "&File", "&Quit", "Ctrl+Q", "close the window: links, devices and the log are closed"),
     Command("floor", "&View", "&Floor", "F2", "the floor overview: one tile per table"),
     Command("table", "&View", "&Table", "F3", "the table chosen on the floor (Enter on a tile)"),
