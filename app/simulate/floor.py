@@ -36,7 +36,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
     import sys
 
     from app.devices.link import Link, stop_all
-    from app.workstation.pit import Pit, TableConfig
+    from app.workstation.pit import Pit, TableConfig, drain
     from app.store.log import AuditLog
 
     from .devices import SimDevice
@@ -76,7 +76,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
                 handle.stop()
             stop.set()
             consumer.join(5)
-            pit.handle(_drain(events))
+            pit.handle(drain(events))
         summary = _summary(pit, links, db, log)
     summary["still_open"] = _still_open(links, served, log)
     out.write(json.dumps(summary) + "\n")
@@ -98,15 +98,6 @@ def _still_open(links, served, log) -> list[str]:
 def _applies(fault: str, cls: str) -> bool:
     from .device_kinds import applies
     return applies(fault, cls)
-
-
-def _drain(events: queue.Queue) -> list:
-    got = []
-    while True:
-        try:
-            got.append(events.get_nowait())
-        except queue.Empty:
-            return got
 
 
 def _watch(pit, links, stop, seconds, every, as_json, out) -> None:

@@ -25,6 +25,16 @@ from app.store.floor import Floor
 from app.store.log import AuditLog, Record
 
 
+def drain(events: "queue.Queue[LinkEvent]") -> list[LinkEvent]:
+    """Everything queued now, without waiting: one batch for ``Pit.handle``."""
+    got = []
+    while True:
+        try:
+            got.append(events.get_nowait())
+        except queue.Empty:
+            return got
+
+
 @dataclass(frozen=True)
 class TableConfig:
     table: str

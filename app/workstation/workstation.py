@@ -34,7 +34,7 @@ from app.devices.link import DeviceMessage, LinkEvent, LinkState, Port, open_por
 from app.devices.session import Policy
 from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import RuleProfile
-from .pit import Pit, TableConfig
+from .pit import Pit, TableConfig, drain
 from app.store import paths
 from app.store.approvals import APPROVER_LEVEL, DECISIONS, ApprovalError
 from app.store.floor import Floor
@@ -135,7 +135,7 @@ class Workstation:
             try:
                 self.runner.stop()
                 stop_together(self._on_close)
-                batch = _drain(self.events)
+                batch = drain(self.events)
                 if batch and not self.log.stopped:
                     try:
                         self.pit.handle(batch)   # the links' last words: closed by us is not an outage
@@ -167,7 +167,7 @@ class Workstation:
             if self.log.stopped:   # the events stay queued; nothing more can be written
                 raise LogStopped(self.log.stopped)
             now = now or self.clock()
-            batch = _drain(self.events)
+            batch = drain(self.events)
             touched = self._note(batch)
             # the workstation's own rows go first in the live pit's append: one pump, one append
             extra = self.book.automatic(now, self._states(), self._links())
@@ -564,15 +564,6 @@ class Workstation:
                 else:
                     alarms.add(data["alarm"])
         return changes(tables, alarms, approvals, {u for u in users if u}, seqs=[r["seq"] for r in rows])
-
-
-def _drain(events: queue.Queue) -> list:
-    got = []
-    while True:
-        try:
-            got.append(events.get_nowait())
-        except queue.Empty:
-            return got
 
 
 def _minutes(idle) -> str:
