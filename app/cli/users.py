@@ -32,7 +32,8 @@ def add_parser(sub) -> None:
         p = usub.add_parser(action, parents=[common], help=text)
         p.add_argument("name")
         if action == "role":
-            p.add_argument("role", choices=ROLES, help="the new role (quote one of two words)")
+            p.add_argument("role", choices=ROLES, metavar="ROLE",
+                           help="the new role: dealer, 'floor supervisor', 'pit manager' or administrator")
         p.add_argument("--as", dest="admin", required=True, metavar="ADMIN", help="the administrator signing in")
         if action == "add":
             p.add_argument("--role", required=True, choices=ROLES)
