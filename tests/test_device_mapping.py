@@ -243,7 +243,7 @@ def test_a_hit_asks_for_a_supervisors_validation():
     dev = table()
     request, alarm = dev.on_message(msg("hit_pending", seat=4, line="Straight Flush", cents=2500), at(1), "PRG-1")
     assert request == ApprovalRequest("progressive_meter_payout", 4, 2500,
-                                      "the progressive controller reports seat 4: Straight Flush for 2500 cents",
+                                      "the progressive controller reports seat 4: Straight Flush for $25.00",
                                       "000(q)(3)(iii), (5)", None, "PRG-1")
     assert request.kind in KINDS and alarm.kind == "progressive_hit" and alarm.rule == "000(q)(3)"
     # the whole meter needs a pit manager, as the settlement asks
@@ -262,7 +262,7 @@ def test_a_reset_is_logged_and_needs_approval():
     assert request.kind == "meter_reset" and request.kind in KINDS and request.rule == "000(q)(6)"
     assert dev.on_message(msg("meter", cents=1_000_000), at(2), "PRG-1") == []
     (_, request, alarm) = dev.on_message(msg("reset", cents=999_999), at(3), "PRG-1")
-    assert alarm.kind == "meter_reset_low" and "the profile's reset amount is 1000000 cents" in request.reason
+    assert alarm.kind == "meter_reset_low" and "the profile's reset amount is $10,000.00" in request.reason and "to $9,999.99" in request.reason
 
 
 def test_lockout_lights_and_key_switch():
@@ -419,3 +419,13 @@ def test_any_sequence_of_device_messages_never_raises(steps, profile_name):
                 assert a.kind in KINDS
         done = apply_events(out, record)   # a refused event becomes a fault in its place
         assert len(done) == len(out) and all(isinstance(a, ACTIONS) for a in done)
+
+
+def test_a_hit_is_told_in_dollars_and_words_a_supervisor_reads():
+    # what the alarms and approvals lists show: never raw cents or a pay table's key
+    dev = table()
+    request, alarm = dev.on_message(msg("hit_pending", seat=6, line="five_aces_and_pair", cents=1_000_021), at(1),
+                                    "PRG-1")
+    assert "seat 6: five aces and pair for $10,000.21" in request.reason
+    assert alarm.message.startswith("progressive hit at seat 6: five aces and pair, $10,000.21;")
+    assert request.cents == 1_000_021   # the amount itself stays whole cents

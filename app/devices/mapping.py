@@ -23,6 +23,7 @@ from typing import Any
 
 from app.engine import position as positions
 from app.engine.deal import four_card_check
+from app.engine.money import dollars
 from app.engine.procedure import Event, Refused, TableState, table_seats
 from app.engine.profile import RuleProfile
 
@@ -173,6 +174,11 @@ def _malformed(spec: Spec, msg: Mapping) -> str | None:
     if spec.name == "rng_number" and not 1 <= msg["number"] <= 7:
         return f"rng_number: the display shows 1 to 7, got {msg['number']} (000(k)(3))"
     return None
+
+
+def _said(line: str) -> str:
+    """A pay-table line as a person says it: ``five_aces_and_pair`` -> ``five aces and pair``."""
+    return line.replace("_", " ")
 
 
 def _line_key(line: str) -> str:
@@ -404,7 +410,7 @@ class TableDevices:
         out: list[Action] = [MeterReading(cents, "controller", serial)]
         if self.meter is not None and cents < self.meter and not self.hits:
             # 000(q)(5), (6): the meter falls only by a payout deducted from it or a reset
-            out.append(Alarm("meter_fell", f"the progressive meter fell from {self.meter} to {cents} cents with no "
+            out.append(Alarm("meter_fell", f"the progressive meter fell from {dollars(self.meter)} to {dollars(cents)} with no "
                                            "hit or reset reported", "000(q)(5), (6)", serial))
         if self.meter is not None and cents < self.meter:
             self.hits = 0
@@ -419,7 +425,7 @@ class TableDevices:
         out: list[Action] = [Reading(cls, "increment", {"seat": seat, "cents": cents}, "the meter grows (000(q)(5))",
                                      serial)]
         if cents < MIN_INCREMENT:
-            out.append(Alarm("meter_rate", f"seat {seat}'s progressive wager moved the meter {cents} cents; the rate "
+            out.append(Alarm("meter_rate", f"seat {seat}'s progressive wager moved the meter {dollars(cents)}; the rate "
                                            "of progression is at least 21% of a $1.00 wager", "000(q)(5)", serial))
         return out
 
@@ -462,22 +468,22 @@ class TableDevices:
         role = "pit manager" if any(p.meter_percent == 100 for p in pays) else None
         known = "" if pays else f" (not a line of the {self.rules.name} pay tables)"
         return [ApprovalRequest("progressive_meter_payout", seat, cents,
-                                f"the progressive controller reports seat {seat}: {line}{known} for {cents} cents",
+                                f"the progressive controller reports seat {seat}: {_said(line)}{known} for {dollars(cents)}",
                                 "000(q)(3)(iii), (5)", role, serial),
-                Alarm("progressive_hit", f"progressive hit at seat {seat}: {line}, {cents} cents; verify the acceptor "
+                Alarm("progressive_hit", f"progressive hit at seat {seat}: {_said(line)}, {dollars(cents)}; verify the acceptor "
                                          "light and the hand, a supervisor validates the payout", "000(q)(3)", serial)]
 
     def _reset(self, msg, time, serial, cls):
         cents = msg["cents"]
         self.meter, self.hits = cents, 0
         usual = self.rules.progressive_reset_cents
-        note = "" if cents == usual else f"; the profile's reset amount is {usual} cents"
+        note = "" if cents == usual else f"; the profile's reset amount is {dollars(usual)}"
         out: list[Action] = [MeterReading(cents, "reset", serial),
                              ApprovalRequest("meter_reset", None, cents, f"the progressive controller reset the meter "
-                                             f"to {cents} cents{note}", "000(q)(6)", None, serial)]
+                                             f"to {dollars(cents)}{note}", "000(q)(6)", None, serial)]
         if cents < MIN_METER:
-            out.append(Alarm("meter_reset_low", f"the meter was reset to {cents} cents; the casino-funded reset amount "
-                                                f"is at least {MIN_METER} cents", "000(q)(6)", serial))
+            out.append(Alarm("meter_reset_low", f"the meter was reset to {dollars(cents)}; the casino-funded reset amount "
+                                                f"is at least {dollars(MIN_METER)}", "000(q)(6)", serial))
         return out
 
     def _key_switch(self, msg, time, serial, cls):

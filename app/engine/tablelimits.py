@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from .money import dollars
+
 # The wager types of the round file (docs/round-format.md) that a table limits. A toke bet on
 # the Fortune Bonus is allowed "up to the limit" (003 GENERAL RULES 6): it is held to the
 # Fortune Bonus limits. Envy is no wager of its own: a Fortune wager of $5.00 or more earns it
@@ -35,10 +37,6 @@ TABLE = "table configuration"
 
 class TableLimitsError(ValueError):
     """Limits that cannot be used (an override that loosens the text, a minimum over the maximum)."""
-
-
-def dollars(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 @dataclass(frozen=True)
