@@ -8,6 +8,9 @@
    latency, and `audit verify` of one million events (skip with --no-store).
 6. The device link (bench/device_bench.py): decoding, and frame to engine event with 40
    tables x 3 devices x 10 frames/s over TCP (skip with --no-devices).
+7. The workstation window (bench/gui_bench.py): cold start of ``pitdesk gui --demo`` to the first
+   painted window, and 40 tables x 3 devices x 10 frames/s into the real window: event-loop
+   stalls and device frame to tile repainted (skip with --no-gui).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -61,6 +64,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="skip the full enumeration")
     ap.add_argument("--no-store", action="store_true", help="skip the audit store benchmarks")
     ap.add_argument("--no-devices", action="store_true", help="skip the device link benchmarks")
+    ap.add_argument("--no-gui", action="store_true", help="skip the workstation window benchmarks")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -155,6 +159,13 @@ def main() -> int:
         import device_bench
         device_rows = device_bench.bench()
 
+    # 8. the window: cold start, and the live floor of 120 devices (offscreen unless set)
+    gui_rows: list[tuple[str, str, str, str]] = []
+    if not args.no_gui:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import gui_bench
+        gui_rows = gui_bench.bench()
+
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
     print("|---|---|---:|---|---|")
@@ -172,13 +183,20 @@ def main() -> int:
         print("|---|---|---:|---|---|")
         for key, what, rate, note in device_rows:
             print(f"| {key} | {what} | {rate:,.0f} | {note} | {DEVICE_GOALS.get(key, '')} |")
+    if gui_rows:
+        from gui_bench import GOALS as GUI_GOALS
+        print("\n| benchmark | what | figure | note | goal |")
+        print("|---|---|---:|---|---|")
+        for key, what, figure, note in gui_rows:
+            print(f"| {key} | {what} | {figure} | {note} | {GUI_GOALS.get(key, '')} |")
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
         "store": [{"benchmark": k, "what": w, "events_per_second": round(r), "note": n}
                   for k, w, r, n in store_rows],
         "devices": [{"benchmark": k, "what": w, "frames_per_second": round(r), "note": n}
-                    for k, w, r, n in device_rows]}, indent=2) + "\n")
+                    for k, w, r, n in device_rows],
+        "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows]}, indent=2) + "\n")
     return 0
 
 
