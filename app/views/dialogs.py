@@ -163,7 +163,23 @@ def _summary(lines: list[tuple[str, str]]) -> QWidget:
 
 
 # -- sign-in ------------------------------------------------------------------------------------
-class SignInDialog(WorkDialog):
+class PinDialog(WorkDialog):
+    """A dialog whose work is done by a person who gives a name and PIN (``self.identity``)."""
+
+    @property
+    def name(self) -> QLineEdit:
+        return self.identity.name
+
+    @property
+    def pin(self) -> QLineEdit:
+        return self.identity.pin
+
+    def refused(self, error) -> None:
+        self.pin.clear()
+        self.identity.focus()
+
+
+class SignInDialog(PinDialog):
     def __init__(self, bridge, session=None, parent: QWidget | None = None):
         super().__init__(bridge, "Sign in", parent)
         form = QFormLayout()
@@ -178,14 +194,6 @@ class SignInDialog(WorkDialog):
         box.addWidget(self.error)
         box.addWidget(self.buttons)
         self.identity.focus()
-
-    @property
-    def name(self) -> QLineEdit:
-        return self.identity.name
-
-    @property
-    def pin(self) -> QLineEdit:
-        return self.identity.pin
 
     def check(self) -> str:
         return self.identity.check()
@@ -235,7 +243,7 @@ class FirstAdministratorDialog(WorkDialog):
 
 
 # -- acknowledging an alarm ---------------------------------------------------------------------
-class AcknowledgeDialog(WorkDialog):
+class AcknowledgeDialog(PinDialog):
     def __init__(self, bridge, alarm, session=None, parent: QWidget | None = None):
         super().__init__(bridge, f"Acknowledge alarm {alarm.id}", parent)
         self.alarm = alarm
@@ -260,14 +268,6 @@ class AcknowledgeDialog(WorkDialog):
         self.ok.setText("Acknowledge")
         self.identity.focus()
 
-    @property
-    def name(self) -> QLineEdit:
-        return self.identity.name
-
-    @property
-    def pin(self) -> QLineEdit:
-        return self.identity.pin
-
     def check(self) -> str:
         return self.identity.check() or ("" if self.reason.toPlainText().strip() else
                                          "Say why the alarm is dealt with: an acknowledgement records its reason.")
@@ -276,13 +276,10 @@ class AcknowledgeDialog(WorkDialog):
         alarm, reason = self.alarm.id, self.reason.toPlainText().strip()
         return self.identity.then(lambda ws: ws.acknowledge_alarm(alarm, reason))
 
-    def refused(self, error) -> None:
-        self.pin.clear()
-        self.identity.focus()
 
 
 # -- approving or denying a request ---------------------------------------------------------------
-class DecideDialog(WorkDialog):
+class DecideDialog(PinDialog):
     """Approve or deny one request: always a PIN (the supervisor signs for the money), and a
     reason for a denial."""
 
@@ -310,14 +307,6 @@ class DecideDialog(WorkDialog):
         self.ok.setText(verb)
         self.identity.focus()
 
-    @property
-    def name(self) -> QLineEdit:
-        return self.identity.name
-
-    @property
-    def pin(self) -> QLineEdit:
-        return self.identity.pin
-
     def check(self) -> str:
         problem = self.identity.check()
         if not problem and self.decision == "denied" and not self.reason.text().strip():
@@ -328,9 +317,6 @@ class DecideDialog(WorkDialog):
         request, decision, reason = self.request.request, self.decision, self.reason.text().strip()
         return self.identity.then(lambda ws: ws.decide(request, decision, reason))
 
-    def refused(self, error) -> None:
-        self.pin.clear()
-        self.identity.focus()
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------
