@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.devices.mapping import (
-    Alarm, ApprovalRequest, DeviceFault, MeterReading, Reading, TableDevices, TableEvent, apply_events, rng_position,
+    Alarm, ApprovalRequest, DeviceFault, HandRead, MeterReading, Reading, TableDevices, TableEvent, apply_events,
+    rng_position,
 )
 from app.devices.messages import SPECS, MessageError, decode_message, encode_message
 from app.engine import position as positions
@@ -23,7 +24,7 @@ from test_procedure import WAGERS, a_round, ev, opened
 T0 = datetime(2026, 11, 21, 14, 0)
 RULES = profile("section6").rules
 SERIALS = {"SHF-1": "shuffler", "SHOE-1": "shoe", "PRG-1": "progressive", "RNG-1": "rng"}
-ACTIONS = (TableEvent, Alarm, DeviceFault, MeterReading, ApprovalRequest, Reading)
+ACTIONS = (TableEvent, Alarm, DeviceFault, MeterReading, ApprovalRequest, Reading, HandRead)
 
 
 def msg(name, **values):
@@ -159,6 +160,88 @@ def test_hands_of_seven_or_three_then_four_in_nj():
     assert of(hands(nj, "red", 4, 3), Alarm)    # threes after fours of the same shuffle
     nj.on_message(msg("shuffle_started", deck="blue"), at(6), "SHF-1")
     assert of(hands(nj, "blue", 4, 4), Alarm)   # fours before threes
+
+
+def read(dev, position, cards, deck="red", serial="SHF-1"):
+    return dev.on_message(msg("hand_read", deck=deck, position=position, cards=cards), at(6), serial)
+
+
+# one deck's seven hands; 5s 6s 7s 8s are the four left over (000(j)(5)(i))
+DEAL = ["As Kd 7h 7c 2s Jk Td", "2h 3h 4h 5h 6h 7d 8d", "9s 9h 9d 9c Ts Th Tc", "Js Jh Jd Jc Qs Qh Qd",
+        "Qc Ks Kh Kc Ah Ad Ac", "2d 3d 4d 5d 6d 8h 8c", "2c 3c 4c 5c 6c 3s 4s"]
+
+
+def test_a_hand_read_is_logged_as_the_position_and_its_cards():
+    # 000(j)(1), (4): seven hands of seven from one deck (000(b)(1)), the dealer's (position 0)
+    # and each seat's (docs/table-layout.md); each becomes a hand_read row for the round's cards
+    dev = table()
+    hands(dev, "red", 7, 7)
+    (hand,) = read(dev, 0, DEAL[0].split())
+    assert hand == HandRead(0, "red", ("As", "Kd", "7h", "7c", "2s", "Jk", "Td"), "SHF-1")
+    assert hand.record() == ("hand_read", {"position": 0, "deck": "red", "serial": "SHF-1",
+                                           "cards": ["As", "Kd", "7h", "7c", "2s", "Jk", "Td"]})
+    # the other six: 49 distinct cards, no fault, and no engine event (a hand read is data for the
+    # round, not a step of the procedures)
+    for seat in range(1, 7):
+        assert [type(a) for a in read(dev, seat, DEAL[seat].split())] == [HandRead]
+    assert len({c for h in DEAL for c in h.split()}) == 49
+
+
+def test_a_short_or_doubled_read_is_logged_and_raises_a_misread_fault():
+    # 000(j)(1): seven cards a position, and 000(n)(8): a hand of another size voids all hands,
+    # so a person counts it; 000(b)(1): one deck, each card once. The read is logged as read
+    dev = table()
+    hands(dev, "red", 7, 7)
+    hand, fault = read(dev, 2, ["2h", "3h", "4h", "5h", "6h", "7d"])
+    assert hand.cards == ("2h", "3h", "4h", "5h", "6h", "7d") and hand.record()[1]["position"] == 2
+    assert isinstance(fault, DeviceFault) and (fault.device, fault.code, fault.serial) == ("shuffler", "misread", "SHF-1")
+    assert "seat 2's hand from deck 'red'" in fault.message and "6 cards, not seven" in fault.message
+    assert "000(n)(8)" in fault.message and "waits for a person" in fault.message
+    hand, fault = read(dev, 0, ["As", "Kd", "As", "7c", "2s", "Jk", "Td"])
+    assert len(hand.cards) == 7 and fault.code == "misread"
+    assert "the dealer's hand" in fault.message and "As read twice in the hand (000(b)(1)" in fault.message
+    (fault,) = of(read(dev, 5, []), DeviceFault)
+    assert "(no cards): 0 cards, not seven" in fault.message
+
+
+def test_a_card_read_for_two_positions_of_one_deal_is_a_misread_until_the_next_deal():
+    # 000(b)(1): one deck, each card once; 000(b)(2)(iii): the other deck is another deck
+    dev = table()
+    hands(dev, "red", 7, 7)
+    assert [type(a) for a in read(dev, 1, DEAL[1].split())] == [HandRead]
+    hand, fault = read(dev, 3, ["2h", "Js", "Jh", "Jd", "Jc", "Qs", "Qh"])
+    assert "2h also read for seat 1 from the same deck" in fault.message
+    assert [type(a) for a in read(dev, 3, ["2h"] + DEAL[3].split()[1:], deck="blue")] == [HandRead]
+    # a position read again replaces its last read, not a second hand: seat 3 right this time,
+    # and then seat 1's cards are nowhere else
+    assert [type(a) for a in read(dev, 3, DEAL[3].split())] == [HandRead]
+    assert [type(a) for a in read(dev, 1, DEAL[1].split())] == [HandRead]
+    # the next shuffle of the deck, or its next hands_dispensed, starts a new deal
+    dev.on_message(msg("shuffle_started", deck="red"), at(7), "SHF-1")
+    assert [type(a) for a in read(dev, 4, DEAL[1].split())] == [HandRead]
+    hands(dev, "red", 7, 7)
+    assert [type(a) for a in read(dev, 5, DEAL[1].split())] == [HandRead]
+
+
+def test_a_hand_read_for_a_position_the_table_does_not_have_is_a_fault_not_a_hand():
+    # docs/table-layout.md: the dealer and seats 1 to 6 at a house table; 002's seven seats and no
+    # house hand at a player-dealer table
+    (fault,) = read(table(), 7, DEAL[0].split())
+    assert fault.code == "bad_position" and "0, 1, 2, 3, 4, 5, 6" in fault.message
+    ca = table(profile("face-up-ca").rules)
+    assert [type(a) for a in read(ca, 7, DEAL[0].split())] == [HandRead]
+    (fault,) = read(ca, 0, DEAL[0].split())
+    assert fault.code == "bad_position" and "1, 2, 3, 4, 5, 6, 7" in fault.message
+
+
+def test_a_hand_read_dict_that_is_not_a_decoded_hand_is_a_bad_message():
+    dev = table()
+    base = {"type": "hand_read", "device": "shuffler", "seq": 1, "deck": "red", "position": 1}
+    for cards in (["as"], ["As"] * 8, "As Kd", [52], None):
+        (fault,) = dev.on_message({**base, "cards": cards}, at(1), "SHF-1")
+        assert fault.code == "bad_message" and "hand_read: field cards" in fault.message
+    (fault,) = dev.on_message(msg("hand_read", deck="red", position=1, cards=["As"]), at(1), "SHOE-1")
+    assert fault.code == "wrong_class"
 
 
 # -- shoe --------------------------------------------------------------------------------------
@@ -366,8 +449,9 @@ def test_what_does_not_fit_is_a_fault_never_an_exception():
 
 DEVICE_SPECS = [s for s in SPECS if s.device != "link"] + [s for s in SPECS if s.name == "hello"]
 DECKS = st.sampled_from(["red", "blue"]) | st.text(max_size=12)
-FIELD = {"B": st.integers(0, 255), "H": st.integers(0, 0xFFFF), "I": st.integers(0, 2**32 - 1),
-         "Q": st.integers(0, 2**64 - 1) | st.integers(999_000, 1_001_000), "?": st.booleans()}
+FIELD = {"B": st.integers(0, 255) | st.integers(0, 7), "H": st.integers(0, 0xFFFF), "I": st.integers(0, 2**32 - 1),
+         "Q": st.integers(0, 2**64 - 1) | st.integers(999_000, 1_001_000), "?": st.booleans(),
+         "cards": st.lists(st.integers(0, 52), max_size=7)}
 
 
 @st.composite

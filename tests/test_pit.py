@@ -217,3 +217,35 @@ def test_rows_of_the_callers_go_first_in_the_same_append(log):
     seqs = pit.handle([msg("XXX-9", "rng_number", clock, number=3)], before=[mine])
     types = [r["type"] for r in rows(log, "SELECT type FROM events WHERE seq >= ? ORDER BY seq", (seqs[0],))]
     assert types == ["alarm_raised", "device_fault"] and len(seqs) == 2
+
+
+def test_a_shufflers_hand_reads_are_logged_as_hand_read_rows_and_a_misread_as_its_fault(log):
+    # 000(j)(1), (4): seven hands of seven; 000(b)(1): one deck, each card once. Each read is a
+    # hand_read row {position, deck, cards, serial} for the round's cards; a misread is logged as
+    # read, with a device fault beside it, and the procedures do not move
+    import json
+
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES)], clock=clock)
+    opened_table(pit, clock)
+    pit.handle([])
+    before = pit.floor.state("T1")
+    pit.handle([msg("SHF-1", "hands_dispensed", clock, deck="red", hands=7, cards_per_hand=7),
+                msg("SHF-1", "hand_read", clock, deck="red", position=0,
+                    cards=["As", "Kd", "7h", "7c", "2s", "Jk", "10d"]),
+                msg("SHF-1", "hand_read", clock, deck="red", position=4,
+                    cards=["2h", "3h", "3h", "5h", "6h", "7d"])])
+    got = [(r["table_id"], r["actor"], r["role"], json.loads(r["body"])["data"])
+           for r in rows(log, "SELECT table_id, actor, role, body FROM events WHERE type = 'hand_read' ORDER BY seq")]
+    assert got == [
+        ("T1", "SHF-1", "device", {"position": 0, "deck": "red", "serial": "SHF-1",
+                                   "cards": ["As", "Kd", "7h", "7c", "2s", "Jk", "Td"]}),
+        ("T1", "SHF-1", "device", {"position": 4, "deck": "red", "serial": "SHF-1",
+                                   "cards": ["2h", "3h", "3h", "5h", "6h", "7d"]})]
+    faults = rows(log, "SELECT table_id, device, code, message FROM device_faults")
+    assert [(f["table_id"], f["device"], f["code"]) for f in faults] == [("T1", "shuffler", "misread")]
+    assert "6 cards, not seven" in faults[0]["message"] and "3h read twice" in faults[0]["message"]
+    view = pit.views["T1"]
+    assert (view.faults, view.alarms, view.meter, view.refused) == (1, 0, None, 0)
+    assert pit.floor.state("T1") == before
+    assert audit.verify_db(log.path, paths.install_key(create=False)).ok

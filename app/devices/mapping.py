@@ -22,12 +22,13 @@ from datetime import datetime
 from typing import Any
 
 from app.engine import position as positions
+from app.engine.cards import DECK_SIZE, card_str
 from app.engine.deal import four_card_check
 from app.engine.money import dollars
 from app.engine.procedure import Event, Refused, TableState, table_seats
 from app.engine.profile import RuleProfile
 
-from .messages import BY_NAME, SPECS, Spec
+from .messages import BY_NAME, HAND, SPECS, Spec
 
 DEVICE_CLASSES = tuple(sorted({s.device for s in SPECS} - {"link"}))   # progressive, rng, shoe, shuffler
 LINK_STATES = ("connecting", "online", "degraded", "offline")          # docs/devices.md, "The session"
@@ -115,7 +116,23 @@ class Reading:
     serial: str = ""
 
 
-Action = TableEvent | Alarm | DeviceFault | MeterReading | ApprovalRequest | Reading
+@dataclass(frozen=True)
+class HandRead:
+    """The seven cards a card-recognising shuffler read for one position: store record
+    ``hand_read``, the round's cards for that position (the round draft in app/workstation reads
+    it). A misread is logged too, as read, with a ``DeviceFault("misread")`` beside it: the round
+    shows what is wrong and waits for a person."""
+    position: int        # 0 the dealer, or a seat as docs/table-layout.md numbers them
+    deck: str
+    cards: tuple[str, ...]   # the engine's text form, in the order read
+    serial: str = ""
+
+    def record(self) -> tuple[str, dict]:
+        return "hand_read", {"position": self.position, "deck": self.deck, "cards": list(self.cards),
+                             "serial": self.serial}
+
+
+Action = TableEvent | Alarm | DeviceFault | MeterReading | ApprovalRequest | Reading | HandRead
 
 
 def apply_events(actions: list[Action], apply: Callable[[Event], object]) -> list[Action]:
@@ -153,6 +170,7 @@ def rng_position(number: int, state: TableState, rules: RuleProfile, time: datet
 
 # -- one table's devices -----------------------------------------------------------------------
 _RANGE = {"B": 0xFF, "H": 0xFFFF, "I": 0xFFFF_FFFF, "Q": 0xFFFF_FFFF_FFFF_FFFF}
+CARD_TEXTS = frozenset(card_str(c) for c in range(DECK_SIZE))   # what decode_message makes of a card
 
 
 def _malformed(spec: Spec, msg: Mapping) -> str | None:
@@ -165,6 +183,9 @@ def _malformed(spec: Spec, msg: Mapping) -> str | None:
         v = msg[name]
         if code == "str":
             ok = isinstance(v, str)
+        elif code == "cards":
+            ok = (isinstance(v, (list, tuple)) and len(v) <= HAND
+                  and all(isinstance(c, str) and c in CARD_TEXTS for c in v))
         elif code == "?":
             ok = isinstance(v, bool)
         else:
@@ -179,6 +200,11 @@ def _malformed(spec: Spec, msg: Mapping) -> str | None:
 def _said(line: str) -> str:
     """A pay-table line as a person says it: ``five_aces_and_pair`` -> ``five aces and pair``."""
     return line.replace("_", " ")
+
+
+def _position(pos: int) -> str:
+    """A position as a supervisor says it (docs/table-layout.md): the dealer, or seat N."""
+    return "the dealer" if pos == 0 else f"seat {pos}"
 
 
 def _line_key(line: str) -> str:
@@ -210,6 +236,7 @@ class TableDevices:
         self.shuffling: str | None = None      # started and not completed
         self.colours: dict[str, str] = {}
         self.dispensed: dict[str, int] = {}    # deck -> cards per hand last dispensed
+        self.read: dict[str, dict[int, list[str]]] = {}  # deck -> position -> the cards read this deal
         self.stacks: list[tuple[int, int]] = []  # (position, cards) of the shoe's current deal
         self.meter: int | None = None          # the meter last logged
         self.hits = 0                          # hits reported and not yet off the meter
@@ -221,7 +248,8 @@ class TableDevices:
         self._handlers: dict[str, Callable[[dict, datetime, str, str], list[Action]]] = {
             "shuffle_started": self._shuffle_started, "card_count": self._card_count,
             "shuffle_completed": self._shuffle_completed, "hands_dispensed": self._hands_dispensed,
-            "deck_colour": self._deck_colour, "self_test": self._self_test, "door_open": self._door_open,
+            "hand_read": self._hand_read, "deck_colour": self._deck_colour, "self_test": self._self_test,
+            "door_open": self._door_open,
             "jam": self._jam, "stack_dispensed": self._stack_dispensed, "cards_remaining": self._cards_remaining,
             "card_face_up": self._card_face_up, "shoe_jam": self._shoe_jam, "meter": self._meter,
             "increment": self._increment, "lockout": self._lockout, "acceptor_lights": self._acceptor_lights,
@@ -269,6 +297,7 @@ class TableDevices:
         self.in_shuffler = self.shuffling = deck
         self.counts.pop(deck, None)
         self.dispensed.pop(deck, None)
+        self.read.pop(deck, None)   # a new shuffle, a new deal: no card of it has been read
         return [self._event("shuffle_started", time, serial, cls, deck=deck)]
 
     def _card_count(self, msg, time, serial, cls):
@@ -296,6 +325,8 @@ class TableDevices:
         before = self.dispensed.get(deck)
         self.dispensed[deck] = per
         self.in_shuffler = deck
+        if per != 4:   # a new deal (001 11.17: the four-card stacks follow the three-card ones of the same deal)
+            self.read.pop(deck, None)
         out: list[Action] = [Reading(cls, "hands_dispensed", {"deck": deck, "hands": hands, "cards_per_hand": per},
                                      "000(j)(1); 001 11.17(b), (g)2", serial)]
         wrong = None
@@ -313,6 +344,38 @@ class TableDevices:
         if wrong:
             out.append(Alarm("hands_dispensed_wrong", f"the shuffler dispensed {wrong}, deck {deck!r}; a hand of the "
                                                       "wrong size voids all hands (000(n)(8))", "000(n)(8)", serial))
+        return out
+
+    def _hand_read(self, msg, time, serial, cls):
+        # the cards a card-recognising shuffler read for one position, after its hands_dispensed
+        deck, pos, cards = msg["deck"], msg["position"], list(msg["cards"])
+        if pos not in self.positions:
+            return [DeviceFault(cls, "bad_position", f"a hand read for position {pos}; the positions are "
+                                                     f"{', '.join(map(str, self.positions))}", serial)]
+        self.in_shuffler = deck
+        hands = self.read.setdefault(deck, {})
+        hands.pop(pos, None)   # read again: this read replaces the last one of the position
+        wrong = []
+        if len(cards) < HAND:
+            # 000(h)(3), (j)(1): seven cards a position; a hand that really holds another number
+            # voids all hands (000(n)(8)), so a person counts it
+            wrong.append(f"{len(cards)} cards, not seven (000(j)(1); a hand of another size voids all hands, "
+                         "000(n)(8))")
+        twice = sorted({c for c in cards if cards.count(c) > 1}, key=cards.index)
+        if twice:
+            # 000(b)(1): one deck, 52 cards and a joker: no card is in it twice
+            wrong.append(f"{', '.join(twice)} read twice in the hand (000(b)(1): one deck, each card once)")
+        for other, held in sorted(hands.items()):
+            both = [c for c in dict.fromkeys(cards) if c in held]
+            if both:
+                wrong.append(f"{', '.join(both)} also read for {_position(other)} from the same deck "
+                             "(000(b)(1))")
+        hands[pos] = cards
+        out: list[Action] = [HandRead(pos, deck, tuple(cards), serial)]
+        if wrong:
+            out.append(DeviceFault(cls, "misread", f"the shuffler misread {_position(pos)}'s hand from deck {deck!r} "
+                                                   f"({' '.join(cards) or 'no cards'}): {'; '.join(wrong)}; the "
+                                                   "hand waits for a person to check its cards", serial))
         return out
 
     def _deck_colour(self, msg, time, serial, cls):

@@ -204,12 +204,12 @@ class Pit:
                                        "serial": a.serial}))
             elif isinstance(a, mapping.Reading):
                 view.readings[a.what] = a
-            else:   # Alarm, DeviceFault, MeterReading: rows of their own
+            else:   # Alarm, DeviceFault, MeterReading, HandRead: rows of their own
                 if isinstance(a, mapping.Alarm):
                     view.alarms += 1
                 elif isinstance(a, mapping.DeviceFault):
                     view.faults += 1
-                else:
+                elif isinstance(a, mapping.MeterReading):
                     view.meter = a.cents
                 type_, data = a.record()
                 out.append(Record(type_, time, a.serial or self.actor, "device", table, data))
