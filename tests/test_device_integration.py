@@ -20,6 +20,7 @@ from app.devices.frame import encode
 from app.devices.link import DeviceMessage, Link, LinkGap, LinkState
 from app.devices.messages import encode_message
 from app.devices.session import Policy
+from app.engine.cards import card_str
 from app.engine.procedure import Event
 from app.workstation.pit import Pit, TableConfig
 from app.simulate.devices import SimDevice
@@ -114,6 +115,54 @@ def test_a_shuffler_jam_and_a_miscount_reach_the_table_and_the_log(rig, log):
     removed = r.rows("SELECT deck FROM decks WHERE status = 'removed'")
     assert len(removed) == 1 and removed[0]["deck"] in ("red", "blue")
     assert audit.verify_db(log.path, paths.install_key(create=False)).ok
+
+
+def hand_reads(r) -> list[dict]:
+    return [{**json.loads(x["body"])["data"], "table": x["table_id"], "actor": x["actor"]}
+            for x in r.rows("SELECT table_id, actor, body FROM events WHERE type = 'hand_read' ORDER BY seq")]
+
+
+@pytest.mark.parametrize("pty", [False, True], ids=["tcp", "pty"])
+def test_a_card_reading_shuffler_deals_seven_hands_of_one_deck_into_the_log(rig, log, tmp_path, pty):
+    # 000(b)(1): one deck of 52 cards and a joker; 000(j)(1), (4): seven hands of seven, to the
+    # dealer (position 0) and seats 1 to 6 (docs/table-layout.md); 000(j)(5)(i): four left over
+    r = rig({"shf": SimDevice("shuffler", "SHF-1", seed=8, pace=0.1, fault_rate=0)},
+            pty_dir=tmp_path if pty else None)
+    open_table(r.pit)
+    rows = r.wait(lambda: (lambda got: got if len(got) >= 14 else None)(hand_reads(r)), "two deals read")
+    deck = {card_str(k) for k in range(53)}
+    for deal in (rows[:7], rows[7:14]):
+        assert [h["position"] for h in deal] == list(range(7)) and len({h["deck"] for h in deal}) == 1
+        assert {(h["table"], h["actor"], h["serial"]) for h in deal} == {("T1", "SHF-1", "SHF-1")}
+        assert all(set(h) == {"position", "deck", "cards", "serial", "table", "actor"} for h in deal)
+        cards = [c for h in deal for c in h["cards"]]
+        assert all(len(h["cards"]) == 7 for h in deal) and len(set(cards)) == 49 and set(cards) <= deck
+    assert rows[0]["deck"] != rows[7]["deck"]   # 000(b)(2)(iv): the two decks alternate
+    assert not r.rows("SELECT * FROM device_faults")
+    assert audit.verify_db(log.path, paths.install_key(create=False)).ok
+
+
+def test_a_misread_hand_is_logged_as_read_with_a_misread_fault_beside_it(rig, log):
+    # docs/devices.md "A misread": the read is logged as it came and the fault says what is wrong;
+    # a hand of six (000(j)(1), (n)(8)) or a card twice (000(b)(1)) waits for a person
+    r = rig({"shf": SimDevice("shuffler", "SHF-1", seed=9, pace=0.1, fault_rate=0)})
+    open_table(r.pit)
+    r.wait(lambda: "online" in r.states("shf"), "online")
+    r.served["shf"].inject("misread")
+    (fault,) = r.wait(lambda: r.rows("SELECT device, code, message FROM device_faults"), "the misread fault")
+    assert (fault["device"], fault["code"]) == ("shuffler", "misread")
+
+    def misread_deal():   # the seven reads of the deal that holds the misread, once all are in
+        got = hand_reads(r)
+        deals = [got[k:k + 7] for k in range(0, len(got) - 6, 7)]
+        return next((d for d in deals if any(len(h["cards"]) != 7 or len(set(h["cards"])) != 7 for h in d)), None)
+    deal = r.wait(misread_deal, "the deal with the misread, read to its last position")
+    assert [h["position"] for h in deal] == list(range(7))
+    (wrong,) = [h for h in deal if len(h["cards"]) != 7 or len(set(h["cards"])) != 7]
+    where = "the dealer" if wrong["position"] == 0 else f"seat {wrong['position']}"
+    assert f"misread {where}'s hand from deck {wrong['deck']!r} ({' '.join(wrong['cards'])})" in fault["message"]
+    assert "waits for a person" in fault["message"]
+    assert len({c for h in deal if h is not wrong for c in h["cards"]}) == 42
 
 
 @pytest.mark.parametrize("fault", ["garbage", "bad-crc", "drop", "slow"])

@@ -22,6 +22,7 @@ import serial
 from app.cli import main
 from app.devices.frame import Decoder, Frame, encode
 from app.devices.messages import decode_message, encode_message
+from app.engine.cards import card_str
 from app.simulate.devices import SimDevice, SimError
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
@@ -266,6 +267,55 @@ def test_shuffler_alternates_decks_and_counts_before_completing(start):
         assert count["count"] == 53 and (hands["hands"], hands["cards_per_hand"]) == (7, 7)
 
 
+def _deals(msgs: list[dict]) -> list[tuple[dict, list[dict]]]:
+    """Each hands_dispensed with the hand_reads that follow it."""
+    deals: list[tuple[dict, list[dict]]] = []
+    for m in msgs:
+        if m["type"] == "hands_dispensed":
+            deals.append((m, []))
+        elif m["type"] == "hand_read" and deals:
+            deals[-1][1].append(m)
+    return deals
+
+
+@pytest.mark.parametrize("positions", [None, (1, 2, 3, 4, 5, 6, 7)])
+def test_shuffler_reads_seven_hands_of_one_53_card_deck_after_dispensing_them(start, positions):
+    # 000(b)(1): one deck of 52 cards and a joker; 000(j)(1), (4): seven hands of seven, one to the
+    # dealer (position 0) and each seat, or 002's seven seats; 000(j)(5)(i): four cards left over
+    served, c = start("shuffler", **({"positions": positions} if positions else {}))
+    wait_for(lambda: len(c.of("hand_read")) >= 21, what="three rounds of hands read")
+    deck53 = {card_str(k) for k in range(53)}
+    for dispensed, reads in _deals(c.data())[:3]:
+        assert len(reads) == 7
+        assert [r["position"] for r in reads] == list(positions or range(0, 7))
+        assert {r["deck"] for r in reads} == {dispensed["deck"]}
+        cards = [card for r in reads for card in r["cards"]]
+        assert all(len(r["cards"]) == 7 for r in reads) and len(set(cards)) == 49 and set(cards) <= deck53
+    # a new order every shuffle
+    firsts = [reads[0]["cards"] for _, reads in _deals(c.data())[:3]]
+    assert len({tuple(f) for f in firsts}) == 3
+
+
+def test_misread_reads_one_hand_short_or_a_card_twice(start):
+    # docs/devices.md "Faults": the hands are sound (hands_dispensed 7 x 7), one read is not: a
+    # card missed, or a card read as another of the same hand (000(j)(1); 000(b)(1))
+    served, c = start("shuffler", seed=3)
+    served.inject("misread")
+
+    def misread(reads: list[dict]) -> list[dict]:
+        return [r for r in reads if len(r["cards"]) != 7 or len(set(r["cards"])) != 7]
+    wait_for(lambda: len([d for d in _deals(c.data()) if len(d[1]) == 7]) >= 3, what="three rounds of hands read")
+    deals = [d for d in _deals(c.data()) if len(d[1]) == 7]
+    bad = [k for k, (_, reads) in enumerate(deals) if misread(reads)]
+    assert len(bad) == 1, "one misread, once"
+    dispensed, reads = deals[bad[0]]
+    (wrong,) = misread(reads)
+    assert dispensed["cards_per_hand"] == 7 and len(wrong["cards"]) in (6, 7) and len(set(wrong["cards"])) == 6
+    right = [card for r in reads if r is not wrong for card in r["cards"]]
+    assert len(set(right)) == 42 and not set(right) & set(wrong["cards"])
+    assert served.stats["faults"] == {"misread": 1}
+
+
 @pytest.mark.parametrize("positions", [None, (1, 2, 3, 4, 5, 6, 7)])
 def test_shoe_dispenses_seven_stacks_then_reports_four_cards(start, positions):
     served, c = start("shoe", **({"positions": positions} if positions else {}))
@@ -386,7 +436,9 @@ def test_content_faults_only_where_the_class_has_a_message():
         SimDevice("progressive", faults={"jam"})
     with pytest.raises(SimError, match="fault 'miscount' does not apply to the shoe"):
         SimDevice("shoe").inject("miscount")
-    with pytest.raises(SimError, match=r"unknown fault 'jamm' \(one of: jam, miscount, garbage, bad-crc, drop, "
+    with pytest.raises(SimError, match=r"fault 'misread' does not apply to the rng.*\(misread is for: shuffler\)"):
+        SimDevice("rng", faults="misread")
+    with pytest.raises(SimError, match=r"unknown fault 'jamm' \(one of: jam, miscount, misread, garbage, bad-crc, drop, "
                                        r"silence, slow\)"):
         SimDevice("shuffler", faults=["jamm"])
     with pytest.raises(SimError, match="unknown device 'dealer'"):
@@ -532,7 +584,7 @@ def test_cli_port_makes_the_symlink_and_removes_it_on_sigint(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["shuffler", "--listen", "127.0.0.1:0", "--faults", "jam,jamm"],
-     "--faults: unknown fault 'jamm' (one of: jam, miscount, garbage, bad-crc, drop, silence, slow)"),
+     "--faults: unknown fault 'jamm' (one of: jam, miscount, misread, garbage, bad-crc, drop, silence, slow)"),
     (["progressive", "--listen", "127.0.0.1:0", "--faults", "jam"],
      "--faults: fault 'jam' does not apply to the progressive"),
     (["rng", "--listen", "127.0.0.1:0", "--faults", "miscount"],

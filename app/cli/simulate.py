@@ -55,8 +55,9 @@ def add_parser(sub) -> None:
     where.add_argument("--port", metavar="PATH", help="symlink to create to the device's pseudo-terminal")
     where.add_argument("--listen", metavar="HOST:PORT", help="TCP address to listen on, e.g. 127.0.0.1:0")
     dv.add_argument("--faults", default="", metavar="LIST",
-                    help="comma-separated faults drawn at random, from jam, miscount, garbage, bad-crc, drop, "
-                         "silence, slow, or 'all' (those the device has); default none")
+                    help="comma-separated faults drawn at random, from jam, miscount, misread (the shuffler's "
+                         "hand read wrong), garbage, bad-crc, drop, silence, slow, or 'all' (those the device "
+                         "has); default none")
     dv.add_argument("--serial", help="the serial the device reports (default SHF-1, SHO-1, PRG-1 or RNG-1)")
     dv.add_argument("--seed", type=int, help="random seed (default: a different run each time)")
     dv.add_argument("--pace", type=float, default=1.0,
@@ -77,8 +78,8 @@ def add_parser(sub) -> None:
                     help="the audit database to create (default: a new file under the data folder's demo/)")
     fl.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
     fl.add_argument("--faults", default="", metavar="LIST",
-                    help="faults the devices draw at random (jam, miscount, garbage, bad-crc, drop, silence, "
-                         "slow, or 'all'); default none")
+                    help="faults the devices draw at random (jam, miscount, misread, garbage, bad-crc, drop, "
+                         "silence, slow, or 'all'); default none")
     fl.add_argument("--fault-rate", type=float, default=0.05, metavar="P",
                     help="probability that a device's round brings one of --faults (default 0.05)")
     fl.add_argument("--pty", metavar="DIR", help="serve the devices on pseudo-terminals linked in DIR, not TCP")

@@ -4,7 +4,7 @@ A device class is a generator of steps: ``(delay, message, fields)`` is "wait ``
 pace 1), then send this message", and ``ROUND`` marks the start of a round, where the device may
 draw a random fault. The code after a ``yield`` runs once that message has gone to the link, so
 state a message announces (the progressive meter) changes only when the message is sent.
-``take(fault)`` consumes an injected content fault (jam, miscount) at the point of the round where
+``take(fault)`` consumes an injected content fault (jam, miscount, misread) at the point of the round where
 a real device would show it. The link faults (garbage, bad-crc, drop, silence, slow) are the
 link's business (app/simulate/devices.py), not the class's. The names of the classes and the
 faults, and the usage errors for them, are here too.
@@ -15,10 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
+from app.engine.cards import full_deck
+
 KINDS = ("shuffler", "shoe", "progressive", "rng")
-FAULTS = ("jam", "miscount", "garbage", "bad-crc", "drop", "silence", "slow")
+FAULTS = ("jam", "miscount", "misread", "garbage", "bad-crc", "drop", "silence", "slow")
 # the content faults exist only where the message table has a message for them
-ONLY_FOR = {"jam": ("shuffler", "shoe"), "miscount": ("shuffler",)}
+ONLY_FOR = {"jam": ("shuffler", "shoe"), "miscount": ("shuffler",), "misread": ("shuffler",)}
 SERIAL_PREFIX = {"shuffler": "SHF", "shoe": "SHO", "progressive": "PRG", "rng": "RNG"}
 
 ROUND = "round"
@@ -56,16 +58,27 @@ def check_fault(name: str, kind: str) -> str:
 class Shuffler:
     """A hand-forming shuffler with two decks of different backs in alternation (000(b)(2)): while
     one deck is dealt the other is shuffled. Each shuffle reports its card count BEFORE it reports
-    the shuffle complete, so the workstation can refuse the deck before its hands are dealt."""
+    the shuffle complete, so the workstation can refuse the deck before its hands are dealt. It
+    reads the cards it deals: each shuffle is one real 53-card deck in a random order, dealt as
+    seven hands of seven with four cards left over, and a ``hand_read`` per position follows the
+    ``hands_dispensed``; a misread reads one hand wrong (a card missed, or one card read as
+    another of the same hand), never the hands themselves."""
 
     kind = "shuffler"
     DECKS = (("red", "red"), ("blue", "blue"))
     JAMS = ((0x0101, "card jam in the elevator"), (0x0102, "gripper jam"), (0x0103, "card misfeed"))
     tick = None
 
-    def __init__(self, rng: random.Random, self_test_rate: float = 0.1):
+    def __init__(self, rng: random.Random, self_test_rate: float = 0.1,
+                 positions: tuple[int, ...] = tuple(range(0, 7))):
+        # the positions whose hands are read, in the order the hands go out: a house-dealer
+        # table's 0 (the dealer) to 6 by default (docs/table-layout.md); 1 to 7 at a 002
+        # player-dealer table
+        if len(positions) != 7:
+            raise TypeError(f"a shuffler deals seven hands, got positions {positions!r}")
         self.rng = rng
         self.self_test_rate = self_test_rate
+        self.positions = tuple(positions)
 
     def greeting(self) -> list[tuple[str, dict]]:
         # two decks of different backs, 000(b)(2)(i)
@@ -91,8 +104,29 @@ class Shuffler:
                     continue
                 yield (r.uniform(1.0, 2.0), "card_count", {"deck": deck, "count": 53})  # 001 11.17(i)
                 yield (r.uniform(0.2, 0.5), "shuffle_completed", {"deck": deck})  # 000(f)(1)
-                # seven stacks of seven (000(j)); 001 11.17's 3-then-4 tables are not simulated
+                # the order the shuffle left: one deck, 52 cards and a joker (000(b)(1))
+                cards = full_deck()
+                r.shuffle(cards)
+                # seven stacks of seven (000(j)(1)); 001 11.17's 3-then-4 tables are not simulated
                 yield (r.uniform(1.0, 3.0), "hands_dispensed", {"deck": deck, "hands": 7, "cards_per_hand": 7})
+                # a hand to each position; the four cards left go to the discard rack (000(j)(5)(i))
+                dealt = {p: cards[7 * k:7 * k + 7] for k, p in enumerate(self.positions)}
+                wrong = r.choice(self.positions) if take("misread") else None
+                for position, hand in dealt.items():
+                    read = self._misread(hand) if position == wrong else hand
+                    yield (r.uniform(0.2, 0.5), "hand_read", {"deck": deck, "position": position, "cards": read})
+
+    def _misread(self, hand: list[int]) -> list[int]:
+        """The hand as a faulty reader sees it: a card missed (six cards), or a card read as another
+        card of the same hand (a card twice); docs/devices.md, "Faults"."""
+        r = self.rng
+        read = list(hand)
+        k = r.randrange(len(read))
+        if r.random() < 0.5:
+            del read[k]
+        else:
+            read[k] = r.choice([c for i, c in enumerate(read) if i != k])
+        return read
 
 
 class Shoe:

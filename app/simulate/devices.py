@@ -10,9 +10,9 @@ describes the behaviour; the session itself is app/simulate/device_link.py, what
 app/simulate/device_kinds.py.
 
 Faults: ``faults`` are those a round may draw at random (each round, with probability
-``fault_rate``, one of them); ``inject`` accepts any fault the class has. jam and miscount show in
-the class's messages; garbage, bad-crc and drop on the next frame written; silence and slow start
-at once and last ``silence`` / ``slow`` seconds (a range, drawn each time).
+``fault_rate``, one of them); ``inject`` accepts any fault the class has. jam, miscount and
+misread show in the class's messages; garbage, bad-crc and drop on the next frame written; silence
+and slow start at once and last ``silence`` / ``slow`` seconds (a range, drawn each time).
 """
 
 from __future__ import annotations
