@@ -68,7 +68,7 @@ def _error(text: str) -> str:
      "config.toml line 17: tables[2].profile: unknown rule profile 'vegas' (one of casino, face-up-ca, nj, sd, "
      "section6)"),
     (GOOD.replace("idle_minutes = 3", "idle_minute = 3"),
-     "config.toml line 2: workstation.idle_minute: unknown key (known here: database, idle_minutes)"),
+     "config.toml line 2: workstation.idle_minute: unknown key (known here: database, idle_minutes, slip_cents)"),
     (GOOD.replace('class = "shuffler"', 'class = "shufler"'),
      "config.toml line 11: tables[1].devices[1].class: unknown device class 'shufler' (one of shuffler, shoe, "
      "progressive, rng)"),

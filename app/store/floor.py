@@ -50,10 +50,18 @@ class Floor:
         return self.log.append(event.type, event.time, event.actor, event.role, table, event.data)
 
     def settle(self, table: str, round_no: int, settlement: Settlement, now: datetime, actor: str,
-               role: str) -> list[int]:
-        """Log the settlement and one approval request per approval it needs, atomically."""
+               role: str, round_file: dict | None = None, replaces: int | None = None) -> list[int]:
+        """Log the settlement and one approval request per approval it needs, atomically: the
+        requests are the rows right after the settlement's, in the order of its approvals.
+        ``round_file`` is what was settled (docs/round-format.md), kept beside the settlement;
+        ``replaces`` the seq of a settlement of the same round that a denial sent back."""
         s = settlement.as_json()
-        records = [Record("settlement", now, actor, role, table, {"round": round_no, "settlement": s})]
+        data: dict = {"round": round_no, "settlement": s}
+        if round_file is not None:
+            data["round_file"] = round_file
+        if replaces is not None:
+            data["replaces"] = replaces
+        records = [Record("settlement", now, actor, role, table, data)]
         for a in settlement.approvals:
             records.append(Record("approval_requested", now, actor, role, table,
                                   {"kind": a.kind, "seat": a.seat, "cents": a.cents, "role_needed": a.role,

@@ -14,7 +14,7 @@ import re
 import sqlite3
 from datetime import datetime
 
-from .log import AuditLog
+from .log import AuditLog, Record
 
 W2G_MIN_CENTS = 60_000
 W2G_MIN_MULTIPLE = 300
@@ -33,6 +33,35 @@ def _next_number(conn: sqlite3.Connection, data: dict) -> None:
     data["number"] = conn.execute("SELECT IFNULL(MAX(number), 0) + 1 FROM slips").fetchone()[0]
 
 
+def slip_record(now: datetime, actor: str, role: str, table: str, seat: int | None, wager: str, wager_cents: int,
+                win_cents: int, payee: dict | None = None, extra: dict | None = None) -> Record:
+    """The ``slip_issued`` row, checked (``SlipError`` naming the fault), numbered next in the
+    writer's transaction: for callers that log a slip in one append with other rows (the
+    workstation's release of a round's payouts). ``extra`` adds fields (the payout it is for, the
+    void slip it replaces)."""
+    for what, v in (("wager_cents", wager_cents), ("win_cents", win_cents)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise SlipError(f"{what} must be whole, non-negative cents, got {v!r}")
+    w2g = None
+    if needs_w2g(win_cents, wager_cents):
+        payee = payee or {}
+        missing = [f for f in W2G_PAYEE_FIELDS if not str(payee.get(f, "")).strip()]
+        if missing:
+            raise SlipError(f"a win of {win_cents} cents on {wager_cents} cents needs the W-2G data: missing "
+                            f"{', '.join(missing)}")
+        if not re.fullmatch(r"\d{3}-?\d{2}-?\d{4}|\d{2}-?\d{7}", str(payee["tin"])):
+            raise SlipError(f"the taxpayer identification number must be an SSN or EIN, got {payee['tin']!r}")
+        w2g = {"box1_gross_winnings_cents": win_cents, "box2_date_won": now.date().isoformat(),
+               "box3_type_of_wager": f"table game: pai gow poker {wager}", "box5_transaction": f"table {table}"
+               + (f" seat {seat}" if seat else ""), "box7_identical_wagers_cents": win_cents,
+               "box10_window": table, "box11_first_id": f"{payee['id_type']} {payee['id_number']}",
+               "box12_second_id": payee.get("second_id", ""), "wager_cents": wager_cents,
+               **{f"payee_{f}": payee[f] for f in ("name", "address", "tin")}}
+    return Record("slip_issued", now, actor, role, table,
+                  {"seat": seat, "wager": wager, "wager_cents": wager_cents, "win_cents": win_cents, "w2g": w2g,
+                   **(extra or {})}, prepare=_next_number)
+
+
 class Slips:
     def __init__(self, log: AuditLog):
         self.log = log
@@ -40,28 +69,9 @@ class Slips:
     def issue(self, now: datetime, actor: str, role: str, table: str, seat: int | None, wager: str,
               wager_cents: int, win_cents: int, payee: dict | None = None) -> int:
         """The slip's number."""
-        for what, v in (("wager_cents", wager_cents), ("win_cents", win_cents)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise SlipError(f"{what} must be whole, non-negative cents, got {v!r}")
-        w2g = None
-        if needs_w2g(win_cents, wager_cents):
-            payee = payee or {}
-            missing = [f for f in W2G_PAYEE_FIELDS if not str(payee.get(f, "")).strip()]
-            if missing:
-                raise SlipError(f"a win of {win_cents} cents on {wager_cents} cents needs the W-2G data: missing "
-                                f"{', '.join(missing)}")
-            if not re.fullmatch(r"\d{3}-?\d{2}-?\d{4}|\d{2}-?\d{7}", str(payee["tin"])):
-                raise SlipError(f"the taxpayer identification number must be an SSN or EIN, got {payee['tin']!r}")
-            w2g = {"box1_gross_winnings_cents": win_cents, "box2_date_won": now.date().isoformat(),
-                   "box3_type_of_wager": f"table game: pai gow poker {wager}", "box5_transaction": f"table {table}"
-                   + (f" seat {seat}" if seat else ""), "box7_identical_wagers_cents": win_cents,
-                   "box10_window": table, "box11_first_id": f"{payee['id_type']} {payee['id_number']}",
-                   "box12_second_id": payee.get("second_id", ""), "wager_cents": wager_cents,
-                   **{f"payee_{f}": payee[f] for f in ("name", "address", "tin")}}
-        fut = self.log.append("slip_issued", now, actor, role, table,
-                              {"seat": seat, "wager": wager, "wager_cents": wager_cents, "win_cents": win_cents,
-                               "w2g": w2g}, prepare=_next_number)
-        return self.log.query("SELECT number FROM slips WHERE seq = ?", (fut,))[0]["number"]
+        seq = self.log.append_many([slip_record(now, actor, role, table, seat, wager, wager_cents, win_cents,
+                                                payee)])[0]
+        return self.log.query("SELECT number FROM slips WHERE seq = ?", (seq,))[0]["number"]
 
     def void(self, number: int, reason: str, now: datetime, actor: str, role: str) -> None:
         rows = self.log.query("SELECT * FROM slips WHERE number = ?", (number,))

@@ -2,7 +2,8 @@
 
 The window's bridge emits one "changed" signal with it (Anki's operations, docs/workstation.md).
 Ids are those the read side uses: table ids, alarm ids (the ``alarm_raised`` row's seq),
-approval request ids (the ``approval_requested`` row's seq) and user names.
+approval request ids (the ``approval_requested`` row's seq) and user names; ``rounds`` names the
+tables whose round panel changed (the round being entered, or a settled round's standing).
 """
 
 from __future__ import annotations
@@ -18,19 +19,22 @@ class Changes:
     users: frozenset[str] = field(default_factory=frozenset)
     session: bool = False          # who is signed in changed (sign-in, sign-out, idle timeout)
     seqs: tuple[int, ...] = ()     # the log rows written, in order
+    rounds: frozenset[str] = field(default_factory=frozenset)   # tables whose round panel changed
 
     def __or__(self, other: "Changes") -> "Changes":
         return Changes(self.tables | other.tables, self.alarms | other.alarms, self.approvals | other.approvals,
-                       self.users | other.users, self.session or other.session, self.seqs + other.seqs)
+                       self.users | other.users, self.session or other.session, self.seqs + other.seqs,
+                       self.rounds | other.rounds)
 
     def __bool__(self) -> bool:
-        return bool(self.tables or self.alarms or self.approvals or self.users or self.session or self.seqs)
+        return bool(self.tables or self.alarms or self.approvals or self.users or self.session or self.seqs
+                    or self.rounds)
 
 
 NOTHING = Changes()
 
 
-def changes(tables=(), alarms=(), approvals=(), users=(), session=False, seqs=()) -> Changes:
+def changes(tables=(), alarms=(), approvals=(), users=(), session=False, seqs=(), rounds=()) -> Changes:
     """A ``Changes`` from any iterables (``changes(tables=["T1"], seqs=[5])``)."""
     return Changes(frozenset(tables), frozenset(alarms), frozenset(approvals), frozenset(users), session,
-                   tuple(seqs))
+                   tuple(seqs), frozenset(rounds))

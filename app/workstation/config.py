@@ -22,7 +22,7 @@ from .locate import Lines, show
 IDLE_DEFAULT = timedelta(minutes=5)   # issue 13: sign out after five idle minutes unless configured
 
 _TOP = {"workstation", "tables"}
-_WORKSTATION = {"database", "idle_minutes"}
+_WORKSTATION = {"database", "idle_minutes", "slip_cents"}
 _TABLE = {"id", "profile", "row", "col", "limits", "devices"}
 _DEVICE = {"class", "serial", "url"}
 
@@ -41,8 +41,8 @@ class TableSetup:
     devices: tuple[DeviceSetup, ...] = ()
     row: int | None = None    # where the table stands in the pit, counted from 1; None: placed on a grid
     col: int | None = None
-    # per-wager limit overrides (docs/round-format.md, "limits"): passed through as written until
-    # the settlement screens use them (issue 9)
+    # per-wager limit overrides in cents (docs/round-format.md, "Table limits"), checked against the
+    # profile when read; the rounds entered at the table are held to them (app/workstation/rounds.py)
     limits: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def device_classes(self) -> dict[str, str]:
@@ -56,6 +56,9 @@ class WorkstationConfig:
     idle: timedelta = IDLE_DEFAULT
     database: Path | None = None   # None: the user data folder's pitdesk.db (app/store/paths.py)
     source: str = "<config>"       # the file it came from, for messages
+    # a payoff of this many cents or more gets a payout slip, beside those the rules ask for
+    # (docs/workstation.md, "Rounds"); None: only those
+    slip_cents: int | None = None
 
     def table(self, table_id: str) -> TableSetup:
         for t in self.tables:
@@ -143,6 +146,12 @@ class _Checker:
             if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= 24 * 60:
                 raise self.bad(("workstation", "idle_minutes"), f"minutes from 0 to 1440 (more than 0), got {v!r}")
             idle = timedelta(minutes=v)
+        slip_cents = None
+        if "slip_cents" in ws:
+            v = ws["slip_cents"]
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise self.bad(("workstation", "slip_cents"), f"a positive whole number of cents, got {v!r}")
+            slip_cents = v
         database = None
         if "database" in ws:
             database = Path(self.text(ws["database"], ("workstation", "database"))).expanduser()
@@ -153,7 +162,7 @@ class _Checker:
             raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
         out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
         self.unique(out)
-        return WorkstationConfig(out, idle, database, self.name)
+        return WorkstationConfig(out, idle, database, self.name, slip_cents)
 
     def table(self, t: dict, path: tuple) -> TableSetup:
         from app.resources import ResourceError, names, profile

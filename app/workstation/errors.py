@@ -35,3 +35,13 @@ class LogStopped(WorkstationError):
 
 class ConfigError(WorkstationError):
     """The configuration file is wrong; the message names the file, the line and the key."""
+
+
+class FieldsRefused(Refused):
+    """Some fields of an entry cannot be taken (a wager over the table maximum, an amount that is not
+    dollars and cents): ``fields`` maps each to its reason, for a view to show beside the field.
+    Nothing of the entry is taken."""
+
+    def __init__(self, message: str, fields: dict[str, str] | None = None):
+        super().__init__(message)
+        self.fields = dict(fields or {})

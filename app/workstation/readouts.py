@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from .changes import Changes
 from .clocks import DeckClock, DiceClock
 
 
@@ -200,3 +201,209 @@ class SessionInfo:
     since: datetime
     last_activity: datetime
     expires: datetime               # signed out at this time unless touched
+
+
+# -- rounds (app/workstation/rounds.py; docs/workstation.md, "Rounds") ---------------------------
+@dataclass(frozen=True)
+class FieldCheck:
+    """One field as a person typed it (a wager, the bank's chips): the cents it reads as, or why not.
+    ``reason`` None: the field is fine. A view shows the reason beside the field."""
+    field: str                      # "base", "fortune", "additional 3", "chips" ...
+    text: str
+    cents: int | None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class HandSet:
+    """A hand set in two: the five-card high hand and the two-card low hand, and what set it."""
+    high: tuple[str, ...]
+    low: tuple[str, ...]
+    set_by: str                     # "house way", "as entered"
+    rule: str                       # the house-way paragraph that chose the set, or "" as entered
+
+
+@dataclass(frozen=True)
+class PositionCards:
+    """A position's cards in the round being entered: the dealer (0) or a seat."""
+    position: int
+    name: str                       # "dealer", "seat 3"
+    cards: tuple[str, ...]          # in the order typed or read; () none yet
+    source: str                     # "", "typed", "shuffler"
+    serial: str                     # the shuffler that read them ("" typed)
+    corrected_by: tuple[str, ...]   # who corrected a card the shuffler read (hand_corrected rows)
+    in_round: bool                  # a hand in the round (a wager, or the bank); the others are discarded
+    entered: HandSet | None         # the set entered for the position (a player's high and low)
+    house_way: HandSet | None       # the house way's set of the seven cards, with its rule
+    plays: HandSet | None           # the set that will be settled: the house way's for the dealer and a
+                                    # co-bank, the entered one for a player (a foul as the profile says)
+    foul: str | None                # "foul: ... the hand loses (000(l)(6)(iii))": the profile's consequence
+    problem: str | None             # a misread or a hand not complete: blocks settlement
+
+
+@dataclass(frozen=True)
+class SeatWagers:
+    seat: int
+    player: str | None
+    wagers: dict                    # wager -> cents: base, fortune, ..., "additional 3"
+    prepaid_commission: int
+    surrender: bool
+    bettors: tuple[tuple[str, int], ...]   # 003: (name, base cents) of others betting on this circle
+
+
+@dataclass(frozen=True)
+class BankingDraft:
+    mode: str                       # house, player, co-bank, player-dealer
+    seat: int | None
+    amounts: dict                   # chips, last_wager, dealer_wager, wager, dealer_prepaid_commission (cents)
+    action_seat: int | None         # 002
+    cover_ruling: bool              # 003 PLAYER BANK 3
+    modes: tuple[str, ...]          # what the profile allows
+    offers: tuple                   # BankOffer: the procedures' offers in rotation order; () none to offer
+    note: str                       # why these offers (or none)
+
+
+@dataclass(frozen=True)
+class WagerLimitInfo:
+    wager: str
+    min: int
+    max: int
+    source: str                     # "profile casino; 003 ...", "table configuration"
+
+
+@dataclass(frozen=True)
+class RoundDraftInfo:
+    """The round being entered at a table, as the round panel shows it."""
+    table: str
+    profile: str
+    round: int                      # the procedures' round it is for
+    banking: BankingDraft
+    positions: tuple[PositionCards, ...]
+    seats: tuple[SeatWagers, ...]
+    limits: tuple[WagerLimitInfo, ...]
+    progressive_meter: int | None   # cents: as entered, else the meter last logged
+    rng_number: int | None
+    problems: tuple[str, ...]       # what blocks settlement (misreads, missing cards); () ready to try
+    returned: str | None            # a denial sent this round back: who denied what, and why
+    replaces: int | None            # the settlement (seq) the denial sent back
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    seat: int                       # 0: the dealer's wager against a player bank
+    wager: str
+    stake: int
+    outcome: str                    # win, lose, push, surrender, returned, paid
+    line: str | None
+    win: int
+    commission: int
+    net: int
+    bettor: str | None
+    rule: str
+    note: str
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    frm: str
+    to: str
+    cents: int
+    seat: int | None
+    wager: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class RoundApproval:
+    request: int                    # what decide() takes
+    kind: str
+    seat: int | None
+    cents: int | None
+    role_needed: str
+    reason: str
+    rule: str
+    status: str                     # pending, approved, denied
+    decided_by: str | None
+    decision_reason: str | None
+
+
+@dataclass(frozen=True)
+class Payout:
+    seat: int
+    bettor: str | None
+    wager: str
+    line: str | None
+    stake: int
+    cents: int                      # the win handed over (the returned wager aside)
+    slip_reason: str | None         # why it needs a payout slip, None: no slip
+    w2g: bool                       # the slip carries W-2G data ($600 and 300 times the wager)
+    slip: int | None                # the slip's number once released
+
+
+@dataclass(frozen=True)
+class SlipInfo:
+    number: int
+    seq: int
+    table: str | None
+    seat: int | None
+    wager: str
+    wager_cents: int
+    win_cents: int
+    time: datetime
+    issued_by: str
+    status: str                     # ISSUED or VOID
+    void_reason: str | None
+    voided_by: str | None
+    w2g: dict | None
+    settlement: int | None          # the round (settlement seq) it pays, if issued for one
+    replaces: int | None            # the void slip it was issued again for
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One settled round, read back from the log as it was logged (``logged``), with where it stands."""
+    settlement: int                 # the settlement row's seq: the round's id (release, history)
+    table: str
+    round: int
+    time: datetime
+    actor: str
+    role: str
+    profile: str
+    banking: str
+    banker_high: tuple[str, ...]
+    banker_low: tuple[str, ...]
+    results: tuple[ResultLine, ...]
+    ledger: tuple[LedgerLine, ...]
+    net_by_party: dict              # party -> cents; they add up to zero
+    approvals: tuple[RoundApproval, ...]
+    notes: tuple[str, ...]
+    status: str                     # pending, denied, ready, released
+    status_text: str
+    payouts: tuple[Payout, ...]
+    released: datetime | None
+    released_by: str | None
+    logged: dict                    # the settlement exactly as logged (what `pitdesk settle` prints)
+    round_file: dict | None         # what was settled (docs/round-format.md)
+    replaces: int | None            # the settlement a denial sent back, settled again here
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A row of the table's round history, newest first."""
+    settlement: int
+    table: str
+    round: int
+    time: datetime
+    actor: str
+    banking: str
+    house_net: int
+    approvals: int
+    status: str
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """What ``settle`` and ``release`` return: what they changed, and the round as it now stands."""
+    changes: Changes
+    result: RoundResult

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -32,23 +32,30 @@ from pathlib import Path
 
 from app.devices.link import DeviceMessage, LinkEvent, LinkState, Port, open_port
 from app.devices.session import Policy
-from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
+from app.engine.cards import cards_str
+from app.engine.procedure import IN_ROUND, Event, Refused as EngineRefused, TableState, apply
+from app.engine.round import RoundError, parse_round
+from app.engine.settle import settle
+from app.engine.tablelimits import TableLimits
+from app.resources import profile
 from app.engine.profile import RuleProfile
 from .pit import Pit, TableConfig, drain
 from app.store import paths
 from app.store.approvals import APPROVER_LEVEL, DECISIONS, ApprovalError
 from app.store.floor import Floor
 from app.store.log import AuditLog, Record, StoreError, StoreStopped
-from app.store.slips import Slips
+from app.store.slips import SlipError, Slips, slip_record
 from app.store.users import ROLES, Session, SignInError, UserError, Users
 
-from . import detail
+from . import detail, roundlog
 from .alarms import AlarmBook
 from .changes import NOTHING, Changes, changes
 from .clocks import deck_clocks, dice_clock, worst
 from .config import WorkstationConfig
-from .errors import ConfigError, LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
-from .readouts import AlarmInfo, ApprovalInfo, HistoryPage, SessionInfo, TableDetail, Tile, UserInfo
+from .errors import ConfigError, FieldsRefused, LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
+from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage, RoundDraftInfo, RoundOutcome,
+                       RoundResult, RoundSummary, SessionInfo, SlipInfo, TableDetail, Tile, UserInfo)
+from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
 from .runner import LinkRunner, stop_together
 from .session import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an, roles_text
 from .tiles import tile
@@ -113,6 +120,12 @@ class Workstation:
         self._counts: dict[str, dict[str, int]] = {t: {} for t in self._setups}
         self._on_close = list(on_close)
         self._started = self._closed = False
+        # the round being entered at each table (app/workstation/rounds.py), and each table's limits:
+        # the profile's with the configuration's overrides (docs/round-format.md, "Table limits")
+        self._drafts: dict[str, RoundDraft] = {}
+        self._limits: dict[str, TableLimits] = {t.id: self.pit.rules[t.id].limits_for_table(t.limits or None)
+                                                for t in config.tables}
+        self._restore_hands()
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> "Workstation":
@@ -327,7 +340,16 @@ class Workstation:
                 raise Refused(str(e)) from None
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
-            return self._observe() | changes(approvals=[request], tables=[req["table_id"]] if req["table_id"] else [])
+            changed = self._observe() | changes(approvals=[request], tables=[req["table_id"]] if req["table_id"] else [])
+            settlement = roundlog.settlement_of_request(self.log, request)
+            if settlement is not None:
+                changed |= changes(rounds=[req["table_id"]])
+                # a denial sends the round back to be entered again, with the reason, unless another
+                # round is being entered at the table (reopen_round then brings it back)
+                d = self._drafts.get(req["table_id"])
+                if decision == "denied" and (d is None or not (d.touched or d.hands or d.returned)):
+                    self._send_back(settlement, f"request {request} ({req['kind']}) denied by {s.name}: {reason}")
+            return changed
 
     # -- the procedures ----------------------------------------------------------------------
     def record(self, table: str, type_: str, data: dict | None = None) -> Changes:
@@ -353,6 +375,450 @@ class Workstation:
             self._append([Record(type_, event.time, s.name, s.role, table, event.data),
                           *self.book.irregularity_alarms(table, new, now)])
             return self._observe() | changes(tables=[table])
+
+    # -- rounds (issue 14; docs/workstation.md, "Rounds") -------------------------------------
+    # Who: a dealer enters and settles the round at the table (as they record its events); a floor
+    # supervisor or pit manager approves what it needs (decide) and makes a cover ruling (003
+    # PLAYER BANK 3); the payouts are released by whoever is at the table, except payouts that need
+    # a payout slip, which a floor supervisor or pit manager releases and signs; only they void a
+    # slip or issue one again. An administrator runs the system, not the game: none of these.
+    def start_round(self, table: str) -> Changes:
+        """Begin entering the table's round (the procedures' round in progress, else the next one).
+        A round already being entered is kept (``Refused`` if it is for an earlier round: settle
+        or discard it first)."""
+        with self._lock:
+            self._require(AT_THE_TABLE, "enter a round")
+            self._check_table(table)
+            d = self._drafts.get(table)
+            fresh = self._new_draft(table)
+            if d is not None and (d.touched or d.hands or d.returned):
+                if d.round == fresh.round:
+                    return changes(rounds=[table])
+                raise Refused(f"table {table}: round {d.round} is still being entered; settle it, or discard it "
+                              f"(discard_round), before round {fresh.round}")
+            self._drafts[table] = fresh
+            return changes(rounds=[table])
+
+    def discard_round(self, table: str) -> Changes:
+        """Throw away the round being entered (nothing of it was logged but the cards the shuffler
+        read and their corrections, which stay in the log)."""
+        with self._lock:
+            self._require(AT_THE_TABLE, "discard a round")
+            self._check_table(table)
+            if self._drafts.pop(table, None) is None:
+                raise Refused(f"table {table}: no round is being entered")
+            return changes(rounds=[table])
+
+    def load_round(self, table: str, round_file: dict) -> Changes:
+        """A round file (docs/round-format.md) as the table's round: refused, naming the field, if
+        ``parse_round`` refuses it, its profile is not the table's, or a bank the procedures would
+        not allow; a round already being entered must be settled or discarded first."""
+        with self._lock:
+            s, _ = self._require(AT_THE_TABLE, "enter a round")
+            self._check_table(table)
+            state, rules = self._state_of(table)
+            if not isinstance(round_file, dict) or round_file.get("profile") != rules.name:
+                got = round_file.get("profile") if isinstance(round_file, dict) else None
+                raise Refused(f"table {table} plays profile {rules.name!r}; the round file is for {got!r}")
+            d = self._drafts.get(table)
+            if d is not None and (d.touched or d.hands or d.returned):
+                raise Refused(f"table {table}: round {d.round} is being entered; settle it or discard it first")
+            try:
+                rnd = parse_round(round_file, rules, self._limits[table])
+            except RoundError as e:
+                raise Refused(f"table {table}: {e}") from None
+            self._check_bank(table, rnd.banking.mode, rnd.banking.seat)
+            if rnd.banking.cover_ruling and s.role not in SUPERVISORS:
+                raise NotPermitted(f"{s.name} is {a_or_an(s.role)}; the cover ruling is the floor supervisor's "
+                                   "(003 PLAYER BANK 3)")
+            fresh = self._new_draft(table)
+            fresh.load(round_file, rnd)
+            self._drafts[table] = fresh
+            return changes(rounds=[table])
+
+    def round_draft(self, table: str) -> RoundDraftInfo | None:
+        """The round being entered at the table, as the round panel shows it; None: none."""
+        self._check_table(table)
+        with self._reading():
+            d = self._drafts.get(table)
+            if d is None:
+                return None
+            offers, note = self._offers(table)
+            return d.info(offers, note, self._meter.get(table))
+
+    def check_wager(self, table: str, seat: int, wager: str, text: str) -> FieldCheck:
+        """A wager as it is typed, checked against the table's limits (nothing changes): its cents,
+        or the reason to show beside the field."""
+        self._check_table(table)
+        rules = self.pit.rules[table]
+        return check_wager(rules, self._limits[table], seat, wager, text)
+
+    def set_wagers(self, table: str, seat: int, wagers: Mapping[str, str]) -> Changes:
+        """A seat's wagers as typed ({"base": "25", "fortune": "5", "additional 3": "5"}); empty or 0
+        clears one. ``FieldsRefused`` (a reason per field) and nothing taken if any is wrong: not
+        dollars and cents, not offered by the profile, outside the table's limits (002 DESCRIPTION
+        OF TABLE USED, 004(3), 003 PLAYER BANK 9), a progressive wager other than $1 or $5 (000(q)(1))."""
+        return self._edit(table, "enter wagers", lambda d: d.set_wagers(seat, wagers))
+
+    def set_player(self, table: str, seat: int, player: str | None) -> Changes:
+        """Who plays the seat (one player on two adjacent seats adds up their limits, 000(o)(1))."""
+        return self._edit(table, "enter a round", lambda d: d.set_player(seat, player))
+
+    def set_bettors(self, table: str, seat: int, bettors: Sequence[tuple[str, str]]) -> Changes:
+        """003 PLAYERS WAGERING ON ANOTHER PLAYER'S HAND: others' base wagers on the circle, (name,
+        amount typed), within the limits per circle."""
+        return self._edit(table, "enter wagers", lambda d: d.set_bettors(seat, bettors))
+
+    def set_prepaid_commission(self, table: str, seat: int, text: str) -> Changes:
+        """003 COLLECTING 6: commission paid with the wager."""
+        return self._edit(table, "enter wagers", lambda d: d.set_prepaid_commission(seat, text))
+
+    def set_surrender(self, table: str, seat: int, surrender: bool = True) -> Changes:
+        """The player surrenders (where the profile allows it: 000(l)(4), 004(9))."""
+        return self._edit(table, "enter a round", lambda d: d.set_surrender(seat, surrender))
+
+    def set_round_info(self, table: str, meter: str | None = None, rng_number: int | None = None) -> Changes:
+        """The progressive meter when the round starts, typed (default: the meter last logged) and
+        the RNG's number for the additional wagers (000(p))."""
+        return self._edit(table, "enter a round", lambda d: d.set_round_info(meter, rng_number))
+
+    def set_banking(self, table: str, mode: str, seat: int | None = None, *, chips: str | None = None,
+                    last_wager: str | None = None, dealer_wager: str | None = None, wager: str | None = None,
+                    dealer_prepaid_commission: str | None = None, action_seat: int | None = None,
+                    cover_ruling: bool = False) -> Changes:
+        """Who banks the round: ``house``, ``player`` or ``co-bank`` with the seat, or 002's
+        ``player-dealer`` with its seat, wager and the action button's seat, as the profile allows;
+        amounts typed as dollars. A seat the procedures would not let bank is refused with their
+        reason (000(m)(2)-(4), 001 11.10, 003 PLAYER BANK 1-2); ``cover_ruling`` (003 PLAYER BANK 3)
+        takes a floor supervisor or pit manager, where the profile has it."""
+        with self._lock:
+            s, _ = self._require(AT_THE_TABLE, "enter a round")
+            self._check_table(table)
+            rules = self.pit.rules[table]
+            if cover_ruling:
+                if not rules.procedures.bank_cover_ruling:
+                    raise Refused(f"table {table}: profile {rules.name!r} has no supervisor's ruling on the bank's "
+                                  f"cover; its chips must cover the wagers ({rules.bank.cite_cover})")
+                if s.role not in SUPERVISORS:
+                    raise NotPermitted(f"{s.name} is {a_or_an(s.role)}; the cover ruling takes a floor supervisor or "
+                                       "a pit manager (003 PLAYER BANK 3)")
+            self._check_bank(table, mode, seat)
+            amounts = {"chips": chips, "last_wager": last_wager, "dealer_wager": dealer_wager, "wager": wager,
+                       "dealer_prepaid_commission": dealer_prepaid_commission}
+            d = self._draft_for(table)
+            try:
+                d.set_banking(mode, seat, amounts, action_seat, cover_ruling)
+            except DraftError as e:
+                raise FieldsRefused(f"table {table}: {e}", e.fields) from None
+            return changes(rounds=[table])
+
+    def set_cards(self, table: str, position: int, text: str) -> Changes:
+        """A position's cards typed ("as kd 7h 7c 2s jk 10d"; position 0 the dealer); a card already
+        at another position is refused at once naming both (000(b)(1)). Cards the shuffler read are
+        corrected with ``correct_cards`` instead, which logs who and why."""
+        return self._edit(table, "enter cards", lambda d: d.set_cards(position, text))
+
+    def set_hands(self, table: str, position: int, high: str, low: str) -> Changes:
+        """The set: five cards high and two low, the seven dealt. A foul is taken and shown with
+        the profile's consequence (``round_draft``); the dealer's and a co-bank's hand play the
+        house way whatever is entered (000(l)(3), (m)(5); a different set is reset, 000(n)(9))."""
+        return self._edit(table, "enter the hands", lambda d: d.set_hands(position, high, low))
+
+    def house_way(self, table: str, position: int) -> HandSet:
+        """How the house way sets the position's seven cards and the rule that chose it: what the
+        dealer recommends to a player who asks (003 GENERAL PROCEDURES 8, DEALER BANK 10; 002:
+        the House Way chart on request). Nothing changes."""
+        self._check_table(table)
+        with self._reading():
+            d = self._drafts.get(table)
+            if d is None:
+                raise Refused(f"table {table}: no round is being entered")
+            try:
+                return d.house_way(position)
+            except DraftError as e:
+                raise Refused(f"table {table}: {e}") from None
+
+    def use_house_way(self, table: str, position: int) -> Changes:
+        """Set the position's hand by the house way, for a player who asked for it."""
+        def do(d: RoundDraft) -> None:
+            hw = d.house_way(position)
+            d.set_hands(position, " ".join(hw.high), " ".join(hw.low))
+        return self._edit(table, "enter the hands", do)
+
+    def correct_cards(self, table: str, position: int, cards: str, reason: str) -> Changes:
+        """A person corrects the hand the shuffler read at a position: the seven cards as they are,
+        and why. Logged as ``hand_corrected`` {position, was, cards, reason, deck, serial, round},
+        who and when. Refused: nothing read there, not seven cards, a card at another position
+        (naming it), no reason."""
+        with self._lock:
+            s, now = self._require(AT_THE_TABLE, "correct a card the shuffler read")
+            self._check_table(table)
+            d = self._drafts.get(table)
+            if d is None:
+                raise Refused(f"table {table}: no round is being entered")
+            reason = (reason or "").strip()
+            try:
+                new = d.check_correction(position, cards)
+            except DraftError as e:
+                raise Refused(f"table {table}: {e}") from None
+            if not reason:
+                raise Refused("a correction of a card the shuffler read records why")
+            held = d.hands[position]
+            self._append([Record("hand_corrected", now, s.name, s.role, table,
+                                 {"position": position, "was": cards_str(held.cards) + list(held.unreadable),
+                                  "cards": cards_str(new), "reason": reason, "deck": held.deck,
+                                  "serial": held.serial, "round": d.round})])
+            return self._observe() | changes(tables=[table], rounds=[table])
+
+    def settle(self, table: str) -> RoundOutcome:
+        """Settle the round being entered: its round file (docs/round-format.md) through exactly
+        ``parse_round`` and ``settle`` (what ``pitdesk settle`` prints for the same file), logged
+        through ``Floor.settle`` in one append (the settlement with the round file, an approval
+        request per approval it needs, the meter). Refused, with nothing written: a misread or a
+        missing hand (``round_draft().problems``), a bank the procedures no longer allow, and
+        whatever the engine refuses, naming the field. A round that needs approvals is pending
+        until every request is approved (``decide``); then ``release`` pays it."""
+        with self._lock:
+            s, now = self._require(AT_THE_TABLE, "settle a round")
+            self._check_table(table)
+            d = self._drafts.get(table)
+            if d is None or not (d.touched or d.hands):
+                raise Refused(f"table {table}: no round is being entered")
+            problems = d.problems()
+            if problems:
+                raise Refused(f"table {table}: round {d.round} cannot be settled yet: " + "; ".join(problems))
+            rules = self.pit.rules[table]
+            self._check_bank(table, d.banking["mode"], d.banking.get("seat"))
+            obj = d.round_file(self._meter.get(table))
+            prof = profile(rules.name)
+            try:
+                result = settle(parse_round(obj, rules, self._limits[table]), rules, prof.ranker(), prof.house())
+            except RoundError as e:
+                raise Refused(f"table {table}: {e}") from None
+            try:
+                seqs = self.floor.settle(table, d.round, result, now, s.name, s.role, round_file=obj,
+                                         replaces=d.replaces)
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            del self._drafts[table]
+            changed = self._observe() | changes(tables=[table], rounds=[table])
+            return RoundOutcome(changed, self._round(seqs[0]))
+
+    def release(self, settlement: int, payees: Mapping[int, dict] | None = None) -> RoundOutcome:
+        """Pay a settled round once every approval it needs is approved: one ``round_released``
+        row, and a ``payout`` row per payout, each that needs one after its payout slip, numbered
+        next in sequence (app/store/slips.py), in one append. ``payees`` gives, by seat, the W-2G
+        data (name, address, tin, id_type, id_number) of a win of $600 and 300 times the wager.
+        Refused: a request pending (naming it and the role it needs), a request denied (the round
+        went back), already released, W-2G data missing. Payouts with slips take a floor
+        supervisor or pit manager."""
+        with self._lock:
+            s, now = self._require(AT_THE_TABLE, "release a round's payouts")
+            res = self._round(settlement)
+            table = res.table
+            if res.status == roundlog.RELEASED:
+                raise Refused(f"table {table} round {res.round} ({settlement}) was already {res.status_text}")
+            if res.status in (roundlog.PENDING, roundlog.DENIED):
+                raise Refused(f"table {table} round {res.round} ({settlement}): its payouts wait: {res.status_text}")
+            slips = [p for p in res.payouts if p.slip_reason]
+            if slips and s.role not in SUPERVISORS:
+                raise NotPermitted(f"{s.name} is {a_or_an(s.role)}; payouts with a payout slip (seat "
+                                   f"{', '.join(str(p.seat) for p in slips)}: {slips[0].slip_reason}) are released "
+                                   f"by {roles_text(SUPERVISORS)}")
+            payees = payees or {}
+            records = [Record("round_released", now, s.name, s.role, table,
+                              {"settlement": settlement, "round": res.round, "payouts": len(res.payouts)})]
+            for p in res.payouts:
+                if p.slip_reason:
+                    try:
+                        records.append(slip_record(now, s.name, s.role, table, p.seat, p.wager, p.stake, p.cents,
+                                                   payees.get(p.seat), {"settlement": settlement,
+                                                                        "reason": p.slip_reason}))
+                    except SlipError as e:
+                        raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
+                records.append(Record("payout", now, s.name, s.role, table,
+                                      {"settlement": settlement, "round": res.round, "seat": p.seat,
+                                       "bettor": p.bettor, "wager": p.wager, "line": p.line, "cents": p.cents,
+                                       "slip": None}, prepare=roundlog.slip_number if p.slip_reason else None))
+            self._append(records)
+            changed = self._observe() | changes(tables=[table], rounds=[table])
+            return RoundOutcome(changed, self._round(settlement))
+
+    def reopen_round(self, settlement: int) -> Changes:
+        """A round a denial sent back, entered again at its table (done by ``decide`` itself when
+        nothing else is being entered there)."""
+        with self._lock:
+            self._require(AT_THE_TABLE, "enter a round")
+            res = self._round(settlement)
+            if res.status != roundlog.DENIED:
+                raise Refused(f"round {settlement} at {res.table} is {res.status}; only a round a denial sent back "
+                              "is entered again")
+            again = roundlog.settled_again(self.log, settlement)
+            if again is not None:
+                raise Refused(f"round {settlement} at {res.table} was settled again as {again}")
+            d = self._drafts.get(res.table)
+            if d is not None and (d.touched or d.hands or d.returned):
+                raise Refused(f"table {res.table}: round {d.round} is being entered; settle it or discard it first")
+            if not self._send_back(settlement, res.status_text):
+                raise Refused(f"round {settlement} at {res.table} was not settled from a round file here")
+            return changes(rounds=[res.table])
+
+    def round_result(self, settlement: int) -> RoundResult:
+        """One settled round read back from the log exactly as logged, and where it stands."""
+        with self._reading():
+            return self._round(settlement)
+
+    def rounds(self, table: str, before: int | None = None, limit: int = detail.HISTORY_PAGE
+               ) -> tuple[RoundSummary, ...]:
+        """The table's settled rounds, newest first (``before``: a settlement seq, for the next page)."""
+        self._check_table(table)
+        with self._reading():
+            return roundlog.history(self.log, table, before, limit)
+
+    def slip_book(self, table: str | None = None) -> tuple[SlipInfo, ...]:
+        """The payout slips in number order (of one table if given); a void one says VOID."""
+        with self._reading():
+            return roundlog.slip_book(self.log, table)
+
+    def void_slip(self, number: int, reason: str) -> Changes:
+        """A floor supervisor or pit manager voids a slip, saying why; it stays in the book as VOID
+        and its number is never used again (``reissue_slip`` gives the payout a new one)."""
+        with self._lock:
+            s, now = self._require(SUPERVISORS, "void a payout slip")
+            try:
+                self.slips.void(number, reason, now, s.name, s.role)
+            except SlipError as e:
+                raise Refused(str(e)) from None
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            return self._observe() | changes(tables=[r["table_id"] for r in self.log.query(
+                "SELECT table_id FROM slips WHERE number = ?", (number,)) if r["table_id"]])
+
+    def reissue_slip(self, number: int, payee: dict | None = None) -> Changes:
+        """A new slip, numbered next, for the payout of a void slip (with W-2G data again where the
+        win needs it). Refused: the slip is not void, or was already issued again."""
+        with self._lock:
+            s, now = self._require(SUPERVISORS, "issue a payout slip")
+            rows = self.log.query("SELECT * FROM slips WHERE number = ?", (number,))
+            if not rows:
+                raise Refused(f"no slip {number}")
+            old = rows[0]
+            if old["status"] != "VOID":
+                raise Refused(f"slip {number} is {old['status']}; only a void slip is issued again")
+            again = self.log.query("SELECT number FROM slips s JOIN events e ON e.seq = s.seq WHERE "
+                                   "json_extract(e.body, '$.data.replaces') = ?", (number,))
+            if again:
+                raise Refused(f"void slip {number} was already issued again as slip {again[0]['number']}")
+            data = json.loads(self.log.query("SELECT body FROM events WHERE seq = ?", (old["seq"],))[0]["body"])["data"]
+            try:
+                rec = slip_record(now, s.name, s.role, old["table_id"], old["seat"], old["wager"], old["wager_cents"],
+                                  old["win_cents"], payee, {"replaces": number,
+                                                            **({"settlement": data["settlement"]}
+                                                               if data.get("settlement") else {})})
+            except SlipError as e:
+                raise Refused(str(e)) from None
+            self._append([rec])
+            return self._observe() | changes(tables=[old["table_id"]] if old["table_id"] else [])
+
+    # the round helpers
+    def _new_draft(self, table: str) -> RoundDraft:
+        state, rules = self._state_of(table)
+        prof = profile(rules.name)
+        # the procedures' round in progress (or just complete), else the one about to begin
+        now_round = state.round if state.state in IN_ROUND + ("round_complete",) else state.round + 1
+        d = RoundDraft(table, rules, self._limits[table], prof.house(), prof.ranker(), now_round)
+        if state.bank and state.bank_mode in rules.banking_modes and state.bank_mode != "house":
+            d.banking = {"mode": state.bank_mode, "seat": state.bank[0]}   # bank_declared this round
+        return d
+
+    def _draft_for(self, table: str) -> RoundDraft:
+        d = self._drafts.get(table)
+        if d is None:
+            d = self._drafts[table] = self._new_draft(table)
+        return d
+
+    def _edit(self, table: str, what: str, do: Callable[[RoundDraft], None]) -> Changes:
+        with self._lock:
+            self._require(AT_THE_TABLE, what)
+            self._check_table(table)
+            d = self._draft_for(table)
+            try:
+                do(d)
+            except DraftError as e:
+                raise FieldsRefused(f"table {table}: {e}", e.fields) from None
+            return changes(rounds=[table])
+
+    def _check_bank(self, table: str, mode: str, seat: int | None) -> None:
+        state, rules = self._state_of(table)
+        why = bank_refusal(state, rules, mode, seat)
+        if why:
+            raise Refused(f"table {table}: seat {seat} may not be the {mode} this round: {why}")
+
+    def _offers(self, table: str) -> tuple[tuple, str]:
+        state, rules = self._state_of(table)
+        if state.state == "closed":
+            return (), ("the table is closed in the log: the procedures have no rotation to offer the bank; the "
+                        "round's own fields are checked when it is settled (000(m)(2)-(4))")
+        info = detail.bank(state, rules)
+        return info.offers, info.note
+
+    def _round(self, settlement: int) -> RoundResult:
+        try:
+            row = roundlog.settlement_row(self.log, settlement)
+        except roundlog.NoSuchRound as e:
+            raise Refused(str(e)) from None
+        rules = self.pit.rules.get(row["table_id"]) or profile(row["data"]["settlement"]["profile"]).rules
+        return roundlog.result(self.log, settlement, rules, self.config.slip_cents)
+
+    def _send_back(self, settlement: int, why: str) -> bool:
+        """The round of ``settlement`` entered again at its table, saying why it came back."""
+        row = roundlog.settlement_row(self.log, settlement)
+        table, obj = row["table_id"], row["data"].get("round_file")
+        if table not in self._setups or obj is None:
+            return False
+        state, rules = self._state_of(table)
+        try:
+            rnd = parse_round(obj, rules, self._limits[table])
+        except RoundError:
+            return False
+        d = self._new_draft(table)
+        d.load(obj, rnd)
+        d.round, d.returned, d.replaces = row["data"].get("round") or d.round, why, settlement
+        self._drafts[table] = d
+        return True
+
+    def _fold_hands(self, rows: list[dict]) -> set[str]:
+        """``hand_read`` rows fill the table's round (created if none is being entered); a person's
+        ``hand_corrected`` replaces the read cards (app/workstation/rounds.py)."""
+        out = set()
+        for r in rows:
+            table = r["table_id"]
+            if table not in self._setups or r["type"] not in ("hand_read", "hand_corrected"):
+                continue
+            body = json.loads(r["body"])
+            data = body["data"]
+            if r["type"] == "hand_read":
+                pos, cards = data.get("position"), data.get("cards")
+                if not isinstance(pos, int) or not isinstance(cards, list):
+                    continue
+                self._draft_for(table).read_hand(pos, cards, str(data.get("serial") or body["actor"]),
+                                                 str(data.get("deck", "")), self._state_of(table)[0].round)
+            elif table in self._drafts:
+                self._drafts[table].correct(data["position"], data["cards"], body["actor"])
+            out.add(table)
+        return out
+
+    def _restore_hands(self) -> None:
+        """After a restart: the cards read (and corrected) in the round each table is in."""
+        for table in self._setups:
+            state = self._state_of(table)[0]
+            if state.state not in IN_ROUND:
+                continue
+            start = self.log.query("SELECT IFNULL(MAX(seq), 0) AS s FROM events WHERE table_id = ? AND type IN "
+                                   "('no_more_bets', 'settlement')", (table,))[0]["s"]
+            rows = self.log.query("SELECT seq, type, table_id, body FROM events WHERE table_id = ? AND seq > ? AND "
+                                  "type IN ('hand_read', 'hand_corrected') ORDER BY seq", (table, start))
+            self._fold_hands(rows)
 
     # -- administration ----------------------------------------------------------------------
     def needs_first_administrator(self) -> bool:
@@ -543,6 +1009,7 @@ class Workstation:
                               (self._seen, top))
         self._seen = top
         self.book.fold(rows)
+        rounds = self._fold_hands(rows)
         tables, alarms, approvals, users = set(), set(), set(), set()
         for r in rows:
             if r["table_id"] in self._setups:
@@ -563,7 +1030,8 @@ class Workstation:
                     users.add(data.get("name"))
                 else:
                     alarms.add(data["alarm"])
-        return changes(tables, alarms, approvals, {u for u in users if u}, seqs=[r["seq"] for r in rows])
+        return changes(tables, alarms, approvals, {u for u in users if u}, seqs=[r["seq"] for r in rows],
+                       rounds=rounds)
 
 
 def _minutes(idle) -> str:

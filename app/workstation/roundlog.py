@@ -1,0 +1,185 @@
+"""Settled rounds read back from the log: a round's settlement exactly as logged, where it stands
+(pending approval, sent back, ready, released), its payouts and their slips; the table's rounds
+newest first; the slip book.
+
+A settlement row (``Floor.settle``) is followed in the same append by one ``approval_requested``
+row per approval it needs, in order: the requests of the settlement at seq S are S+1 .. S+n. A
+release logs ``round_released`` {settlement} and a ``payout`` row per payout (with its slip's
+``slip_issued`` row before it where one is needed). A round's standing is read from those rows,
+never kept anywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime
+
+from app.engine.ledger import Result
+from app.engine.profile import RuleProfile
+from app.store.log import AuditLog
+
+from .readouts import (LedgerLine, Payout, ResultLine, RoundApproval, RoundResult, RoundSummary, SlipInfo)
+from .rounds import slip_reason
+
+PENDING, DENIED, READY, RELEASED = "pending", "denied", "ready", "released"
+
+
+class NoSuchRound(LookupError):
+    pass
+
+
+def settlement_row(log: AuditLog, seq: int) -> dict:
+    rows = log.query("SELECT seq, time, table_id, actor, role, body FROM events WHERE seq = ? AND type = 'settlement'",
+                     (seq,))
+    if not rows:
+        raise NoSuchRound(f"no settled round {seq} in the log (a round is named by its settlement's row)")
+    r = rows[0]
+    return {**r, "data": json.loads(r["body"])["data"]}
+
+
+def requests_of(log: AuditLog, seq: int, table: str | None, n: int) -> list[dict]:
+    if not n:
+        return []
+    return log.query("SELECT * FROM approvals WHERE request > ? AND request <= ? AND table_id IS ? ORDER BY request",
+                     (seq, seq + n, table))
+
+
+def settlement_of_request(log: AuditLog, request: int) -> int | None:
+    """The settlement whose approval ``request`` is, or None (a request of its own)."""
+    req = log.query("SELECT table_id FROM approvals WHERE request = ?", (request,))
+    if not req:
+        return None
+    rows = log.query("SELECT seq, json_extract(body, '$.data.settlement.approvals') AS a FROM events "
+                     "WHERE type = 'settlement' AND table_id IS ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+                     (req[0]["table_id"], request))
+    if rows and request - rows[0]["seq"] <= len(json.loads(rows[0]["a"] or "[]")):
+        return rows[0]["seq"]
+    return None
+
+
+def released_row(log: AuditLog, seq: int) -> dict | None:
+    rows = log.query("SELECT seq, time, actor FROM events WHERE type = 'round_released' AND "
+                     "json_extract(body, '$.data.settlement') = ? ORDER BY seq LIMIT 1", (seq,))
+    return rows[0] if rows else None
+
+
+def settled_again(log: AuditLog, seq: int) -> int | None:
+    """The settlement that settled again a round a denial sent back, if any."""
+    rows = log.query("SELECT seq FROM events WHERE type = 'settlement' AND json_extract(body, '$.data.replaces') = ? "
+                     "ORDER BY seq LIMIT 1", (seq,))
+    return rows[0]["seq"] if rows else None
+
+
+def standing(requests: list[dict], released: dict | None) -> str:
+    if released is not None:
+        return RELEASED
+    if any(r["status"] == "denied" for r in requests):
+        return DENIED
+    if any(r["status"] == "pending" for r in requests):
+        return PENDING
+    return READY
+
+
+def _results(s: dict) -> list[Result]:
+    return [Result(**r) for r in s["results"]]
+
+
+def payouts(s: dict, rules: RuleProfile, slip_cents: int | None, slips: dict | None = None) -> tuple[Payout, ...]:
+    """Every win handed to a seat (a bettor on its circle, the bank's surplus), with the slip it
+    needs and why (app/workstation/rounds.py ``slip_reason``)."""
+    results = _results(s)
+    meter_seats = {a["seat"] for a in s["approvals"] if a["kind"] == "progressive_meter_payout"}
+    stakes: dict[int, dict[str, int]] = {}
+    for r in results:
+        if r.bettor is None:
+            stakes.setdefault(r.seat, {})[r.wager] = r.stake
+    out = []
+    for r in results:
+        if r.outcome != "win" or r.win <= 0 or r.seat < 1:
+            continue
+        why, w2g = slip_reason(r, rules, meter_seats, slip_cents, stakes)
+        # envy is earned by the Fortune wager (000(r)(3)): the wager a W-2G names
+        stake = r.stake if r.stake or not r.wager.startswith("envy") else stakes.get(r.seat, {}).get("fortune", 0)
+        out.append(Payout(r.seat, r.bettor, r.wager, r.line, stake, r.win, why, w2g,
+                          (slips or {}).get((r.seat, r.bettor, r.wager))))
+    return tuple(out)
+
+
+def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) -> RoundResult:
+    row = settlement_row(log, seq)
+    data, table = row["data"], row["table_id"]
+    s = data["settlement"]
+    requests = requests_of(log, seq, table, len(s["approvals"]))
+    released = released_row(log, seq)
+    paid = {}
+    for p in log.query("SELECT body FROM events WHERE type = 'payout' AND json_extract(body, '$.data.settlement') = ? "
+                       "ORDER BY seq", (seq,)):
+        d = json.loads(p["body"])["data"]
+        paid[(d["seat"], d.get("bettor"), d["wager"])] = d.get("slip")
+    status = standing(requests, released)
+    approvals = tuple(RoundApproval(r["request"], r["kind"], r["seat"], r["cents"], r["role_needed"], r["reason"],
+                                    r["rule"], r["status"], r["decided_by"], r["decision_reason"]) for r in requests)
+    return RoundResult(
+        seq, table, data.get("round") or 0, datetime.fromisoformat(row["time"]), row["actor"], row["role"],
+        s["profile"], s["banking"], tuple(s["banker_hand"]["high"]), tuple(s["banker_hand"]["low"]),
+        tuple(ResultLine(r.seat, r.wager, r.stake, r.outcome, r.line, r.win, r.commission, r.net, r.bettor, r.rule,
+                         r.note) for r in _results(s)),
+        tuple(LedgerLine(m["from"], m["to"], m["cents"], m["seat"], m["wager"], m["reason"], m["rule"])
+              for m in s["ledger"]),
+        dict(s["net_by_party"]), approvals, tuple(s["notes"]), status,
+        _status_text(status, approvals, released, settled_again(log, seq) if status == DENIED else None),
+        payouts(s, rules, None if slip_cents is None else slip_cents, paid),
+        datetime.fromisoformat(released["time"]) if released else None, released["actor"] if released else None,
+        s, data.get("round_file"), data.get("replaces"))
+
+
+def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: dict | None,
+                 again: int | None) -> str:
+    if status == RELEASED:
+        return f"released by {released['actor']} at {released['time']}"
+    if status == DENIED:
+        d = next(a for a in approvals if a.status == "denied")
+        text = f"sent back: request {d.request} ({d.kind}) denied by {d.decided_by}: {d.decision_reason}"
+        return text + (f"; settled again as {again}" if again else "")
+    if status == PENDING:
+        waiting = [a for a in approvals if a.status == "pending"]
+        return "waiting for approval: " + "; ".join(
+            f"request {a.request} ({a.kind}, {a.reason}) needs {'an' if a.role_needed[0] in 'aeiou' else 'a'} "
+            f"{a.role_needed} ({a.rule})" for a in waiting)
+    if approvals:
+        return "approved (" + ", ".join(f"request {a.request} by {a.decided_by}" for a in approvals) + \
+               "); ready to release the payouts"
+    return "no approval needed; ready to release the payouts"
+
+
+def history(log: AuditLog, table: str, before: int | None, limit: int) -> tuple[RoundSummary, ...]:
+    rows = log.query("SELECT seq, time, round, banking, house_net_cents, approvals FROM settlements "
+                     "WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                     (table, before if before is not None else 2 ** 62, limit))
+    out = []
+    for r in rows:
+        actor = log.query("SELECT actor FROM events WHERE seq = ?", (r["seq"],))[0]["actor"]
+        status = standing(requests_of(log, r["seq"], table, r["approvals"]), released_row(log, r["seq"]))
+        out.append(RoundSummary(r["seq"], table, r["round"] or 0, datetime.fromisoformat(r["time"]), actor,
+                                r["banking"], r["house_net_cents"], r["approvals"], status))
+    return tuple(out)
+
+
+def slip_number(conn: sqlite3.Connection, data: dict) -> None:
+    """A payout row's slip: the one issued just before it in the same transaction."""
+    data["slip"] = conn.execute("SELECT MAX(number) FROM slips").fetchone()[0]
+
+
+def slip_book(log: AuditLog, table: str | None = None) -> tuple[SlipInfo, ...]:
+    rows = log.query("SELECT s.*, e.body FROM slips s JOIN events e ON e.seq = s.seq"
+                     + (" WHERE s.table_id = ?" if table is not None else "") + " ORDER BY s.number",
+                     (table,) if table is not None else ())
+    out = []
+    for r in rows:
+        d = json.loads(r["body"])["data"]
+        out.append(SlipInfo(r["number"], r["seq"], r["table_id"], r["seat"], r["wager"], r["wager_cents"],
+                            r["win_cents"], datetime.fromisoformat(r["time"]), r["issued_by"], r["status"],
+                            r["void_reason"], r["voided_by"], json.loads(r["w2g"]) if r["w2g"] else None,
+                            d.get("settlement"), d.get("replaces")))
+    return tuple(out)
