@@ -34,11 +34,11 @@ from app.devices.link import DeviceMessage, LinkEvent, LinkState, Port, open_por
 from app.devices.session import Policy
 from app.engine.cards import cards_str
 from app.engine.procedure import IN_ROUND, Event, Refused as EngineRefused, TableState, apply
+from app.engine.profile import RuleProfile
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
 from app.engine.tablelimits import TableLimits
 from app.resources import profile
-from app.engine.profile import RuleProfile
 from .pit import Pit, TableConfig, drain
 from app.store import paths
 from app.store.approvals import APPROVER_LEVEL, DECISIONS, ApprovalError
