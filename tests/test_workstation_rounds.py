@@ -583,3 +583,28 @@ def test_a_denial_while_another_round_is_entered_waits_to_be_reopened(ws):
     assert ws.round_draft("section6").replaces == first.settlement
     with pytest.raises(Refused, match="no settled round 99999"):
         ws.round_result(99999)
+
+
+def test_a_payoff_at_the_profiles_threshold_waits_for_a_floor_supervisor_and_gets_a_slip(ws):
+    obj = json.loads((ROOT / "docs" / "rounds" / "casino-house.json").read_text())
+    obj["seats"][0]["wagers"]["base"] = 30_000
+    ws.sign_in(*DEALER)
+    type_round(ws, "casino", obj)
+    r = ws.settle("casino").result
+    # 003 Clearing the Layout 1a: the supervisor is notified of payoffs of $250.00 or more
+    (req,) = r.approvals
+    assert (req.kind, req.seat, req.cents, req.role_needed) == ("payoff_threshold", 1, 30_000, "floor supervisor")
+    pays = {(p.seat, p.bettor, p.wager): p for p in r.payouts}
+    assert pays[1, None, "base"].slip_reason == "a payoff of $250.00 or more (003 Clearing the Layout 1a)"
+    assert pays[1, "ann", "base"].to == "seat 1/ann" and pays[1, "ann", "base"].slip_reason is None
+    # 003 GENERAL RULES 6: a winning toke bet goes to the dealers, with no slip
+    assert (pays[2, None, "fortune_toke"].to, pays[2, None, "fortune_toke"].slip_reason) == ("tokes", None)
+    ws.sign_in(*FLOOR)
+    ws.decide(req.request, "approved")
+    done = ws.release(r.settlement).result
+    assert done.status == "released"
+    assert [(s.number, s.seat, s.wager, s.win_cents) for s in ws.slip_book()] == [(1, 1, "base", 30_000)]
+    paid = [json.loads(x["body"])["data"] for x in ws.log.query("SELECT body FROM events WHERE type = 'payout' "
+                                                                 "ORDER BY seq")]
+    assert [(p["to"], p["wager"], p["cents"], p["slip"]) for p in paid] == [
+        (p.to, p.wager, p.cents, 1 if p.slip_reason else None) for p in r.payouts]

@@ -332,6 +332,7 @@ class RoundApproval:
 class Payout:
     seat: int
     bettor: str | None
+    to: str                         # who is handed it: "seat 2", "seat 1/ann", "tokes" (003 GENERAL RULES 6)
     wager: str
     line: str | None
     stake: int

@@ -101,7 +101,9 @@ def payouts(s: dict, rules: RuleProfile, slip_cents: int | None, slips: dict | N
         why, w2g = slip_reason(r, rules, meter_seats, slip_cents, stakes)
         # envy is earned by the Fortune wager (000(r)(3)): the wager a W-2G names
         stake = r.stake if r.stake or not r.wager.startswith("envy") else stakes.get(r.seat, {}).get("fortune", 0)
-        out.append(Payout(r.seat, r.bettor, r.wager, r.line, stake, r.win, why, w2g,
+        # a winning toke bet is the dealers' (003 GENERAL RULES 6): paid to the tokes, not the seat
+        to = "tokes" if r.wager == "fortune_toke" else f"seat {r.seat}" + (f"/{r.bettor}" if r.bettor else "")
+        out.append(Payout(r.seat, r.bettor, to, r.wager, r.line, stake, r.win, why, w2g,
                           (slips or {}).get((r.seat, r.bettor, r.wager))))
     return tuple(out)
 

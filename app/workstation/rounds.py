@@ -157,6 +157,8 @@ def slip_reason(r: Result, rules: RuleProfile, meter_seats: Iterable[int], slip_
     Fortune wager that earned it, 000(r)(3))."""
     if r.outcome != "win" or r.win <= 0 or r.wager in NOT_A_PAYOFF or r.seat < 1:
         return None, False
+    if r.wager == "fortune_toke":
+        return None, False   # 003 GENERAL RULES 6: the toke bet's win is the dealers', not the player's
     wager = r.stake if r.stake or not r.wager.startswith("envy") else stakes.get(r.seat, {}).get("fortune", 0)
     w2g = needs_w2g(r.win, wager)
     whys = []

@@ -638,8 +638,8 @@ class Workstation:
                         raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
                 records.append(Record("payout", now, s.name, s.role, table,
                                       {"settlement": settlement, "round": res.round, "seat": p.seat,
-                                       "bettor": p.bettor, "wager": p.wager, "line": p.line, "cents": p.cents,
-                                       "slip": None}, prepare=roundlog.slip_number if p.slip_reason else None))
+                                       "bettor": p.bettor, "to": p.to, "wager": p.wager, "line": p.line,
+                                       "cents": p.cents, "slip": None}, prepare=roundlog.slip_number if p.slip_reason else None))
             self._append(records)
             changed = self._observe() | changes(tables=[table], rounds=[table])
             return RoundOutcome(changed, self._round(settlement))
