@@ -245,3 +245,18 @@ def test_split_and_noisy_streams_deliver_each_message_once_in_order(messages, da
     for a, b in zip([0] + cuts, cuts + [len(stream)]):
         got += delivered(s.received(1.0, stream[a:b]))
     assert [{k: v for k, v in m.items() if k != "device"} for m in got] == expected
+
+
+def test_a_reader_blocks_until_the_sessions_next_timer():
+    """Session.wake_at: the link's reader waits on its port until a hello, a retransmission, a
+    heartbeat or a silence is due, not a fixed short time (docs/devices.md, "The session")."""
+    p = Policy()
+    s = Session("COM3", "WS-1", "1.0")
+    assert s.wake_at(5.0) == 5.0                                  # offline: opening is the runner's timer
+    s.opened(0.0)
+    # connecting: our hello awaits its ack, then the next hello is due
+    assert s.wake_at(0.1) == pytest.approx(min(p.ack_timeout_s, p.hello_every_s))
+    s = online(0.0)
+    assert s.wake_at(0.02) == pytest.approx(min(0.01 + p.heartbeat_s, 0.01 + p.degraded_after_s))
+    s.send(0.5, "deck_colour", deck="A", colour="red")
+    assert s.wake_at(0.5) == pytest.approx(0.5 + p.ack_timeout_s)  # the retransmission first

@@ -498,3 +498,29 @@ def test_who_sits_down_is_on_the_table_view(pit, qtbot):
     assert "FIRST TO THE TABLE" in w.table_page.positions[3].marks.text()
     qtbot.waitUntil(lambda: w.table_page.history.record(0).type == "player_seated", timeout=WAIT_MS)
     assert w.table_page.history.record(0).actor == DEALER.name
+
+
+def test_a_device_event_is_pumped_at_once_not_at_the_next_tick(pit, qtbot):
+    """The inbox says when a device speaks and the bridge pumps then (app/views/bridge.py,
+    SOON_MS): with the pump timer at ten minutes, the floor still moves with its devices."""
+    wait_online(qtbot, pit)
+    bridge = pit.window.bridge
+    bridge.timer.setInterval(600_000)
+    bridge.timer.start()
+    before = bridge.pumps
+    qtbot.waitUntil(lambda: bridge.pumps >= before + 3, timeout=WAIT_MS)
+
+
+def test_a_tile_is_measured_again_only_when_its_size_may_change(pit, qtbot):
+    """A new meter value of the same length redraws the meter and nothing else; a longer text
+    says the tile may need another size (app/views/floor.py measures again only then)."""
+    from dataclasses import replace
+    wait_online(qtbot, pit)
+    w = pit.window.floor.tiles["T1"]
+    t = w.tile
+    cents = t.meter_cents or 1_000_000
+    assert w.show_tile(replace(t, meter_cents=cents + 21)) is False or t.meter_cents is None
+    same = w.show_tile(replace(t, meter_cents=cents + 42))
+    assert same is False and w.meter.text().endswith(f"{(cents + 42) % 100:02d}")
+    assert w.show_tile(replace(t, meter_cents=cents * 1000)) is True       # three more digits
+    assert w.show_tile(replace(t, meter_cents=cents * 1000)) is False      # the same tile again

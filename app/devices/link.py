@@ -23,7 +23,10 @@ import serial
 from .session import Close, Deliver, Gap, Log, Policy, Send, Session, StateChanged
 
 log = logging.getLogger("pitdesk.devices")
-READ_WAIT_S = 0.02   # the longest a reader blocks before it looks at its timers
+READ_WAIT_S = 0.25   # the longest a reader blocks before it looks at its timers: it blocks until the
+#                      session's next timer (Session.wake_at), and a frame sent meanwhile from another
+#                      thread is retransmitted no sooner than ack_timeout_s (0.3 s) after it
+MIN_WAIT_S = 0.002   # a timer already due: look at the port once without blocking for long
 
 
 class Port(Protocol):
@@ -182,16 +185,22 @@ class Link:
             except (AttributeError, serial.SerialException):
                 fd = None
             if fd is not None:
-                ready, _, _ = select.select([fd], [], [], READ_WAIT_S)
+                ready, _, _ = select.select([fd], [], [], self._wait())
                 if not ready:
                     return b""
                 data = port.read(65536)
                 if not data:
                     raise serial.SerialException("the port reports data but gives none: the other end is gone")
                 return data
-        port.timeout = READ_WAIT_S  # no descriptor (rfc2217://, loop://): pyserial's own wait
+        port.timeout = self._wait()  # no descriptor (rfc2217://, loop://): pyserial's own wait
         first = port.read(1)
         return first + (port.read(port.in_waiting) if first and port.in_waiting else b"")
+
+    def _wait(self) -> float:
+        """Seconds to block on the port: until the session's next timer, at most ``READ_WAIT_S``."""
+        with self._lock:
+            now = self.monotonic()
+            return min(READ_WAIT_S, max(MIN_WAIT_S, self.session.wake_at(now) - now))
 
     def _carry_out(self, outputs) -> None:
         """Called with the lock held."""

@@ -229,6 +229,22 @@ class Session:
         self._pending[frame.seq] = _Pending(frame, now)
         return [self._wire(now, frame)]
 
+    def wake_at(self, now: float) -> float:
+        """When ``tick`` may next have something to do (a retransmission, a hello, a heartbeat,
+        a silence that degrades or closes the link): a reader may block on its port until then
+        (docs/devices.md, "The session"). ``now`` while offline: opening is the runner's timer."""
+        p = self.policy
+        if self.state == OFFLINE:
+            return now
+        times = [pend.sent + p.ack_timeout_s for pend in self._pending.values()]
+        if self.state == CONNECTING:
+            if not self._identified:
+                times.append(self._hello_sent + p.hello_every_s)
+        else:
+            times.append(self._last_tx + p.heartbeat_s)
+            times.append(self._last_rx + (p.degraded_after_s if self.state == ONLINE else p.offline_after_s))
+        return min(times, default=now + p.heartbeat_s)
+
     def ready_to_open(self, now: float) -> bool:
         return self.state == OFFLINE and now >= self.retry_at
 

@@ -2,8 +2,10 @@
 
 Every call to the workstation runs on one lane (app/views/tasks.py): one thread, in order, so
 the workstation is never entered by two threads at once and the GUI thread never waits for the
-database, a PIN's scrypt or a device. A QTimer pumps it every 100 ms (the link queue drained in
-one batch, as Picard's log view flushes its queue); after each pump, and after each action a
+database, a PIN's scrypt or a device. The link queue is drained in one batch (as Picard's log
+view flushes its queue) soon after a device speaks: the workstation's inbox says when it stops
+being empty, and the bridge pumps then, at most one pump every ``SOON_MS`` (its timer also
+pumps every ``PUMP_MS`` for the clocks and the idle sign-out); after each pump, and after each action a
 person takes, the bridge reads back what changed and emits ONE signal, ``changed``, with an
 ``Update``: the ``Changes`` and the fresh readouts of just those things (Anki's operations: one
 "what changed" value the views react to). A view never asks the workstation anything itself.
@@ -23,10 +25,11 @@ from typing import Any
 from app.workstation.changes import Changes
 from app.workstation.errors import LogStopped
 
-from .qt import QObject, QTimer, Signal
+from .qt import QObject, Qt, QTimer, Signal
 from .tasks import Lane
 
 PUMP_MS = 100
+SOON_MS = 15         # a device spoke: pump after this long at most, so that more events join the batch
 TICK = timedelta(seconds=1)      # the tiles' countdowns and the status bar's idle time
 TOUCH_EVERY = timedelta(seconds=1)
 
@@ -65,6 +68,7 @@ class _Reads:
 class Bridge(QObject):
     changed = Signal(object)      # Update
     failed = Signal(str)          # the log stopped, or the workstation failed: no more work
+    _arrived = Signal()           # from a link's thread: the inbox stopped being empty
 
     def __init__(self, workstation, clock: Callable[[], datetime] | None = None, pump_ms: int = PUMP_MS,
                  parent: QObject | None = None):
@@ -77,6 +81,15 @@ class Bridge(QObject):
         self.timer.setObjectName("pump")
         self.timer.setInterval(pump_ms)
         self.timer.timeout.connect(self.pump)
+        self.soon = QTimer(self)
+        self.soon.setObjectName("pump soon")
+        self.soon.setSingleShot(True)
+        self.soon.setInterval(SOON_MS)
+        self.soon.timeout.connect(self.pump)
+        self._arrived.connect(self._on_arrived, Qt.ConnectionType.QueuedConnection)
+        self._again = False           # events arrived while a pump was running
+        self._notify = self._arrived.emit
+        self._closed = False
         self.wanted = _Wanted()
         self._reads = _Reads()
         self._pumping = False
@@ -87,19 +100,36 @@ class Bridge(QObject):
 
     # -- life ----------------------------------------------------------------------------------
     def start(self) -> None:
+        inbox = getattr(self.ws, "events", None)
+        if hasattr(inbox, "notify"):
+            inbox.notify = self._notify
         self.timer.start()
         self.pump()
 
     def close(self) -> None:
         """Stop pumping and wait for the lane (an action already sent is finished); no update
         reaches the views after this."""
+        self._closed = True
+        inbox = getattr(self.ws, "events", None)
+        if getattr(inbox, "notify", None) is self._notify:
+            inbox.notify = None
         self.timer.stop()
+        self.soon.stop()
         self.lane.close()
+
+    def _on_arrived(self) -> None:
+        """A device spoke: pump within ``SOON_MS`` (or right after the pump under way)."""
+        if self._closed or self.stopped:
+            return          # the news of a device that spoke as the window closed
+        if self._pumping:
+            self._again = True
+        elif not self.soon.isActive():
+            self.soon.start()
 
     # -- the timer's side ----------------------------------------------------------------------
     def pump(self) -> None:
         """Drain the workstation once (skipped while the last pump is still running)."""
-        if self._pumping or self.stopped:
+        if self._pumping or self.stopped or self._closed:
             return
         self._pumping = True
         wanted = _Wanted(self.wanted.table, self.wanted.users)
@@ -117,9 +147,13 @@ class Bridge(QObject):
         self.pumps += 1
         if update is not None:
             self.changed.emit(update)
+        if self._again:
+            self._again = False
+            self._on_arrived()
 
     def _pump_failed(self, error: BaseException) -> None:
         self._pumping = False
+        self._again = False
         if isinstance(error, LogStopped):
             self._stop(error)          # nothing more can be written: the banner says why
         elif str(error) != self._last_error:
@@ -211,6 +245,7 @@ class Bridge(QObject):
             return
         self.stopped = str(error) or type(error).__name__
         self.timer.stop()
+        self.soon.stop()
         self.failed.emit(self.stopped)
 
     def _lane_failed(self, error: BaseException) -> None:

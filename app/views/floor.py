@@ -55,7 +55,10 @@ class FloorView(QScrollArea):
         self._current: str | None = None
 
     def set_tiles(self, tiles) -> None:
-        added = False
+        """Show ``tiles`` (all of them, or only those that changed). The floor measures again
+        only when a tile is added or moved, or a tile's text changed length and it no longer
+        fits: measuring 40 tiles takes longer than a pump's time."""
+        added, grown = False, []
         for t in tiles:
             w = self.tiles.get(t.table)
             cell = (t.row, t.col)
@@ -72,12 +75,16 @@ class FloorView(QScrollArea):
                 self._cells = {k: v for k, v in self._cells.items() if v != t.table}
                 self._cells[cell] = t.table
                 self.grid.addWidget(w, t.row - 1, t.col - 1)
-            w.show_tile(t)
-        for n in range(self.grid.rowCount()):
-            self.grid.setRowStretch(n, 1)
-        for n in range(self.grid.columnCount()):
-            self.grid.setColumnStretch(n, 1)
-        if added or not self._fits(self.zoom):
+                added = True
+            if w.show_tile(t):
+                grown.append(w)
+        if added:
+            for n in range(self.grid.rowCount()):
+                self.grid.setRowStretch(n, 1)
+            for n in range(self.grid.columnCount()):
+                self.grid.setColumnStretch(n, 1)
+            self.fit()
+        elif grown and self.zoom > ZOOM[0] and not self._fits(self.zoom, grown):
             self.fit()
 
     # -- zoom to fit ---------------------------------------------------------------------------
@@ -90,11 +97,12 @@ class FloorView(QScrollArea):
         return ((vp.width() - m.left() - m.right() - space * (cols - 1)) / cols,
                 (vp.height() - m.top() - m.bottom() - space * (rows - 1)) / rows)
 
-    def _fits(self, zoom: float) -> bool:
+    def _fits(self, zoom: float, tiles=None) -> bool:
         width, height = self._cell()
-        for w in self.tiles.values():
+        tiles = list(self.tiles.values()) if tiles is None else tiles
+        for w in tiles:
             w.set_zoom(zoom)
-        for w in self.tiles.values():
+        for w in tiles:
             need = w.minimumSizeHint()
             if need.width() > width:
                 return False
@@ -126,7 +134,8 @@ class FloorView(QScrollArea):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self.fit()
+        if event.size() != event.oldSize():
+            self.fit()
 
     def current(self) -> str | None:
         """The table whose tile has (or last had) the keyboard."""

@@ -109,7 +109,10 @@ def font(scale: float = 1.0, bold: bool = False, mono: bool = False) -> QFont:
 
 
 def set_level(label: QLabel, level: str, filled: bool = False) -> None:
-    """Colour ``label`` for ``level``; ``filled`` paints a badge (the colour behind dark text)."""
+    """Colour ``label`` for ``level``; ``filled`` paints a badge (the colour behind dark text).
+    Nothing is done when the label already shows it: a new palette repaints the label."""
+    if label.property("level") == level and label.property("filled") == filled:
+        return
     p = QPalette(label.palette())
     if filled:
         p.setColor(QPalette.ColorRole.Window, COLOUR[level])
@@ -120,15 +123,19 @@ def set_level(label: QLabel, level: str, filled: bool = False) -> None:
     label.setAutoFillBackground(filled)
     label.setPalette(p)
     label.setProperty("level", level)
+    label.setProperty("filled", filled)
 
 
 def set_plain(label: QLabel) -> None:
     """Ordinary text again (no level)."""
+    if label.property("filled") is False and label.property("level") is None:
+        return
     p = QPalette(label.palette())
     p.setColor(QPalette.ColorRole.WindowText, TEXT)
     label.setAutoFillBackground(False)
     label.setPalette(p)
     label.setProperty("level", None)
+    label.setProperty("filled", False)
 
 
 def set_dim(widget: QWidget) -> None:

@@ -31,6 +31,11 @@ def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str
     return lb
 
 
+def _tip(widget: QWidget, text: str) -> None:
+    if widget.toolTip() != text:
+        widget.setToolTip(text)
+
+
 def tile_level(t) -> str:
     """The frame's colour: the most urgent thing the tile shows (its words say which)."""
     links = [theme.LINK_LEVEL.get(light.state, NONE) for light in t.lights]
@@ -53,6 +58,7 @@ class TileWidget(QFrame):
         self.table = table
         self.tile = None
         self.zoom = 1.0
+        self._resized = False
         self.setObjectName("tile")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -151,78 +157,111 @@ class TileWidget(QFrame):
         self.layout().activate()
 
     # -- showing a readout ---------------------------------------------------------------------
-    def show_tile(self, t) -> None:
-        if t == self.tile:
-            return
-        self.tile = t
-        self.profile.setText(f"{t.profile} · {t.rule_text}")
-        self.state.setText(state_text(t.state))
-        self.round.setText(f"ROUND {t.round}")
-        self.void.setVisible(t.void)
-        if t.void:
-            self.void.setText(f"{LEVEL_MARK[RED]} VOID")
-            theme.set_level(self.void, RED, filled=True)
-        self.bank.setText(f"· BANK: {t.bank.text}")
+    # what each part of the tile shows (fields of the Tile readout): a part is drawn again
+    # only when one of its fields changed, as a tile changes several times a second
+    PARTS = (("_show_heading", ("profile", "rule_text", "state", "round", "void", "bank")),
+             ("_show_clocks", ("deck", "dice")),
+             ("_show_lights", ("lights",)),
+             ("_show_progressive", ("meter_cents", "progressive")),
+             ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements")))
 
-        if t.deck is None:
-            self.deck_name.setText("DECK")
-            self.deck.setText("no deck at the table")
-            theme.set_level(self.deck, NONE)
-        else:
-            # the deck in play, else the one dealt next
-            self.deck_name.setText(f"DECK {t.deck.deck}" + ("" if t.deck.in_play else " (next)"))
-            self.deck.setText(theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue))
-            theme.set_level(self.deck, t.deck.level)
-        if t.dice is None:
-            self.dice.setText("no dice at the table")
-            theme.set_level(self.dice, NONE)
-        else:
-            self.dice.setText(theme.clock_words(t.dice.level, t.dice.left, t.dice.overdue))
-            theme.set_level(self.dice, t.dice.level)
-
-        self._show_lights(t.lights)
-
-        if t.progressive is None:
-            self.meter.setText("")
-            self.meter.hide()
-            self.progressive.setText("no progressive wager")
-            theme.set_level(self.progressive, NONE)
-        else:
-            self.meter.show()
-            self.meter.setText(theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
-            if t.progressive == "closed":
-                self.progressive.setText(f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED: controller offline")
-                self.progressive.setToolTip("no progressive wagers until the controller is back (000(q))")
-                theme.set_level(self.progressive, RED)
-                theme.set_level(self.meter, RED)
-            else:
-                self.progressive.setText("PROGRESSIVE METER")
-                self.progressive.setToolTip("")
-                theme.set_level(self.progressive, NONE)
-                theme.set_plain(self.meter)
-
-        plural = "" if t.open_alarms == 1 else "S"
-        self.alarms.setText(f"{LEVEL_MARK[RED] if t.open_alarms else LEVEL_MARK[NONE]} {t.open_alarms} ALARM{plural}")
-        theme.set_level(self.alarms, RED if t.open_alarms else NONE, filled=bool(t.open_alarms))
-        plural = "" if t.pending_approvals == 1 else "S"
-        self.approvals.setText(f"{LEVEL_MARK[AMBER] if t.pending_approvals else LEVEL_MARK[NONE]} "
-                               f"{t.pending_approvals} APPROVAL{plural}")
-        theme.set_level(self.approvals, AMBER if t.pending_approvals else NONE, filled=bool(t.pending_approvals))
-        self.irregularities.setVisible(bool(t.pending_acknowledgements))
-        if t.pending_acknowledgements:
-            self.irregularities.setText(f"{LEVEL_MARK[RED]} IRREGULARITY: NEEDS A SUPERVISOR")
-            theme.set_level(self.irregularities, RED, filled=True)
-
+    def show_tile(self, t) -> bool:
+        """Show ``t``; True when the tile may need another size (a text changed length, a line
+        came or went), so that the floor measures again only then."""
+        old, self.tile = self.tile, t
+        if t == old:
+            return False
+        self._resized = False
+        for part, fields in self.PARTS:
+            if old is None or any(getattr(t, f) != getattr(old, f) for f in fields):
+                getattr(self, part)(t)
         level = tile_level(t)
         if self.property("level") != level:
             self.setProperty("level", level)
             self.style().unpolish(self)
             self.style().polish(self)
-        self.setAccessibleDescription(self.summary())
+        summary = self.summary()
+        if summary != self.accessibleDescription():
+            self.setAccessibleDescription(summary)
+        return self._resized
 
-    def _show_lights(self, lights) -> None:
+    def _put(self, label: QLabel, text: str) -> None:
+        old = label.text()
+        if old != text:
+            label.setText(text)
+            self._resized = self._resized or len(old) != len(text)
+
+    def _shown(self, widget: QWidget, on: bool) -> None:
+        if widget.isVisibleTo(self) != on:
+            widget.setVisible(on)
+            self._resized = True
+
+    def _show_heading(self, t) -> None:
+        self._put(self.profile, f"{t.profile} · {t.rule_text}")
+        self._put(self.state, state_text(t.state))
+        self._put(self.round, f"ROUND {t.round}")
+        self._shown(self.void, t.void)
+        if t.void:
+            self._put(self.void, f"{LEVEL_MARK[RED]} VOID")
+            theme.set_level(self.void, RED, filled=True)
+        self._put(self.bank, f"· BANK: {t.bank.text}")
+
+    def _show_clocks(self, t) -> None:
+        if t.deck is None:
+            self._put(self.deck_name, "DECK")
+            self._put(self.deck, "no deck at the table")
+            theme.set_level(self.deck, NONE)
+        else:
+            # the deck in play, else the one dealt next
+            self._put(self.deck_name, f"DECK {t.deck.deck}" + ("" if t.deck.in_play else " (next)"))
+            self._put(self.deck, theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue))
+            theme.set_level(self.deck, t.deck.level)
+        if t.dice is None:
+            self._put(self.dice, "no dice at the table")
+            theme.set_level(self.dice, NONE)
+        else:
+            self._put(self.dice, theme.clock_words(t.dice.level, t.dice.left, t.dice.overdue))
+            theme.set_level(self.dice, t.dice.level)
+
+    def _show_progressive(self, t) -> None:
+        if t.progressive is None:
+            self._put(self.meter, "")
+            self._shown(self.meter, False)
+            self._put(self.progressive, "no progressive wager")
+            theme.set_level(self.progressive, NONE)
+            return
+        self._shown(self.meter, True)
+        self._put(self.meter, theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
+        if t.progressive == "closed":
+            self._put(self.progressive, f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED: controller offline")
+            _tip(self.progressive, "no progressive wagers until the controller is back (000(q))")
+            theme.set_level(self.progressive, RED)
+            theme.set_level(self.meter, RED)
+        else:
+            self._put(self.progressive, "PROGRESSIVE METER")
+            _tip(self.progressive, "")
+            theme.set_level(self.progressive, NONE)
+            theme.set_plain(self.meter)
+
+    def _show_counts(self, t) -> None:
+        plural = "" if t.open_alarms == 1 else "S"
+        self._put(self.alarms, f"{LEVEL_MARK[RED] if t.open_alarms else LEVEL_MARK[NONE]} {t.open_alarms} "
+                               f"ALARM{plural}")
+        theme.set_level(self.alarms, RED if t.open_alarms else NONE, filled=bool(t.open_alarms))
+        plural = "" if t.pending_approvals == 1 else "S"
+        self._put(self.approvals, f"{LEVEL_MARK[AMBER] if t.pending_approvals else LEVEL_MARK[NONE]} "
+                                  f"{t.pending_approvals} APPROVAL{plural}")
+        theme.set_level(self.approvals, AMBER if t.pending_approvals else NONE, filled=bool(t.pending_approvals))
+        self._shown(self.irregularities, bool(t.pending_acknowledgements))
+        if t.pending_acknowledgements:
+            self._put(self.irregularities, f"{LEVEL_MARK[RED]} IRREGULARITY: NEEDS A SUPERVISOR")
+            theme.set_level(self.irregularities, RED, filled=True)
+
+    def _show_lights(self, t) -> None:
+        lights = t.lights
         serials = [light.serial for light in lights]
         if list(self.lights) != serials:
+            self._resized = True
             for lb in self.lights.values():
                 self.lights_box.removeWidget(lb)
                 lb.deleteLater()
@@ -234,8 +273,8 @@ class TileWidget(QFrame):
                 self.lights_box.addWidget(lb)
         for light in lights:
             lb = self.lights[light.serial]
-            lb.setText(theme.link_words(light.cls, light.state))
-            lb.setToolTip(f"{light.cls} {light.serial}: {light.state}")
+            self._put(lb, theme.link_words(light.cls, light.state))
+            _tip(lb, f"{light.cls} {light.serial}: {light.state}")
             theme.set_level(lb, theme.LINK_LEVEL.get(light.state, NONE))
 
     def light(self, cls: str) -> QLabel | None:

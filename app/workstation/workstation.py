@@ -22,7 +22,6 @@ reads the wall clock itself.
 from __future__ import annotations
 
 import json
-import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import contextmanager
@@ -53,6 +52,7 @@ from .changes import NOTHING, Changes, changes
 from .clocks import deck_clocks, dice_clock, worst
 from .config import WorkstationConfig
 from .errors import ConfigError, FieldsRefused, LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
+from .inbox import Inbox
 from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage, RoundDraftInfo, RoundOutcome,
                        RoundResult, RoundSummary, SessionInfo, SlipInfo, TableDetail, Tile, UserInfo)
 from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
@@ -108,7 +108,7 @@ class Workstation:
         except BaseException:
             self.log.close()
             raise
-        self.events: queue.Queue[LinkEvent] = queue.Queue()
+        self.events: Inbox = Inbox()   # queue.Queue[LinkEvent] that says when it fills
         self.runner = LinkRunner([d for t in config.tables for d in t.devices], self.events, factory=link_factory,
                                  policy=policy, install_serial=install_serial, wall=clock)
         self._setups = {t.id: t for t in config.tables}
