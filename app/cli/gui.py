@@ -89,6 +89,35 @@ def _open(args, config):
     return Workstation(config, args.db).start()
 
 
+class _Opening:
+    """``_open`` on a thread of its own; ``result()`` waits for it and raises what it raised."""
+
+    def __init__(self, args, config):
+        import threading
+        self._out: dict = {}
+        self._thread = threading.Thread(target=self._run, args=(args, config), name="open workstation")
+        self._thread.start()
+
+    def _run(self, args, config) -> None:
+        try:
+            self._out["ws"] = _open(args, config)
+        except BaseException as e:   # handed to the main thread in result()
+            self._out["error"] = e
+
+    def close(self) -> None:
+        """Qt failed to start: the workstation is closed as soon as it is open."""
+        try:
+            self.result().close()
+        except BaseException:
+            pass
+
+    def result(self):
+        self._thread.join()
+        if "error" in self._out:
+            raise self._out["error"]
+        return self._out["ws"]
+
+
 def _demo_db() -> Path:
     from app.views.qt import QStandardPaths
     folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
@@ -104,15 +133,23 @@ def run(args) -> int:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
-    from app.views import theme
-    from app.views.qt import QApplication, QCoreApplication
+    from app.views.qt import QCoreApplication
     QCoreApplication.setApplicationName("pitdesk")
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    theme.apply(app, args.font_pt)
-    app.setStyleSheet(theme.stylesheet())
-
+    if args.demo and not args.db:
+        args.db = str(_demo_db())
+    # the log opens (a new one hashes its people's PINs) while Qt starts: the window is up sooner
+    opening = _Opening(args, config)
     try:
-        ws = _open(args, config)
+        from app.views import main_window as _, theme  # noqa: F401  (imported while the log opens)
+        from app.views.qt import QApplication
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        theme.apply(app, args.font_pt)
+        app.setStyleSheet(theme.stylesheet())
+    except BaseException:
+        opening.close()
+        raise
+    try:
+        ws = opening.result()
     except WorkstationError as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

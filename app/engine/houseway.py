@@ -37,11 +37,20 @@ _RBITS = tuple(0 if c == JOKER else (1 << rank_of(c)) | (2 if rank_of(c) == ACE 
 
 
 def _runs_table(need: int) -> bytes:
-    """For each 15-bit rank mask: does some window of five ranks hold at least ``need``?"""
+    """For each 15-bit rank mask: does some window of five ranks hold at least ``need``? Built
+    from the windows (each subset of a window with ``need`` ranks or more, with any other ranks
+    beside it), not mask by mask: every command imports this module."""
     out = bytearray(1 << 15)
-    windows = [0x1F << low for low in range(1, 11)]
-    for m in range(1 << 15):
-        out[m] = any(bin(m & w).count("1") >= need for w in windows)
+    for low in range(1, 11):
+        window = 0x1F << low
+        others = [0]
+        for b in range(15):
+            if not (window >> b) & 1:
+                others += [x | (1 << b) for x in others]
+        held = [sub << low for sub in range(32) if sub.bit_count() >= need]
+        for x in others:
+            for h in held:
+                out[x | h] = 1
     return bytes(out)
 
 

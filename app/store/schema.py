@@ -13,10 +13,12 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-
-import sqlite_utils
+from typing import TYPE_CHECKING
 
 from .chain import GENESIS
+
+if TYPE_CHECKING:   # imported when a migration is due: a quarter second of every start otherwise
+    import sqlite_utils
 
 
 BUSY_TIMEOUT = 30  # seconds a writer waits for another process's write transaction to end
@@ -80,7 +82,7 @@ def _v1_read_models(db: sqlite_utils.Database) -> None:
                         "locked_until": str, "locked_by": str, "created": str}, pk="name")
 
 
-MIGRATIONS: list[tuple[int, str, Callable[[sqlite_utils.Database], None]]] = [
+MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
 ]
@@ -93,11 +95,14 @@ def migrate(conn: sqlite3.Connection) -> int:
 
     Two processes may open a new database at the same moment (two commands at first run): each
     step is decided inside its write transaction, so only one of them applies it."""
-    db = sqlite_utils.Database(conn)
     conn.execute("CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, name TEXT, applied TEXT)")
+    db = None
     for version, name, step in MIGRATIONS:
         if conn.execute("SELECT 1 FROM _migrations WHERE version = ?", (version,)).fetchone():
             continue
+        if db is None:
+            import sqlite_utils
+            db = sqlite_utils.Database(conn)
         conn.execute("BEGIN IMMEDIATE")
         if conn.execute("SELECT 1 FROM _migrations WHERE version = ?", (version,)).fetchone():
             conn.execute("COMMIT")  # the other process applied it while this one waited

@@ -29,7 +29,7 @@ from .qt import QObject, Qt, QTimer, Signal
 from .tasks import Lane
 
 PUMP_MS = 100
-SOON_MS = 15         # a device spoke: pump after this long at most, so that more events join the batch
+SOON_MS = 3         # a device spoke: pump after this long at most, so that more events join the batch
 TICK = timedelta(seconds=1)      # the tiles' countdowns and the status bar's idle time
 TOUCH_EVERY = timedelta(seconds=1)
 
