@@ -524,3 +524,23 @@ def test_a_tile_is_measured_again_only_when_its_size_may_change(pit, qtbot):
     assert same is False and w.meter.text().endswith(f"{(cents + 42) % 100:02d}")
     assert w.show_tile(replace(t, meter_cents=cents * 1000)) is True       # three more digits
     assert w.show_tile(replace(t, meter_cents=cents * 1000)) is False      # the same tile again
+
+
+def test_a_key_pressed_in_the_window_keeps_the_session_alive(pit, qtbot):
+    """The idle sign-out counts from the last key or click (docs/workstation.md): the window
+    watches its input (app/views/main_window.py, _watch_input), not every event of the app."""
+    from PySide6.QtTest import QTest
+    w = pit.window
+    w.actions_by_name["sign_in"].trigger()
+    d = w.dialog
+    fill(qtbot, d, FLOOR.name, FLOOR.pin)
+    qtbot.waitUntil(lambda: "SIGNED IN: demo-floor" in w.who.text(), timeout=WAIT_MS)
+    pit.clock.advance(minutes=4)
+    touched = pit.window.bridge._last_touch
+    QTest.keyClick(w.windowHandle(), Qt.Key.Key_Right)     # as the platform delivers a key
+    qtbot.waitUntil(lambda: w.bridge._last_touch != touched, timeout=WAIT_MS)
+    pit.clock.advance(minutes=2)                           # six minutes signed in, two idle
+    pit.window.bridge.pump_soon()
+    qtbot.waitUntil(lambda: "signs out after 0:03:00 idle" in w.who.text() or "0:02:59" in w.who.text(),
+                    timeout=WAIT_MS)
+    assert "SIGNED IN: demo-floor" in w.who.text()

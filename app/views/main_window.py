@@ -122,8 +122,7 @@ class MainWindow(QMainWindow):
         self.bridge.failed.connect(self.on_failed)
         self.view = "floor"
         self._restore()
-        from .qt import QApplication
-        QApplication.instance().installEventFilter(self)
+        self._watched: set[int] = set()
 
     # -- commands ----------------------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -295,6 +294,7 @@ class MainWindow(QMainWindow):
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: self._closed_dialog(d))
         d.open()
+        self._watch_input(d)
         return d
 
     def _closed_dialog(self, d: QDialog) -> None:
@@ -350,6 +350,21 @@ class MainWindow(QMainWindow):
         return self._open(DecideDialog(self.bridge, request, decision, self.session, self))
 
     # -- activity, settings, closing --------------------------------------------------------------------
+    def _watch_input(self, widget: QWidget) -> None:
+        """A key or a click in ``widget``'s window keeps the session alive. The filter sits on
+        the window (QWindow), which sees the input and not the paint events of every label: an
+        application-wide Python filter would take the GIL for each of thousands of events a
+        second, away from the device links."""
+        handle = widget.windowHandle()
+        if handle is not None and id(handle) not in self._watched:
+            self._watched.add(id(handle))
+            handle.installEventFilter(self)
+            handle.destroyed.connect(lambda _=None, k=id(handle): self._watched.discard(k))
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._watch_input(self)
+
     def eventFilter(self, obj, event) -> bool:
         if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and not self._closed:
             self.bridge.touch()
