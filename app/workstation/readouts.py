@@ -272,6 +272,22 @@ class WagerLimitInfo:
 
 
 @dataclass(frozen=True)
+class RoundForm:
+    """What the table's profile lets a person enter in a round, so that a view shows a field for
+    each and decides nothing itself (app/workstation/rounds.py ``round_form``)."""
+    seats: tuple[int, ...]          # the seats that may wager: 1-6, or 002's 1-7
+    wagers: tuple[str, ...]         # every wager offered, as the round file names it ("additional 3")
+    wager_names: dict               # wager -> its name in words ("Fortune bonus wager")
+    banking_fields: dict            # mode -> the amounts and seats it takes (chips, last_wager, ...)
+    bettors_per_circle: int         # 003: up to four bettors on one circle; 1 elsewhere
+    surrender: bool                 # the player may surrender (000(l)(4), 004(9))
+    prepaid_commission: bool        # 003 COLLECTING 6
+    cover_ruling: bool              # 003 PLAYER BANK 3: a supervisor's ruling on the bank's cover
+    progressive: bool               # a progressive wager is offered: the meter goes with the round
+    rng: bool                       # additional wagers on the RNG's number (000(p))
+
+
+@dataclass(frozen=True)
 class RoundDraftInfo:
     """The round being entered at a table, as the round panel shows it."""
     table: str
@@ -286,6 +302,7 @@ class RoundDraftInfo:
     problems: tuple[str, ...]       # what blocks settlement (misreads, missing cards); () ready to try
     returned: str | None            # a denial sent this round back: who denied what, and why
     replaces: int | None            # the settlement (seq) the denial sent back
+    form: RoundForm | None = None   # what the profile lets a person enter
 
 
 @dataclass(frozen=True)

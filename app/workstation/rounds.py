@@ -34,7 +34,7 @@ from app.engine.round import Round
 from app.engine.tablelimits import NAMES, TableLimits, refusals
 from app.store.slips import needs_w2g
 
-from .readouts import (BankingDraft, FieldCheck, HandSet, PositionCards, RoundDraftInfo, SeatWagers,
+from .readouts import (BankingDraft, FieldCheck, HandSet, PositionCards, RoundDraftInfo, RoundForm, SeatWagers,
                        WagerLimitInfo)
 
 HAND = 7
@@ -74,6 +74,31 @@ def offered_wagers(rules: RuleProfile) -> tuple[str, ...]:
     if "additional" in rules.side_bets:
         out += [f"additional {n}" for n in range(1, 8)]
     return tuple(out)
+
+
+def round_form(rules: RuleProfile) -> RoundForm:
+    """What a person may enter in a round under the profile: the seats, every wager offered with
+    its name, what each banking mode takes (docs/round-format.md, "banking"), the bettors on a
+    circle, surrender, prepaid commission, a supervisor's cover ruling, the meter and the RNG's
+    number. A view shows a field for each of these and no other."""
+    wagers = offered_wagers(rules)
+    names = {w: NAMES.get(w, w) if not w.startswith("additional ") else f"additional wager on {w.split()[1]}"
+             for w in wagers}
+    prepaid = rules.commission.prepaid_allowed
+    ruling = ("cover_ruling",) if rules.procedures.bank_cover_ruling else ()
+    fields = {"house": (),
+              # 000(m)(4), (7): the bank's chips, its last wager against the dealer, the dealer's wager;
+              # 003 PLAYER BANK 7, COLLECTING 8: prepaid commission with the dealer's wager
+              "player": ("seat", "chips", "last_wager", "dealer_wager")
+              + (("dealer_prepaid_commission",) if prepaid else ()) + ruling,
+              # 000(m)(5): the co-bank covers half; the dealer never wagers against it
+              "co-bank": ("seat", "chips", "last_wager") + ruling,
+              # 002: the player-dealer's wager and the action button
+              "player-dealer": ("seat", "wager", "action_seat")}
+    return RoundForm(tuple(table_seats(rules)), wagers, names,
+                     {m: fields[m] for m in rules.banking_modes if m in fields}, rules.bettors_per_circle,
+                     rules.surrender != "forbidden", prepaid, bool(ruling), "progressive" in rules.side_bets,
+                     "additional" in rules.side_bets)
 
 
 def check_wager(rules: RuleProfile, limits: TableLimits, seat: int, wager: str, text: str) -> FieldCheck:
@@ -227,6 +252,7 @@ class RoundDraft:
         self.returned: str | None = None
         self.replaces: int | None = None
         self.touched = False            # a person entered something
+        self.form = round_form(rules)
 
     # -- where ----------------------------------------------------------------------------------
     def check_position(self, position: int) -> None:
@@ -640,7 +666,7 @@ class RoundDraft:
                                bool(b.get("cover_ruling")), self.rules.banking_modes, offers, note)
         return RoundDraftInfo(self.table, self.rules.name, self.round, banking, positions, seats, limits,
                               self.meter if self.meter is not None else meter_default, self.rng_number,
-                              tuple(self.problems()), self.returned, self.replaces)
+                              tuple(self.problems()), self.returned, self.replaces, self.form)
 
     def _position_info(self, pos: int, playing: bool) -> PositionCards:
         h = self.hands.get(pos)
