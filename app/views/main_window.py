@@ -17,12 +17,16 @@ from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, 
 from .floor import FloorView
 from .lists import AlarmsPage, ApprovalsPage
 from .models import ShortcutModel
+from .round_panel import RoundPanel
 from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
 VIEWS = ("floor", "table", "alarms", "approvals")
+# the round panel's commands (app/views/round_panel.py): its methods of the same names
+ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "print_slip", "save_slip",
+                  "void_slip")
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,19 @@ COMMANDS = (
             "acknowledge the selected alarm (the table's first open one elsewhere), with your reason"),
     Command("approve", "A&pprovals", "&Approve…", "F7", "approve the selected request, with your PIN"),
     Command("deny", "A&pprovals", "&Deny…", "F8", "deny the selected request, with your PIN and a reason"),
+    Command("round", "&Round", "Round &panel", "F10",
+            "the round panel of the table open: enter, settle and release a round"),
+    Command("new_round", "&Round", "&New round", "Ctrl+N",
+            "start entering the table's round (a round being entered is kept)"),
+    Command("pick_cards", "&Round", "&Card picker…", "Ctrl+Shift+C", "pick a position's cards from the 53-card deck"),
+    Command("settle", "&Round", "&Settle", "F11", "settle the round being entered: results, ledger, approvals"),
+    Command("release", "&Round", "&Release payouts…", "Ctrl+R",
+            "pay the settled round once its approvals are approved, with its payout slips"),
+    Command("discard_round", "&Round", "&Discard round", "Ctrl+Shift+D", "throw away the round being entered"),
+    Command("print_slip", "&Round", "&Print slip…", "Ctrl+P", "print the selected payout slip"),
+    Command("save_slip", "&Round", "Save slip as P&DF…", "Ctrl+Shift+S",
+            "the selected payout slip as a one-page PDF"),
+    Command("void_slip", "&Round", "&Void slip…", "Ctrl+Shift+V", "void the selected payout slip, with your reason"),
     Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
 )
 
@@ -82,7 +99,9 @@ class MainWindow(QMainWindow):
 
         self.floor = FloorView()
         self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
-        self.table_page = TablePage(self._fetch_history)
+        self.round_panel = RoundPanel(self.bridge, {n: self.actions_by_name[n] for n in ROUND_COMMANDS},
+                                      session=lambda: self.session)
+        self.table_page = TablePage(self._fetch_history, round_panel=self.round_panel)
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
                                             self.actions_by_name["deny"])
@@ -129,12 +148,15 @@ class MainWindow(QMainWindow):
         menus = {}
         handlers = {
             "sign_in": self.sign_in, "sign_out": self.sign_out, "users": self.open_users, "quit": self.close,
-            "floor": lambda: self.show_view("floor"), "table": lambda: self.show_view("table"),
+            "floor": lambda: self.show_view("floor"), "table": self.show_table,
             "alarms": lambda: self.show_view("alarms"), "approvals": lambda: self.show_view("approvals"),
             "next_table": lambda: self.step_table(1), "previous_table": lambda: self.step_table(-1),
             "acknowledge": self.acknowledge, "approve": lambda: self.decide("approved"),
             "deny": lambda: self.decide("denied"), "shortcuts": self.show_shortcuts,
+            "round": self.show_round,
         }
+        for name in ROUND_COMMANDS:
+            handlers[name] = lambda name=name: self.round_command(name)
         for c in COMMANDS:
             menu = menus.get(c.menu) or menus.setdefault(c.menu, self.menuBar().addMenu(c.menu))
             a = QAction(c.text, self)
@@ -201,6 +223,24 @@ class MainWindow(QMainWindow):
         elif name in ("alarms", "approvals"):
             self.pages[name].view.setFocus()
         self._enable()
+
+    def show_table(self) -> None:
+        self.show_view("table")
+        self.table_page.show_tab("table")
+
+    def show_round(self) -> None:
+        """The round panel of the table open (else of the table chosen on the floor)."""
+        self.show_view("table")
+        self.table_page.show_tab("round")
+        self.round_panel.setFocus()
+
+    def round_command(self, name: str) -> None:
+        if self.view != "table" or self.table_page.table is None:
+            self.statusBar().showMessage("Open a table's round panel first: F3 for the table, F10 for its "
+                                         "round.", 8000)
+            return
+        self.table_page.show_tab("round")
+        getattr(self.round_panel, name)()
 
     def view_spec(self) -> str:
         if self.view == "table" and self.table_page.table:

@@ -7,6 +7,10 @@ The binding is pinned to PySide6-Essentials 6.11.3 (pyproject.toml): 6.12.0 on C
 takes a reference from None at every void call and from True at every signal emit, and the
 interpreter aborts within minutes of a busy window ("Fatal Python error: none_dealloc").
 tests/test_views_models.py checks the binding in use does neither.
+
+PySide6-Essentials 6.11.3 carries QtPrintSupport (QPrinter, QPrintDialog) as well as QPdfWriter
+(QtGui): a payout slip (app/reports/slip.py) is drawn once for a PDF and for a printer. QtPdf
+(QPdfDocument) is in PySide6-Addons only, so a PDF is rendered to an image with poppler's pdftoppm.
 """
 
 from __future__ import annotations
@@ -16,12 +20,16 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
     QCoreApplication,
+    QElapsedTimer,
     QEvent,
+    QMarginsF,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
     QRect,
+    QRectF,
     QRunnable,
     QSettings,
     QSize,
@@ -41,16 +49,22 @@ from PySide6.QtGui import (
     QGuiApplication,
     QImage,
     QKeySequence,
+    QPageLayout,
+    QPageSize,
     QPainter,
     QPalette,
+    QPdfWriter,
     QPen,
 )
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -73,6 +87,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QTextBrowser,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import theme
 from .models import DeckModel, HistoryModel, IrregularityModel, seat_text
 from .qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
-                 QSplitter, Qt, QTableView, QTimer, QVBoxLayout, QWidget)
+                 QSplitter, Qt, QTableView, QTabWidget, QTimer, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text
 
@@ -150,9 +150,11 @@ class PositionBox(QFrame):
 
 
 class TablePage(QWidget):
-    def __init__(self, fetch_history, parent: QWidget | None = None):
-        """``fetch_history(table, before, deliver)`` reads an older page off the GUI thread."""
+    def __init__(self, fetch_history, parent: QWidget | None = None, round_panel: QWidget | None = None):
+        """``fetch_history(table, before, deliver)`` reads an older page off the GUI thread;
+        ``round_panel`` (app/views/round_panel.py) is the table's second tab, beside its detail."""
         super().__init__(parent)
+        self.round_panel = round_panel
         self.setObjectName("table")
         self.table: str | None = None
         self.detail = None
@@ -188,8 +190,9 @@ class TablePage(QWidget):
         head.addWidget(self.subtitle, 1, 0)
         head.addWidget(self.counts, 1, 1, Qt.AlignmentFlag.AlignRight)
         head.addWidget(self.facts, 2, 0, 1, 2)
-        head.addWidget(self.clocks, 3, 0, 1, 2)
-        head.addWidget(self.lights, 4, 0, 1, 2)
+        # the clocks and the device lights share a line: the round panel below needs the height
+        head.addWidget(self.clocks, 3, 0)
+        head.addWidget(self.lights, 3, 1, Qt.AlignmentFlag.AlignRight)
         head.setColumnStretch(0, 1)
         for lb in (self.facts, self.clocks, self.lights, self.subtitle):
             lb.setWordWrap(True)
@@ -254,8 +257,28 @@ class TablePage(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(12, 8, 12, 8)
         box.addLayout(head)
-        box.addWidget(layout_box)
-        box.addWidget(lower, 1)
+        if round_panel is None:
+            self.tabs = None
+            box.addWidget(layout_box)
+            box.addWidget(lower, 1)
+            return
+        # the table's detail and its round panel (issue 14), one tab each, under the same header
+        detail = QWidget()
+        dbox = QVBoxLayout(detail)
+        dbox.setContentsMargins(0, 4, 0, 0)
+        dbox.addWidget(layout_box)
+        dbox.addWidget(lower, 1)
+        self.detail_tab = detail
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("table_tabs")
+        self.tabs.addTab(detail, "Table (F3)")
+        self.tabs.addTab(round_panel, "Round (F10)")
+        box.addWidget(self.tabs, 1)
+
+    def show_tab(self, name: str) -> None:
+        """``table`` (the detail) or ``round`` (the round panel)."""
+        if self.tabs is not None:
+            self.tabs.setCurrentWidget(self.round_panel if name == "round" else self.detail_tab)
 
     # -- which table ---------------------------------------------------------------------------
     def set_table(self, table: str | None) -> None:
@@ -263,6 +286,8 @@ class TablePage(QWidget):
             self.table = table
             self.detail = None
             self.history.clear()
+        if self.round_panel is not None:
+            self.round_panel.set_table(table)
 
     def _fetch_older(self, before: int, deliver) -> None:
         if self.table is not None:

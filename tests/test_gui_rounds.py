@@ -1,0 +1,607 @@
+"""The round panel in the real window (issue 14): rounds typed into it as people type them,
+settled, approved, released with their payout slips, over the real workstation and its log.
+
+The floor has a table per profile named after it (``section6``, ``nj``, ``face-up-ca``, ``casino``,
+``sd``), closed in the log as in tests/test_workstation_rounds.py (no rotation: a round file's own
+banking fields are checked when it is settled), and ``T1``, a section6 table opened as the demo
+opens it, whose card-reading shuffler is a simulated device over loopback TCP. Every example in
+docs/rounds/ is typed into the panel with qtbot.keyClicks and its settlement in the log compared
+with what ``pitdesk settle`` prints for the same file, to the cent.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import re
+import shutil
+import subprocess
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+import shiboken6
+
+from app.cli.main import main as pitdesk
+from app.devices.link import DeviceMessage
+from app.devices.messages import decode_message, encode_message
+from app.engine.money import dollars
+from app.engine.procedure import apply
+from app.reports import slip as slip_report
+from app.resources import profile
+from app.simulate.devices import SimDevice
+from app.store.log import Record
+from app.views.main_window import MainWindow
+from app.views.qt import QLineEdit, QPrintDialog, QPrinter, QSettings, Qt
+from app.views.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
+from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
+from app.workstation.demo import add_demo_users
+from app.workstation.opening import DEMO_DEALER, DEMO_FLOOR, opening_events
+from app.workstation.readouts import SlipInfo
+from app.workstation.workstation import Workstation
+from tests.test_views_support import QUICK, USERS, WAIT_MS, Clock, no_threads_left, themed  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
+PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd")
+ADMIN, FLOOR, PIT, DEALER = (USERS[r] for r in ("administrator", "floor supervisor", "pit manager", "dealer"))
+PAYEE = {"name": "Pat Lee", "address": "1 Main Street, Reno NV", "tin": "123-45-6789", "id_type": "driver license",
+         "id_number": "D1234567"}
+FRAMES = itertools.count(1)
+
+
+@dataclass
+class RoundPit:
+    window: MainWindow
+    ws: Workstation
+    clock: Clock
+    shuffler: object | None       # the served simulated shuffler of T1, or None
+
+
+def floor_config(shuffler_url: str | None, slip_cents: int | None = None) -> WorkstationConfig:
+    """A table per profile, closed in the log and with no devices; T1 (section6) with a shuffler;
+    M1 (section6) with a shuffler whose frames the test hands the workstation itself."""
+    tables = [TableSetup(p, p, (), 1, n + 1) for n, p in enumerate(PROFILES)]
+    if shuffler_url is not None:
+        tables.append(TableSetup("T1", "section6", (DeviceSetup("shuffler", "SHF-T1", shuffler_url),), 2, 1))
+    tables.append(TableSetup("M1", "section6", (DeviceSetup("shuffler", "SHF-M1", "socket://127.0.0.1:9"),), 2, 2))
+    return WorkstationConfig(tuple(tables), source="the rounds test floor", slip_cents=slip_cents)
+
+
+def open_tables(ws: Workstation, tables: tuple[str, ...]) -> None:
+    """``tables`` opened as the demo dealer and floor supervisor open them (000(e)), in one append."""
+    records = []
+    for t in tables:
+        state, rules = ws.floor.state(t), ws.pit.rules[t]
+        for event in opening_events(ws.clock, DEMO_DEALER, DEMO_FLOOR, ("red", "blue")):
+            state = apply(state, event, rules)
+            records.append(Record(event.type, event.time, event.actor, event.role, t, event.data))
+    ws.log.append_many(records)
+
+
+def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip_cents: int | None = None) -> RoundPit:
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    clock = Clock()
+    served = None
+    if shuffler:
+        served = SimDevice("shuffler", "SHF-T1", faults=(), seed=7, pace=0.1, fault_rate=0.0).serve_tcp("127.0.0.1", 0)
+    try:
+        ws = Workstation(floor_config(served.url if served else None, slip_cents), tmp_path / "audit.db", clock=clock,
+                         policy=QUICK, install_serial="pitdesk-test", on_close=[served.stop] if served else [])
+    except BaseException:
+        if served:
+            served.stop()
+        raise
+    try:
+        add_demo_users(ws)
+        open_tables(ws, ("M1",) + (("T1",) if shuffler else ()))
+        ws.start()
+        window = MainWindow(ws, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), pump_ms=30,
+                            title="rounds")
+    except BaseException:
+        ws.close()
+        raise
+    qtbot.addWidget(window)
+    window.resize(1600, 1000)
+    window.show()
+    window.start()
+    return RoundPit(window, ws, clock, served)
+
+
+def close_round_pit(p: RoundPit) -> None:
+    p.window.close()
+    lane = p.window.bridge.lane
+    assert lane.closed and lane.active == 0, "the bridge's lane still runs a task"
+    p.ws.close()
+
+
+@pytest.fixture
+def rpit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
+    p = make_round_pit(tmp_path, qtbot, monkeypatch)
+    yield p
+    close_round_pit(p)
+
+
+# -- helpers: a person at the window ------------------------------------------------------------
+def sign_in(qtbot, w: MainWindow, who) -> None:
+    d = w.sign_in()
+    qtbot.keyClicks(d.name, who.name)
+    qtbot.keyClicks(d.pin, who.pin)
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: w.session is not None and w.session.name == who.name, timeout=WAIT_MS)
+
+
+def gone(dialog) -> bool:
+    return not shiboken6.isValid(dialog) or not dialog.isVisible()
+
+
+def idle(qtbot, w: MainWindow) -> None:
+    """Everything sent down the bridge has been answered (and the panel read back)."""
+    qtbot.waitUntil(lambda: w.bridge.lane.pending == 0 and not w.round_panel._reading, timeout=WAIT_MS)
+
+
+def activate(qtbot, w: MainWindow) -> None:
+    """The window has the keyboard again (a dialog closed): its shortcuts work."""
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=WAIT_MS)
+
+
+def open_round_panel(qtbot, w: MainWindow, table: str) -> None:
+    w.show_view(f"table:{table}")
+    activate(qtbot, w)
+    qtbot.keyClick(w, Qt.Key.Key_F10)
+    assert w.table_page.tabs.currentWidget() is w.round_panel
+
+
+def typed(cards: str) -> str:
+    """Cards as a person types them: lower case, ten as 10, the joker jk."""
+    return cards.lower().replace("t", "10").replace("j10", "jk")
+
+
+def type_field(qtbot, edit, text: str) -> None:
+    edit.setFocus()
+    edit.selectAll()
+    if edit.text():
+        qtbot.keyClick(edit, Qt.Key.Key_Delete)
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+
+
+def type_round(qtbot, w: MainWindow, table: str, obj: dict) -> None:
+    """A round file typed into the round panel as a person types it: the banking chosen and its
+    amounts typed in dollars, each position's cards in lower case, the sets, the wagers."""
+    panel = w.round_panel
+    open_round_panel(qtbot, w, table)
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: panel.draft is not None and bool(panel.rows), timeout=WAIT_MS)
+    b = obj["banking"]
+    bank = panel.bank
+    if b["mode"] != "house":
+        bank.mode.setCurrentIndex(bank.mode.findData(b["mode"]))
+        bank.seat.setCurrentIndex(bank.seat.findData(b["seat"]))
+        for k in ("chips", "last_wager", "dealer_wager", "wager", "dealer_prepaid_commission"):
+            if k in b:
+                bank.amounts[k].clear()
+                qtbot.keyClicks(bank.amounts[k], dollars(b[k]))
+        if "action_seat" in b:
+            bank.action_seat.setCurrentIndex(bank.action_seat.findData(b["action_seat"]))
+        qtbot.mouseClick(bank.set_bank, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: (panel.draft.banking.mode, panel.draft.banking.seat) == (b["mode"], b["seat"]),
+                        timeout=WAIT_MS)
+    hands = ([(0, obj["dealer"])] if "dealer" in obj else []) + [(s["seat"], s) for s in obj["seats"]]
+    for pos, hand in hands:
+        row = panel.rows[pos]
+        type_field(qtbot, row.cards, typed(hand["cards"]))
+        if "high" in hand:
+            type_field(qtbot, row.high, typed(hand["high"]))
+            type_field(qtbot, row.low, typed(hand["low"]))
+        if pos == 0:
+            continue
+        if "player" in hand:
+            type_field(qtbot, row.player, hand["player"])
+        for k, v in hand.get("wagers", {}).items():
+            type_field(qtbot, row.wagers[k], dollars(v))
+        for k, v in hand.get("additional", {}).items():
+            type_field(qtbot, row.wagers[f"additional {k}"], dollars(v))
+        if hand.get("prepaid_commission"):
+            type_field(qtbot, row.prepaid, dollars(hand["prepaid_commission"]))
+        if hand.get("surrender"):
+            row.surrender.setFocus()
+            qtbot.keyClick(row.surrender, Qt.Key.Key_Space)
+        if hand.get("bettors"):
+            type_field(qtbot, row.bettors, ", ".join(f"{x['name']} {dollars(x['base'])}" for x in hand["bettors"]))
+    if "progressive_meter" in obj:
+        type_field(qtbot, panel.meter, dollars(obj["progressive_meter"]))
+    if "rng_number" in obj:
+        panel.rng.setCurrentIndex(panel.rng.findData(obj["rng_number"]))
+    idle(qtbot, w)
+    refused = {p: r.reasons for p, r in panel.rows.items() if r.reasons}
+    assert not refused, refused
+    assert not panel.message.isVisible(), panel.message.text()
+
+
+def pitdesk_settle(path: Path) -> dict:
+    """What ``pitdesk settle FILE`` prints: the engine's settlement of the file."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert pitdesk(["settle", str(path)]) == 0
+    return json.loads(out.getvalue())
+
+
+def logged(ws, seq: int) -> dict:
+    return json.loads(ws.log.query("SELECT body FROM events WHERE seq = ?", (seq,))[0]["body"])["data"]
+
+
+def count(ws, where: str = "1", params: tuple = ()) -> int:
+    return ws.log.query(f"SELECT count(*) AS n FROM events WHERE {where}", params)[0]["n"]
+
+
+def settle_from_panel(qtbot, w: MainWindow):
+    panel = w.round_panel
+    idle(qtbot, w)
+    assert w.actions_by_name["settle"].isEnabled(), panel.problems.text()
+    before = panel.result
+    activate(qtbot, w)
+    qtbot.keyClick(panel.tabs, Qt.Key.Key_F11)
+    qtbot.waitUntil(lambda: (panel.result is not None and panel.result is not before) or panel.message.isVisible(),
+                    timeout=WAIT_MS)
+    assert panel.result is not before, panel.message.text()
+    return panel.result
+
+
+# -- every example, typed into the panel, settles as pitdesk settle ------------------------------------
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_typed_into_the_panel_settles_as_pitdesk_settle(rpit, qtbot, path):
+    w, ws = rpit.window, rpit.ws
+    obj = json.loads(path.read_text())
+    table = obj["profile"]
+    sign_in(qtbot, w, DEALER)
+    type_round(qtbot, w, table, obj)
+    r = settle_from_panel(qtbot, w)
+    want = pitdesk_settle(path)
+    # the settlement in the log, to the cent, is what pitdesk settle prints for the file
+    assert logged(ws, r.settlement)["settlement"] == want
+    assert r.logged == want
+    panel = w.round_panel
+    assert panel.tabs.currentWidget() is panel.result_view
+    view = panel.result_view
+    assert view.ledger.rowCount() == len(want["ledger"]) and view.results.rowCount() == len(want["results"])
+    assert [view.ledger.record(n).rule for n in range(view.ledger.rowCount())] == [m["rule"] for m in want["ledger"]]
+    assert view.approvals.rowCount() == len(want["approvals"])
+    assert ("PENDING APPROVAL" in view.status.text()) == bool(want["approvals"])
+    assert json.loads(panel.logged.toPlainText()) == want
+
+
+# -- approvals, release, payout slips ----------------------------------------------------------------
+def people_rows(ws, table: str) -> int:
+    """Rows a person wrote at ``table`` (a device's own rows aside)."""
+    return count(ws, "table_id = ? AND actor IN ('demo-dealer', 'demo-floor', 'demo-pit', 'demo-admin')", (table,))
+
+
+def pdf_text(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_numbered_next(rpit, qtbot, tmp_path):
+    from app.views.dialogs import DecideDialog
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    path = ROOT / "docs" / "rounds" / "section6-house.json"
+    # a slip is already in the book: the round's comes next in sequence
+    done = []
+    w.bridge.act(lambda ws: ws.slips.issue(datetime(2026, 11, 23, 19), "demo-floor", "floor supervisor", "sd", 2,
+                                           "base", 1000, 30000), done.append)
+    qtbot.waitUntil(lambda: done == [1], timeout=WAIT_MS)
+    sign_in(qtbot, w, DEALER)
+    type_round(qtbot, w, "section6", json.loads(path.read_text()))
+    r = settle_from_panel(qtbot, w)
+    assert r.logged == pitdesk_settle(path)
+    (req,) = r.approvals
+    # 000(q)(3)(iii): 100 % of the meter is a pit manager's to approve; until then the round waits
+    assert (r.status, req.kind, req.role_needed) == ("pending", "progressive_meter_payout", "pit manager")
+    view = panel.result_view
+    assert view.status.text().startswith("▲ PENDING APPROVAL · waiting for approval: request")
+    assert view.status.property("level") == "amber" and "pit manager" in view.status.text()
+    assert not w.actions_by_name["release"].isEnabled()
+    # asked anyway, the workstation refuses and writes nothing
+    before = count(ws)
+    panel.release()
+    d = panel.dialog
+    assert isinstance(d, ReleaseDialog)
+    d.identity.pin.clear()
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    assert "W-2G data" in d.error.text()          # the dialog asks for what the slip needs first
+    for key, value in PAYEE.items():
+        d.w2g[1][key].setText(value)
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: d.error.isVisible() and "its payouts wait: waiting for approval" in d.error.text(),
+                    timeout=WAIT_MS)
+    d.reject()
+    assert count(ws) == before
+
+    # the approvals queue decides: a floor supervisor may not, a wrong PIN is refused, the pit manager approves
+    w.show_view("approvals")
+    activate(qtbot, w)
+    assert w.approvals_page.select_key(req.request)
+    qtbot.keyClick(w, Qt.Key.Key_F7)
+    decide = w.dialog
+    assert isinstance(decide, DecideDialog) and decide.request.request == req.request
+    for who, pin, error in ((FLOOR.name, FLOOR.pin, "pit manager"), (PIT.name, "0000", "wrong PIN")):
+        decide.name.clear()
+        qtbot.keyClicks(decide.name, who)
+        decide.pin.clear()
+        qtbot.keyClicks(decide.pin, pin)
+        qtbot.mouseClick(decide.ok, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: decide.error.isVisible() and error in decide.error.text() and not decide.busy,
+                        timeout=WAIT_MS)
+        assert ws.round_result(r.settlement).status == "pending"
+    decide.name.clear()
+    qtbot.keyClicks(decide.name, PIT.name)
+    qtbot.keyClicks(decide.pin, PIT.pin)
+    qtbot.mouseClick(decide.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gone(decide), timeout=WAIT_MS)
+
+    # back at the table, the round is ready and its payouts are released with slip 2
+    open_round_panel(qtbot, w, "section6")
+    qtbot.waitUntil(lambda: panel.result.status == "ready", timeout=WAIT_MS)
+    activate(qtbot, w)
+    assert view.status.text().startswith("● READY TO RELEASE · approved (request")
+    assert w.actions_by_name["release"].isEnabled()
+    qtbot.keyClick(w, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    d = panel.dialog
+    assert isinstance(d, ReleaseDialog) and set(d.w2g) == {1}
+    for key, value in PAYEE.items():
+        qtbot.keyClicks(d.w2g[1][key], value)
+    d.name.clear()
+    qtbot.keyClicks(d.name, FLOOR.name)
+    qtbot.keyClicks(d.pin, FLOOR.pin)
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.result.status == "released", timeout=WAIT_MS)
+    slipped = [p for p in panel.result.payouts if p.slip is not None]
+    assert [(p.seat, p.wager, p.slip) for p in slipped] == [(1, "progressive", 2)]
+    assert view.status.text().startswith("● RELEASED · released by demo-floor")
+    book = ws.slip_book()
+    assert [(s.number, s.settlement) for s in book] == [(1, None), (2, r.settlement)]
+    assert book[1].w2g["payee_name"] == "Pat Lee"
+    qtbot.waitUntil(lambda: panel.slip_model.rowCount() == 1, timeout=WAIT_MS)   # this table's slips
+    assert panel.slip_model.index(0, 0).data() == "000002" and panel.slip_model.index(0, 1).data() == "● ISSUED"
+
+    # the slip as a one-page PDF, rendered to an image, says its number and the W-2G data
+    assert panel.select_slip(2)
+    pdf = tmp_path / "slip-2.pdf"
+    panel.save_slip_pdf(str(pdf))
+    text = pdf_text(pdf)
+    assert "No. 000002" in text and "$12,346.56" in text and "W-2G" in text and "Pat Lee" in text
+    assert "123-45-6789" not in text and "6789" in text      # the taxpayer number is masked on the slip
+    png = render_png(pdf, tmp_path / "slip-2")
+    assert png.stat().st_size > 10_000
+
+
+def render_png(pdf: Path, stem: Path) -> Path:
+    assert shutil.which("pdftoppm"), "pdftoppm (poppler-utils) renders the slip's PDF"
+    subprocess.run(["pdftoppm", "-r", "80", "-png", "-singlefile", str(pdf), str(stem)], check=True)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+1$", info, re.M), info
+    return stem.with_suffix(".png")
+
+
+def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
+    from app.views.round_dialogs import VoidSlipDialog
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    done = []
+    w.bridge.act(lambda ws: ws.slips.issue(datetime(2026, 11, 23, 19), "demo-floor", "floor supervisor", "sd", 2,
+                                           "base", 1000, 30000), done.append)
+    qtbot.waitUntil(lambda: done == [1], timeout=WAIT_MS)
+    sign_in(qtbot, w, FLOOR)
+    open_round_panel(qtbot, w, "sd")
+    panel.tabs.setCurrentIndex(3)
+    qtbot.waitUntil(lambda: panel.slip_model.rowCount() == 1, timeout=WAIT_MS)
+    assert panel.select_slip(1)
+    qtbot.keyClick(w, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    d = panel.dialog
+    assert isinstance(d, VoidSlipDialog)
+    qtbot.keyClicks(d.reason, "printed with the wrong seat")
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.slip_model.index(0, 1).data() == "■ VOID", timeout=WAIT_MS)
+    assert panel.slip_model.index(0, 1).data(theme_level()) == "red"
+    assert not w.actions_by_name["void_slip"].isEnabled()
+    pdf = tmp_path / "void.pdf"
+    panel.save_slip_pdf(str(pdf))
+    text = pdf_text(pdf)
+    assert "No. 000001" in text and "VOID" in text and "printed with the wrong seat" in text
+    render_png(pdf, tmp_path / "void")
+
+    # Print: the print dialog is opened (never run), and what it accepts is drawn on its QPrinter
+    activate(qtbot, w)
+    qtbot.keyClick(w, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    dialog = panel.print_dialog
+    assert isinstance(dialog, QPrintDialog) and dialog.isVisible()
+    printer = dialog.printer()
+    assert isinstance(printer, QPrinter)
+    # no printer here: the dialog offers "Print to File (PDF)", and a person types where
+    out = tmp_path / "printed.pdf"
+    name = dialog.findChild(QLineEdit, "filename")
+    name.clear()
+    qtbot.keyClicks(name, str(out))
+    dialog.accept()
+    qtbot.waitUntil(lambda: out.exists() and out.stat().st_size > 0, timeout=WAIT_MS)
+    assert "No. 000001" in pdf_text(out) and printer.docName() == "Payout slip 000001"
+
+
+def theme_level():
+    from app.views.records import LevelRole
+    return LevelRole
+
+
+# -- refusals: a clear reason in the panel, and nothing written ----------------------------------------
+def test_a_card_used_twice_is_refused_at_once_naming_both_positions(rpit, qtbot):
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, "casino")
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: 2 in panel.rows, timeout=WAIT_MS)
+    type_field(qtbot, panel.rows[1].cards, "ks kd ah jc 8d 6s 4c")
+    idle(qtbot, w)
+    before = count(ws)
+    row = panel.rows[2]
+    row.cards.setFocus()
+    # the reason is there as soon as the card after the space is complete, before Enter
+    qtbot.keyClicks(row.cards, "qc kd ")
+    qtbot.waitUntil(lambda: row.reason.isVisible(), timeout=WAIT_MS)
+    assert row.reason.text() == ("■ Kd is already at seat 1; seat 2 cannot have it too (000(b)(1): one deck, each "
+                                 "card once)")
+    assert row.cards.property("refused") and row.reason.property("level") == "red"
+    qtbot.keyClicks(row.cards, "qh qs kh 5c 2h")
+    qtbot.keyClick(row.cards, Qt.Key.Key_Return)
+    idle(qtbot, w)
+    assert "Kd is already at seat 1" in row.reason.text() and row.cards.text() == "qc kd qh qs kh 5c 2h"
+    assert count(ws) == before
+    d = ws.round_draft("casino")
+    assert [p.cards for p in d.positions if p.position == 2] == [("Qc",)]    # what was taken before the Kd
+    # corrected: the reason goes
+    type_field(qtbot, row.cards, "qc 9d qh qs kh 5c 2h")
+    idle(qtbot, w)
+    assert not row.reason.isVisible() and not row.cards.property("refused")
+
+
+def test_an_over_limit_wager_shows_its_reason_beside_the_field_as_it_is_typed(rpit, qtbot):
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, "casino")
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: 1 in panel.rows, timeout=WAIT_MS)
+    row = panel.rows[1]
+    type_field(qtbot, row.wagers["base"], "25")
+    idle(qtbot, w)
+    before = count(ws)
+    field = row.wagers["base"]
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "$10,000")
+    # checked as it is typed (nothing taken), then refused when entered: the table's limit, in words
+    want = "■ seat 1: base wager $10,000.00 is over the table maximum $5,000.00 (profile casino)"
+    qtbot.waitUntil(lambda: row.reason.text() == want, timeout=WAIT_MS)
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    idle(qtbot, w)
+    assert row.reason.text() == want and field.property("refused") and field.text() == "$10,000"
+    type_field(qtbot, row.wagers["fortune"], "12.505")
+    idle(qtbot, w)
+    assert "an amount has at most two decimals" in row.reason.text()
+    assert count(ws) == before
+    assert ws.round_draft("casino").seats[0].wagers == {"base": 2500}
+
+
+def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit, qtbot):
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    for seat in (1, 2):
+        w.bridge.act(lambda ws, seat=seat: ws.record("M1", "player_seated", {"seat": seat}))
+    open_round_panel(qtbot, w, "M1")        # opened, players seated: the start of the game
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: panel.draft is not None and bool(panel.rows), timeout=WAIT_MS)
+    before = people_rows(ws, "M1")
+    bank = panel.bank
+    bank.mode.setCurrentIndex(bank.mode.findData("player"))
+    assert bank.amounts["chips"].isVisible() and not bank.amounts["wager"].isVisible()
+    bank.seat.setCurrentIndex(bank.seat.findData(1))
+    for k, v in (("chips", "500"), ("last_wager", "20"), ("dealer_wager", "0")):
+        qtbot.keyClicks(bank.amounts[k], v)
+    qtbot.mouseClick(bank.set_bank, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bank.reason.isVisible(), timeout=WAIT_MS)
+    assert bank.reason.text() == ("■ Seat: seat 1 may not be the player this round: a player may not be the bank at "
+                                  "the start of the game (000(m)(2))")
+    idle(qtbot, w)
+    assert panel.draft.banking.mode == "house" and people_rows(ws, "M1") == before
+
+
+def hand_read(ws, serial: str, position: int, cards: list[str], deck: str = "red") -> None:
+    """A card-reading shuffler's hand_read frame, decoded as its link decodes it, into the
+    workstation's inbox (the bridge pumps it as it pumps any device's)."""
+    message = decode_message(encode_message("hand_read", next(FRAMES), deck=deck, position=position, cards=cards))
+    ws.events.put(DeviceMessage("socket://127.0.0.1:9", serial, "shuffler", message, datetime(2026, 11, 23, 20), 0.0))
+
+
+def test_a_misread_hand_shows_what_is_wrong_blocks_settle_and_a_person_corrects_it(rpit, qtbot):
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, "M1")
+    # the shuffler reads the dealer's hand and seat 1's, missing a card of seat 1 (000(j)(1))
+    hand_read(ws, "SHF-M1", 0, "Kc Qh Jd Tc 8c 6d 3c".split())
+    hand_read(ws, "SHF-M1", 1, "As Ks Qs Js Ts 9h".split())
+    qtbot.waitUntil(lambda: 1 in panel.rows and panel.rows[1].info is not None
+                    and panel.rows[1].info.source == "shuffler", timeout=WAIT_MS)
+    row = panel.rows[1]
+    # by themselves: read-only, as read, with who read them
+    assert row.cards.isReadOnly() and row.cards.text() == "As Ks Qs Js Ts 9h" and row.correct.isVisible()
+    assert panel.rows[0].source.text() == "READ BY THE SHUFFLER SHF-M1"
+    assert row.status.text().startswith("■ SEAT 1: THE SHUFFLER SHF-M1 MISREAD THE HAND: 6 CARDS READ, NOT SEVEN")
+    assert row.status.property("level") == "red"
+    type_field(qtbot, row.wagers["base"], "20")
+    idle(qtbot, w)
+    assert panel.problems.isVisible() and "Settle waits for a person" in panel.problems.text()
+    assert panel.badge.text() == "■ ROUND 1: SETTLE BLOCKED" and panel.badge.property("level") == "red"
+    assert not w.actions_by_name["settle"].isEnabled()
+    before = count(ws, "type IN ('settlement', 'hand_corrected', 'approval_requested')")
+    panel.settle()       # asked anyway: the workstation refuses, naming the misread
+    qtbot.waitUntil(lambda: panel.message.isVisible(), timeout=WAIT_MS)
+    assert "round 1 cannot be settled yet" in panel.message.text() and "misread" in panel.message.text()
+    assert count(ws, "type IN ('settlement', 'hand_corrected', 'approval_requested')") == before
+    # a person corrects the hand, saying why; the workstation logs who and why
+    qtbot.mouseClick(row.correct, Qt.MouseButton.LeftButton)
+    d = panel.dialog
+    assert isinstance(d, CorrectCardsDialog) and d.cards.text() == "As Ks Qs Js Ts 9h"
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    assert "records its reason" in d.error.text()
+    d.cards.setFocus()
+    d.cards.end(False)
+    qtbot.keyClicks(d.cards, " 9d")
+    qtbot.keyClicks(d.reason, "the reader missed the 9d: counted by hand")
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gone(d) or (d.error.isVisible() and not d.busy and "reason" not in d.error.text()),
+                    timeout=WAIT_MS)
+    assert gone(d), d.error.text()
+    qtbot.waitUntil(lambda: panel.draft is not None and not panel.draft.problems, timeout=WAIT_MS)
+    (fix,) = ws.log.query("SELECT actor, body FROM events WHERE type = 'hand_corrected'")
+    assert fix["actor"] == DEALER.name
+    assert json.loads(fix["body"])["data"]["reason"] == "the reader missed the 9d: counted by hand"
+    assert row.source.text() == "READ BY THE SHUFFLER SHF-M1 · corrected by demo-dealer (logged)"
+    assert w.actions_by_name["settle"].isEnabled() and not panel.problems.isVisible()
+    type_field(qtbot, row.high, "as ks qs js 10s")
+    type_field(qtbot, row.low, "9h 9d")
+    r = settle_from_panel(qtbot, w)
+    assert r.status == "ready" and r.results[0].seat == 1
+
+
+def test_cards_a_shuffler_reads_over_the_socket_appear_by_themselves(themed, tmp_path, qtbot, monkeypatch,
+                                                                      no_threads_left):
+    p = make_round_pit(tmp_path, qtbot, monkeypatch, shuffler=True)
+    try:
+        w = p.window
+        panel = w.round_panel
+        open_round_panel(qtbot, w, "T1")
+
+        def read():
+            rows = panel.rows
+            return len(rows) == 7 and all(r.info is not None and r.info.source == "shuffler" and len(r.info.cards) == 7
+                                          for r in rows.values())
+        qtbot.waitUntil(read, timeout=WAIT_MS)
+        for r in panel.rows.values():
+            assert r.cards.isReadOnly() and r.source.text().startswith("READ BY THE SHUFFLER SHF-T1")
+        # what is shown is what the workstation's round holds, position by position
+        shown = {pos: r.info.cards for pos, r in panel.rows.items()}
+        logged = {json.loads(x["body"])["data"]["position"] for x in p.ws.log.query(
+            "SELECT body FROM events WHERE type = 'hand_read' AND table_id = 'T1'")}
+        assert set(shown) == logged == set(range(7))
+    finally:
+        close_round_pit(p)
