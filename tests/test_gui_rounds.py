@@ -272,6 +272,7 @@ def test_every_example_typed_into_the_panel_settles_as_pitdesk_settle(rpit, qtbo
     assert [view.ledger.record(n).rule for n in range(view.ledger.rowCount())] == [m["rule"] for m in want["ledger"]]
     assert view.approvals.rowCount() == len(want["approvals"])
     assert ("PENDING APPROVAL" in view.status.text()) == bool(want["approvals"])
+    panel.tabs.setCurrentWidget(panel.logged)        # As logged: the JSON, laid out when looked at
     assert json.loads(panel.logged.toPlainText()) == want
 
 
@@ -326,7 +327,7 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     # the approvals queue decides: a floor supervisor may not, a wrong PIN is refused, the pit manager approves
     w.show_view("approvals")
     activate(qtbot, w)
-    assert w.approvals_page.select_key(req.request)
+    qtbot.waitUntil(lambda: w.approvals_page.select_key(req.request), timeout=WAIT_MS)
     qtbot.keyClick(w, Qt.Key.Key_F7)
     decide = w.dialog
     assert isinstance(decide, DecideDialog) and decide.request.request == req.request
@@ -605,3 +606,130 @@ def test_cards_a_shuffler_reads_over_the_socket_appear_by_themselves(themed, tmp
         assert set(shown) == logged == set(range(7))
     finally:
         close_round_pit(p)
+
+
+# -- the sets, the picker, history, the models -----------------------------------------------------------
+def test_the_dealers_set_shows_its_house_way_rule_a_foul_its_consequence_and_house_way_sets_a_seat(rpit, qtbot):
+    w = rpit.window
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, "section6")
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: 1 in panel.rows, timeout=WAIT_MS)
+    dealer, seat = panel.rows[0], panel.rows[1]
+    type_field(qtbot, dealer.cards, "kc qh jd 10c 8c 6d 3c")
+    type_field(qtbot, seat.cards, "2s 3h 4d 5c 7s 8h 9d")
+    type_field(qtbot, seat.wagers["base"], "10")
+    idle(qtbot, w)
+    # 000(l)(3): the dealer's hand is set by the house way; the panel says the set and the rule
+    assert dealer.status.text().startswith("● PLAYS  Kc Tc 8c 6d 3c  |  Qh Jd   (house way: ")
+    assert panel.draft.positions[0].plays.rule in dealer.status.text()
+    # 000(l)(6)(iii): a low hand that outranks the high hand loses, before anything is settled
+    type_field(qtbot, seat.high, "2s 3h 4d 5c 7s")
+    type_field(qtbot, seat.low, "9d 8h")
+    idle(qtbot, w)
+    assert seat.status.text().startswith("▲ FOUL: the low hand outranks the high hand; the hand loses "
+                                         "(000(l)(6)(iii))")
+    assert seat.status.property("level") == "amber"
+    # the player asks for the house way: the dealer's recommendation, set
+    qtbot.mouseClick(seat.house, Qt.MouseButton.LeftButton)
+    idle(qtbot, w)
+    hw = panel.draft.positions[1].house_way
+    assert (seat.high.text(), seat.low.text()) == (" ".join(hw.high), " ".join(hw.low))
+    assert seat.status.text().startswith("● PLAYS") and "FOUL" not in seat.status.text()
+
+
+def test_the_card_picker_sets_a_position_and_names_where_a_card_already_is(rpit, qtbot):
+    w = rpit.window
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, "casino")
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: 2 in panel.rows, timeout=WAIT_MS)
+    type_field(qtbot, panel.rows[1].cards, "ks kd ah jc 8d 6s 4c")
+    idle(qtbot, w)
+    qtbot.mouseClick(panel.rows[2].pick, Qt.MouseButton.LeftButton)
+    d = panel.dialog
+    assert isinstance(d, CardPickerDialog) and d.position.currentData() == 2
+    assert len(d.buttons_by_card) == 53
+    for card in ("Qc", "Kd"):
+        qtbot.mouseClick(d.buttons_by_card[card], Qt.MouseButton.LeftButton)
+    # where the draft has it, said at once; the workstation is the one that refuses it
+    assert d.where.text() == "▲ K♦ is already at seat 1" and d.buttons_by_card["Kd"].text() == "K♦ •"
+    for card in ("Qh", "Qs", "Kh", "5c", "Jk"):
+        qtbot.mouseClick(d.buttons_by_card[card], Qt.MouseButton.LeftButton)
+    assert d.hand.text() == "7 of 7:  Q♣  K♦  Q♥  Q♠  K♥  5♣  JOKER"
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: d.error.isVisible() and not d.busy, timeout=WAIT_MS)
+    assert "Kd is already at seat 1; seat 2 cannot have it too" in d.error.text()
+    qtbot.mouseClick(d.buttons_by_card["Kd"], Qt.MouseButton.LeftButton)       # not that one
+    qtbot.mouseClick(d.buttons_by_card["Td"], Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.rows[2].cards.text() == "Qc Qh Qs Kh 5c Jk Td", timeout=WAIT_MS)
+
+
+def test_the_tables_rounds_newest_first_each_opened_as_logged(rpit, qtbot):
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    path = ROOT / "docs" / "rounds" / "sd-house.json"
+    obj = json.loads(path.read_text())
+    sign_in(qtbot, w, DEALER)
+    type_round(qtbot, w, "sd", obj)
+    first = settle_from_panel(qtbot, w)
+    obj["seats"][0]["wagers"]["base"] = 2500
+    type_round(qtbot, w, "sd", obj)
+    second = settle_from_panel(qtbot, w)
+    idle(qtbot, w)
+    panel.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: panel.history.rowCount() == 2, timeout=WAIT_MS)
+    assert [panel.history.record(n).settlement for n in range(2)] == [second.settlement, first.settlement]
+    assert panel.history.index(1, 7).data() == "● READY TO RELEASE"
+    # the older one, opened from the list with Enter: its settlement as it was logged
+    panel.history_view.setFocus()
+    panel.history_view.setCurrentIndex(panel.history.index(1, 0))
+    qtbot.keyClick(panel.history_view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.result.settlement == first.settlement, timeout=WAIT_MS)
+    assert panel.tabs.currentWidget() is panel.result_view
+    panel.tabs.setCurrentWidget(panel.logged)
+    assert json.loads(panel.logged.toPlainText()) == logged(ws, first.settlement)["settlement"] == \
+        pitdesk_settle(path)
+    assert panel.result_view.head.text() == f"ROUND 1 AT sd · SETTLEMENT {first.settlement}"
+
+
+def test_every_model_of_the_round_panel_passes_the_model_tester(rpit, qtbot, qtmodeltester):
+    w = rpit.window
+    panel = w.round_panel
+    done = []
+    w.bridge.act(lambda ws: ws.slips.issue(datetime(2026, 11, 23, 19), "demo-floor", "floor supervisor", "casino", 1,
+                                           "base", 1000, 30000), done.append)
+    qtbot.waitUntil(lambda: done == [1], timeout=WAIT_MS)
+    obj = json.loads((ROOT / "docs" / "rounds" / "casino-house.json").read_text())
+    obj["seats"][0]["wagers"]["base"] = 30_000      # 003 Clearing the Layout 1a: a payoff of $250 waits
+    sign_in(qtbot, w, DEALER)
+    type_round(qtbot, w, "casino", obj)
+    settle_from_panel(qtbot, w)
+    idle(qtbot, w)
+    view = panel.result_view
+    models = [view.results, view.ledger, view.approvals, view.payouts, panel.history, panel.slip_model]
+    qtbot.waitUntil(lambda: all(m.rowCount() > 0 for m in models), timeout=WAIT_MS)
+    for m in models:
+        qtmodeltester.check(m)
+    # the winning toke bet goes to the tokes, the payoff over $250 needs a slip (003)
+    pays = {(p.to, p.wager): panel.result_view.payouts.index(n, 3).data()
+            for n, p in enumerate(panel.result_view.payouts.records())}
+    assert pays[("tokes", "fortune_toke")] == "no slip" and pays[("seat 1", "base")] == "▲ needs a slip"
+
+
+def test_the_round_commands_are_in_the_round_menu_and_on_the_shortcuts_page(rpit, qtbot):
+    w = rpit.window
+    rows = {(r[0], r[1], r[2]) for r in w.shortcut_rows()}
+    for row in (("Round", "Round panel", "F10"), ("Round", "Settle", "F11"), ("Round", "New round", "Ctrl+N"),
+                ("Round", "Release payouts", "Ctrl+R"), ("Round", "Card picker", "Ctrl+Shift+C"),
+                ("Round", "Print slip", "Ctrl+P")):
+        assert row in rows, row
+    # away from a table, a round command says where to go
+    w.show_view("floor")
+    w.actions_by_name["settle"].setEnabled(True)
+    w.actions_by_name["settle"].trigger()
+    assert "Open a table's round panel first" in w.statusBar().currentMessage()

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
     QCoreApplication,
     QElapsedTimer,
     QEvent,
+    QEventLoop,
     QMarginsF,
     QModelIndex,
     QObject,

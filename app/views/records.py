@@ -22,6 +22,14 @@ RecordRole = Qt.ItemDataRole.UserRole + 1    # the record itself, for the view t
 SortRole = Qt.ItemDataRole.UserRole + 2      # what the sort proxy compares
 LevelRole = Qt.ItemDataRole.UserRole + 3     # ok, amber, red, none (tests and delegates read it)
 
+_DISPLAY, _TOOLTIP = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole)
+_FOREGROUND, _FONT = int(Qt.ItemDataRole.ForegroundRole), int(Qt.ItemDataRole.FontRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_SORT, _RECORD, _LEVEL = int(SortRole), int(RecordRole), int(LevelRole)
+_ROLES = frozenset({_DISPLAY, _TOOLTIP, _FOREGROUND, _FONT, _ALIGNMENT, _SORT, _RECORD, _LEVEL})
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
 
 @dataclass(frozen=True)
 class Column:
@@ -44,6 +52,7 @@ class RecordModel(QAbstractTableModel):
         super().__init__(parent)
         self._key = key
         self._rows: list[Any] = []
+        self._bold = None         # the bold font of the view's size, made at its first use
 
     # -- Qt's side -----------------------------------------------------------------------------
     def rowCount(self, parent=QModelIndex()) -> int:
@@ -64,31 +73,46 @@ class RecordModel(QAbstractTableModel):
             return section + 1
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or index.row() >= len(self._rows) or index.column() >= len(self.columns):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role=_DISPLAY):
+        # called for every role of every cell at every paint, from C++: ints compared with ints,
+        # the roles no column answers turned away first, one font made once
+        role = int(role)
+        if role not in _ROLES:
             return None
-        rec, col = self._rows[index.row()], self.columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        row, c = index.row(), index.column()
+        if row < 0 or c < 0 or row >= len(self._rows) or c >= len(self.columns):
+            return None
+        rec, col = self._rows[row], self.columns[c]
+        if role == _DISPLAY:
             return col.text(rec)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return (col.tip or col.text)(rec)
-        if role == SortRole:
-            return (col.sort or col.text)(rec)
-        if role == RecordRole:
-            return rec
-        if role == LevelRole:
-            return col.level(rec) if col.level else None
-        if role == Qt.ItemDataRole.ForegroundRole and col.level:
+        if role == _ALIGNMENT:
+            return _RIGHT if col.numeric else _LEFT
+        if role == _FOREGROUND:
+            if not col.level:
+                return None
             level = col.level(rec)
             return theme.COLOUR[level] if level else None
-        if role == Qt.ItemDataRole.FontRole and col.bold:
-            return theme.font(self.font_scale, bold=True)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = Qt.AlignmentFlag.AlignRight if col.numeric else Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | Qt.AlignmentFlag.AlignVCenter)
-        return None
+        if role == _FONT:
+            if not col.bold:
+                return None
+            if self._bold is None:
+                self._bold = theme.font(self.font_scale, bold=True)
+            return self._bold
+        if role == _TOOLTIP:
+            return (col.tip or col.text)(rec)
+        if role == _SORT:
+            return (col.sort or col.text)(rec)
+        if role == _RECORD:
+            return rec
+        return col.level(rec) if col.level else None     # LevelRole
 
     # -- pitdesk's side ------------------------------------------------------------------------
+    def set_font_scale(self, scale: float) -> None:
+        """The view's text is ``scale`` times the base font: its bold columns follow."""
+        self.font_scale, self._bold = scale, None
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, len(self.columns) - 1))
+
     def record(self, row: int) -> Any:
         return self._rows[row]
 

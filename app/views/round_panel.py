@@ -27,11 +27,11 @@ from . import theme
 from .models import seat_text, when
 from .qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                  QLineEdit, QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
-                 Qt, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+                 Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
 from .round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog, VoidSlipDialog
 from .round_models import (LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, RoundHistoryModel, SlipModel,
                            round_level, round_status, signed, wager_text)
-from .table_page import record_view
+from .table_page import fit_columns, record_view
 from .theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED, money
 
 MODE_WORDS = {"house": "House: the dealer banks", "player": "Player bank", "co-bank": "Co-bank",
@@ -41,6 +41,8 @@ AMOUNT_WORDS = {"chips": "Bank's chips", "last_wager": "Bank's last wager", "dea
 WAGER_LABELS = {"base": "Base", "fortune": "Fortune", "fortune_toke": "Toke", "insurance": "Insurance",
                 "three_card": "3-card", "seven_card": "7-card", "ace_high": "Ace-High", "progressive": "Progressive"}
 PER_ROW = 5             # wager fields in a row of a seat
+BROADCAST_MS = 60       # after a settlement is shown, the other views hear of it
+BIG_TABLES = 1.2        # the settlement's tables on a tall screen, times the base font
 PANEL_STYLE = (f'QLineEdit[refused="true"] {{ border: 2px solid {COLOUR[RED].name()}; }} '
                f'QLineEdit[readOnly="true"] {{ color: {COLOUR[OK].name()}; }}')
 
@@ -82,6 +84,13 @@ def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = ""
     return lb
 
 
+def visible(w: QWidget, on: bool) -> None:
+    """Shown or hidden, touching the widget only when that changes (a hidden or shown widget
+    invalidates its layout, and the panel is redrawn many times a second while a shuffler reads)."""
+    if w.isHidden() == bool(on):
+        w.setVisible(bool(on))
+
+
 def say(lb: QLabel, text: str, level: str | None, filled: bool = False) -> None:
     """A label's text with its level's colour (the mark in the text); hidden when empty."""
     if lb.text() != text:
@@ -90,7 +99,7 @@ def say(lb: QLabel, text: str, level: str | None, filled: bool = False) -> None:
         theme.set_plain(lb)
     else:
         theme.set_level(lb, level, filled)
-    lb.setVisible(bool(text))
+    visible(lb, bool(text))
 
 
 class Entry(QLineEdit):
@@ -306,6 +315,18 @@ class PositionRow(QFrame):
     def _surrender_clicked(self, on: bool) -> None:
         self.panel.send(("surrender",), self.position, lambda ws, t, s=self.position: ws.set_surrender(t, s, on), [])
 
+    def reset(self) -> None:
+        """Empty, for another table of the same profile."""
+        for e in self.entries().values():
+            e.dirty = False
+            e.setReadOnly(False)
+            e.clear()
+            set_refused(e, False)
+        self.reasons.clear()
+        say(self.reason, "", RED)
+        self._sent_cards = ""
+        self.info = None
+
     # -- what the workstation says --------------------------------------------------------------
     def entries(self) -> dict[str, Entry]:
         out = {"cards": self.cards}
@@ -343,8 +364,8 @@ class PositionRow(QFrame):
         self.info = p
         read = p.source == "shuffler"
         self.cards.setReadOnly(read)
-        self.correct.setVisible(read)
-        self.pick.setVisible(not read)
+        visible(self.correct, read)
+        visible(self.pick, not read)
         self.cards.show_value(" ".join(p.cards))
         if p.in_round:
             say(self.in_round, f"{LEVEL_MARK[OK]} IN THE ROUND", OK)
@@ -469,8 +490,8 @@ class BankBox(QGroupBox):
         takes = set(self.form.banking_fields.get(self.mode.currentData(), ())) if self.form else set()
         for k, widgets in self.rows.items():
             for w in widgets:
-                w.setVisible(k == "mode" or k in takes)
-        self.set_bank.setVisible(bool(takes))
+                visible(w, k == "mode" or k in takes)
+        visible(self.set_bank, bool(takes))
         self.mode.setEnabled(self.mode.count() > 1)
 
     def show_banking(self, b, form) -> None:
@@ -559,10 +580,12 @@ class BankBox(QGroupBox):
 class ResultView(QWidget):
     """A settled round as the workstation read it back from the log: where it stands, the result
     per seat and wager, the ledger with each line's citation, the net by party, the approvals it
-    needs and the payouts with their slips. The results and the ledger stand side by side on a
-    wide screen, one above the other on a narrow one."""
+    needs and the payouts with their slips. The results and the ledger stand one above the other,
+    side by side only on a very wide screen."""
 
-    WIDE = 1500     # pixels: wider than this, results and ledger side by side
+    # pixels: wider than this, results and ledger side by side; narrower, one above the other at
+    # the full width, so that every citation is read whole (a 1920 screen is narrower than this)
+    WIDE = 2400
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -606,6 +629,8 @@ class ResultView(QWidget):
         split.addWidget(bottom)
         split.setStretchFactor(0, 4)
         split.setStretchFactor(1, 1)
+        # the payouts and approvals are a few lines: the results and the ledger take the height
+        split.setSizes([800, 130])
         self.split = split
         head = QHBoxLayout()
         head.addWidget(self.head)
@@ -634,24 +659,52 @@ class ResultView(QWidget):
         wide = Qt.Orientation.Horizontal if self.width() > self.WIDE else Qt.Orientation.Vertical
         if self.top.orientation() != wide:
             self.top.setOrientation(wide)
+        # where the screen has the room (1920x1080), the figures are larger: read at arm's length
+        self._scale(BIG_TABLES if self.height() > self.TALL else 1.0)
+
+    TALL = 700      # pixels: taller than this, the tables' text is larger
+
+    def _scale(self, scale: float) -> None:
+        if self.property("table_scale") == scale:
+            return
+        self.setProperty("table_scale", scale)
+        pairs = ((self.results_view, self.results), (self.ledger_view, self.ledger),
+                 (self.approvals_view, self.approvals), (self.payouts_view, self.payouts))
+        for view, model in pairs:
+            view.setFont(theme.font(scale))
+            view.verticalHeader().setDefaultSectionSize(int(view.fontMetrics().height() * 1.35))
+            model.set_font_scale(scale)
+        self._fit()
 
     def show_result(self, r) -> None:
         self.head.setText(f"ROUND {r.round} AT {r.table} · SETTLEMENT {r.settlement}")
-        hand = f"{' '.join(r.banker_high)}  |  {' '.join(r.banker_low)}" if r.banker_high else "—"
+        # a hand is never broken across lines (no-break spaces); it comes first, the who and when after
+        nb = "\u00a0"
+        hand = f"{nb.join(r.banker_high)}{nb}{nb}|{nb}{nb}{nb.join(r.banker_low)}" if r.banker_high else "—"
         again = f" · settled again for settlement {r.replaces}" if r.replaces else ""
-        self.sub.setText(f"settled by {r.actor} ({r.role}) at {when(r.time)} · {r.profile} · banking: {r.banking} · "
-                         f"the banker's hand: {hand}{again}")
+        self.sub.setText(f"the banker's hand {hand} · banking: {r.banking} · settled by {r.actor} ({r.role}) at "
+                         f"{when(r.time)} · {r.profile}{again}")
         level = round_level(r.status)
         say(self.status, f"{round_status(r.status)} · {r.status_text}", level, filled=level != NONE)
         self.net.setText("NET BY PARTY   " + "   ".join(f"{party} {signed(c)}" for party, c in r.net_by_party.items()))
         self.notes.setText("\n".join(r.notes))
-        self.notes.setVisible(bool(r.notes))
+        visible(self.notes, bool(r.notes))
         self.results.set_records(r.results)
         self.ledger.set_lines(r.ledger)
         self.approvals.set_records(r.approvals)
         self.payouts.set_records(r.payouts)
         # nothing to approve: the status line says so, and the payouts take the row
-        self.approvals_box.setVisible(bool(r.approvals))
+        visible(self.approvals_box, bool(r.approvals))
+        # each round's amounts and words differ: the columns are fitted to this one's
+        self._fit()
+
+    def _fit(self) -> None:
+        for v in (self.results_view, self.ledger_view, self.approvals_view, self.payouts_view):
+            if v.isVisible() and v.model().rowCount():
+                fit_columns(v)
+        if self.ledger_view.isVisible():
+            # why a line moves money is read whole; the citation takes what is left
+            self.ledger_view.resizeColumnToContents(4)
 
 
 class RoundPanel(QWidget):
@@ -674,6 +727,7 @@ class RoundPanel(QWidget):
         self.result = None
         self.slips: tuple = ()
         self.rows: dict[int, PositionRow] = {}
+        self._sets: dict = {}           # (profile, positions) -> (their box, their rows)
         self._shape = None
         self._reading = self._again = False
         self._stale = self._want_full = True
@@ -682,6 +736,7 @@ class RoundPanel(QWidget):
         self.printer: QPrinter | None = None
         self.settle_pressed: float | None = None      # perf_counter() at Settle, and when its ledger was shown
         self.settle_shown: float | None = None
+        self._logged_shown: int | None = None   # the settlement whose JSON the As logged tab holds
 
         # -- the top: where the round stands, and the commands
         self.badge = label("", 1.3, bold=True, name="round_badge")
@@ -805,7 +860,7 @@ class RoundPanel(QWidget):
         self.tabs.addTab(hist, "R&ounds")
         self.tabs.addTab(slips, "Sl&ips")
         self.tabs.addTab(self.logged, "As &logged")
-        self.tabs.currentChanged.connect(lambda _=None: self._enable())
+        self.tabs.currentChanged.connect(lambda _=None: self._tab_changed())
 
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
@@ -830,6 +885,7 @@ class RoundPanel(QWidget):
         self.history.set_records([])
         self.slip_model.set_records([])
         self.logged.clear()
+        self._logged_shown = None
         self.result_view.clear()
         self.tabs.setCurrentWidget(self.entry)
         say(self.message, "", None)
@@ -901,11 +957,38 @@ class RoundPanel(QWidget):
 
     # -- the round being entered ----------------------------------------------------------------
     def _clear_rows(self) -> None:
-        for r in self.rows.values():
-            r.setParent(None)
-            r.deleteLater()
-        self.rows = {}
+        """Another table: its rows are shown afresh (the rows of a profile are kept, and emptied)."""
         self._shape = None
+
+    def _rows_for(self, d) -> None:
+        """The rows of the draft's positions and form. A profile's rows are built once and kept
+        (a table's rows are emptied when another table of the same profile is shown): switching
+        tables does not rebuild a hundred fields."""
+        # the form is the profile's: the profile and the positions name the rows
+        shape = (d.profile, tuple((p.position, p.name) for p in d.positions))
+        if shape == self._shape:
+            return
+        for key, (box, _) in self._sets.items():
+            if key != shape and not box.isHidden():
+                box.hide()
+        got = self._sets.get(shape)
+        if got is None:
+            box = QWidget()
+            lay = QVBoxLayout(box)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.setSpacing(6)
+            rows = {}
+            for p in d.positions:
+                rows[p.position] = PositionRow(self, p.position, p.name, d.form)
+                lay.addWidget(rows[p.position])
+            self.rows_box.addWidget(box)
+            self._sets[shape] = got = (box, rows)
+        else:
+            for row in got[1].values():
+                row.reset()
+        visible(got[0], True)
+        self.rows = got[1]
+        self._shape = shape
 
     def _show_draft(self, d) -> None:
         self.draft = d
@@ -913,31 +996,23 @@ class RoundPanel(QWidget):
             t = self.table
             self.empty.setText(f"No round is being entered at {t}. New round (Ctrl+N) starts one; a card-reading "
                                "shuffler's hands start one by themselves." if t else "No table open.")
-            self.empty.show()
-            self.scroll.hide()
+            visible(self.empty, True)
+            visible(self.scroll, False)
             say(self.badge, f"{LEVEL_MARK[NONE]} NO ROUND BEING ENTERED · New round: Ctrl+N", NONE)
             say(self.problems, "", None)
             say(self.returned, "", None)
             self._enable()
             return
-        self.empty.hide()
-        self.scroll.show()
-        shape = (d.form, tuple((p.position, p.name) for p in d.positions))
-        if shape != self._shape:
-            self._clear_rows()
-            self._shape = shape
-            for p in d.positions:
-                row = PositionRow(self, p.position, p.name, d.form)
-                self.rows[p.position] = row
-                self.rows_box.addWidget(row)
-                row.setVisible(True)
+        visible(self.empty, False)
+        visible(self.scroll, True)
+        self._rows_for(d)
         self.bank.show_banking(d.banking, d.form)
-        self.meter_label.setVisible(d.form.progressive)
-        self.meter.setVisible(d.form.progressive)
+        visible(self.meter_label, d.form.progressive)
+        visible(self.meter, d.form.progressive)
         self.meter.show_value(dollars_text(d.progressive_meter))
-        self.rng_label.setVisible(d.form.rng)
-        self.rng.setVisible(d.form.rng)
-        self.info_box.setVisible(d.form.progressive or d.form.rng)
+        visible(self.rng_label, d.form.rng)
+        visible(self.rng, d.form.rng)
+        visible(self.info_box, d.form.progressive or d.form.rng)
         if d.form.rng:
             self.rng.blockSignals(True)
             self.rng.setCurrentIndex(max(0, self.rng.findData(d.rng_number)))
@@ -1120,9 +1195,15 @@ class RoundPanel(QWidget):
         self.tabs.setCurrentWidget(self.result_view)
         self.settle_shown = perf_counter()
         say(self.message, "", None)
-        # the other views read back what the settlement changed (the tile, the approvals queue)
+        # the other views read back what the settlement changed (the tile, the approvals queue),
+        # once the settlement is on the screen: their redrawing would otherwise come first
         self._want_full = True
-        self.bridge.act(lambda ws, c=out.changes: c)
+        self._broadcast(out.changes)
+
+    def _broadcast(self, changes) -> None:
+        """The bridge reads back what ``changes`` changed for every view (an ``Update``), after
+        ``BROADCAST_MS``: the settlement is painted first."""
+        QTimer.singleShot(BROADCAST_MS, self, lambda: self.bridge.act(lambda ws: changes))
 
     def release(self) -> None:
         r = self.result
@@ -1147,7 +1228,7 @@ class RoundPanel(QWidget):
                              else "") + ".", OK)
         changes = out.changes | first if first is not None else out.changes
         self._want_full = True
-        self.bridge.act(lambda ws, c=changes: c)
+        self._broadcast(changes)
 
     def open_round(self, settlement: int) -> None:
         def shown(r):
@@ -1163,8 +1244,23 @@ class RoundPanel(QWidget):
     def _show_result(self, r) -> None:
         self.result = r
         self.result_view.show_result(r)
-        self.logged.setPlainText(json.dumps(r.logged, indent=2))
+        self._logged_shown = None
+        if self.tabs.currentWidget() is self.logged:
+            self._show_logged()
         self._enable()
+
+    def _tab_changed(self) -> None:
+        if self.tabs.currentWidget() is self.logged:
+            self._show_logged()
+        self._enable()
+
+    def _show_logged(self) -> None:
+        """The settlement's JSON exactly as logged, laid out only when its tab is looked at (a long
+        document's layout would otherwise hold up the settlement's first paint)."""
+        r = self.result
+        if r is not None and self._logged_shown != r.settlement:
+            self._logged_shown = r.settlement
+            self.logged.setPlainText(json.dumps(r.logged, indent=2))
 
     # -- payout slips -----------------------------------------------------------------------------
     def selected_slip(self):

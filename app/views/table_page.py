@@ -190,9 +190,8 @@ class TablePage(QWidget):
         head.addWidget(self.subtitle, 1, 0)
         head.addWidget(self.counts, 1, 1, Qt.AlignmentFlag.AlignRight)
         head.addWidget(self.facts, 2, 0, 1, 2)
-        # the clocks and the device lights share a line: the round panel below needs the height
-        head.addWidget(self.clocks, 3, 0)
-        head.addWidget(self.lights, 3, 1, Qt.AlignmentFlag.AlignRight)
+        head.addWidget(self.clocks, 3, 0, 1, 2)
+        head.addWidget(self.lights, 4, 0, 1, 2)
         head.setColumnStretch(0, 1)
         for lb in (self.facts, self.clocks, self.lights, self.subtitle):
             lb.setWordWrap(True)
@@ -269,11 +268,22 @@ class TablePage(QWidget):
         dbox.addWidget(layout_box)
         dbox.addWidget(lower, 1)
         self.detail_tab = detail
+        # under the tab bar the window may still be made as small as before the round panel came
+        detail.setMinimumSize(1, 1)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("table_tabs")
         self.tabs.addTab(detail, "Table (F3)")
         self.tabs.addTab(round_panel, "Round (F10)")
         box.addWidget(self.tabs, 1)
+        # the round panel takes the height of the clocks and device lines (the Table tab, the floor
+        # and the status bar still show them); the title, state, counts and the round line stay
+        self.tabs.currentChanged.connect(lambda _=None: self._round_header())
+
+    def _round_header(self) -> None:
+        detail = self.tabs.currentWidget() is self.detail_tab
+        for lb in (self.clocks, self.lights):
+            if lb.isHidden() == detail:
+                lb.setVisible(detail)
 
     def show_tab(self, name: str) -> None:
         """``table`` (the detail) or ``round`` (the round panel)."""
