@@ -1,5 +1,6 @@
 """Fixtures shared by the store, live pit and device tests."""
 
+import multiprocessing
 import threading
 import time
 
@@ -28,17 +29,26 @@ THREAD_CHECKED = ("test_workstation",)
 def no_thread_left_running(request):
     """Fail a test that leaves a thread running that it started (a link, a simulator, a writer,
     a consumer), daemon or not: compare threading.enumerate() before and after, joining what is
-    left for a short grace period first."""
+    left for a short grace period first. A child process left running (the links' process,
+    app/devices/host.py) fails it too."""
     if not request.node.path.name.startswith(THREAD_CHECKED):
         yield
         return
     before = set(threading.enumerate())
+    children = {p.pid for p in multiprocessing.active_children()}
     yield
     end = time.monotonic() + THREAD_GRACE_S
     left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
     for t in left:
         t.join(max(0.0, end - time.monotonic()))
     left = [t for t in left if t.is_alive()]
+    orphans = [p for p in multiprocessing.active_children() if p.pid not in children]
+    for p in orphans:
+        p.join(max(0.0, end - time.monotonic()))
+    orphans = [p for p in orphans if p.is_alive()]
+    if orphans:
+        pytest.fail(f"{request.node.nodeid} left {len(orphans)} process(es) running: "
+                    f"{', '.join(f'{p.name} ({p.pid})' for p in orphans)}", pytrace=False)
     if left:
         pytest.fail(f"{request.node.nodeid} left {len(left)} thread(s) running: "
                     f"{', '.join(sorted(t.name for t in left))}", pytrace=False)

@@ -6,6 +6,7 @@ Device traffic takes real time: each wait pumps the workstation (as the window's
 until a condition holds, bounded, never a fixed sleep.
 """
 
+import multiprocessing
 import threading
 import time
 
@@ -194,11 +195,15 @@ def test_close_stops_every_link_simulator_and_the_log(tmp_path, monkeypatch):
     try:
         until(ws, lambda: all(x.state == "online" for t in ws.tiles() for x in t.lights), "every light online")
         devices = sum(len(t.devices) for t in ws.config.tables)
-        # a link and a simulator per device, and the log's writer
-        assert devices == 22 and len(set(threading.enumerate()) - before) == 2 * devices + 1
+        # a simulator per device, the log's writer and the thread that receives from the links'
+        # process (app/devices/host.py), which reads the 22 devices
+        assert devices == 22 and len(set(threading.enumerate()) - before) == devices + 2
+        child = ws.runner.host.pid
+        assert [p.pid for p in multiprocessing.active_children()] == [child]
     finally:
         ws.close()
     assert set(threading.enumerate()) == before   # at once: close() waited for every one
+    assert multiprocessing.active_children() == []
     assert ws.pump() == ws.pump() and not ws.pump()   # a closed workstation does nothing
     assert ws.log.stopped
     # shutting down is not an outage: no alarm or device fault was logged for it

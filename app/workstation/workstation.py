@@ -56,7 +56,7 @@ from .inbox import Inbox
 from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage, RoundDraftInfo, RoundOutcome,
                        RoundResult, RoundSummary, SessionInfo, SlipInfo, TableDetail, Tile, UserInfo)
 from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
-from .runner import LinkRunner, stop_together
+from .runner import runner_for, stop_together
 from .session import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an, roles_text
 from .tiles import tile
 
@@ -72,13 +72,15 @@ class Workstation:
     ``start()``; ``close()`` stops them and the log.
 
     ``link_factory`` and ``policy`` go to every ``Link`` (app/devices/link.py): a test passes a
-    quicker session policy. ``on_close`` are called (together) after the links stop and before
+    quicker session policy. The links run in a process of their own (app/devices/host.py) unless
+    ``link_process`` is false or a test gives them a port factory or a clock of its own
+    (app/workstation/runner.py, ``runner_for``). ``on_close`` are called (together) after the links stop and before
     the log closes: the demo stops its simulated devices there."""
 
     def __init__(self, config: WorkstationConfig, db: Path | str | None = None, *,
                  clock: Callable[[], datetime] = datetime.now, link_factory: Callable[[str], Port] = open_port,
                  policy: Policy | None = None, install_serial: str = "pitdesk",
-                 on_close: Iterable[Callable[[], None]] = ()):
+                 on_close: Iterable[Callable[[], None]] = (), link_process: bool = True):
         self.config = config
         self.clock = clock
         self.idle = config.idle
@@ -109,8 +111,8 @@ class Workstation:
             self.log.close()
             raise
         self.events: Inbox = Inbox()   # queue.Queue[LinkEvent] that says when it fills
-        self.runner = LinkRunner([d for t in config.tables for d in t.devices], self.events, factory=link_factory,
-                                 policy=policy, install_serial=install_serial, wall=clock)
+        self.runner = runner_for([d for t in config.tables for d in t.devices], self.events, factory=link_factory,
+                                 policy=policy, install_serial=install_serial, wall=clock, process=link_process)
         self._setups = {t.id: t for t in config.tables}
         self._positions = config.positions()
         self._lock = threading.RLock()
