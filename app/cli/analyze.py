@@ -1,4 +1,5 @@
-"""``pitdesk analyze enumerate|paytables``: exact analysis (app/analysis.py, docs/analysis.md)."""
+"""``pitdesk analyze enumerate|paytables|base``: exact analysis (app/analysis.py, docs/analysis.md) and the
+base game's estimate (app/estimate.py)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,23 @@ def add_parser(sub) -> None:
     pt.add_argument("--counts", default="data/enumeration.json",
                     help="counts from 'analyze enumerate' (default: data/enumeration.json)")
     pt.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    b = asub.add_parser("base", help="estimate the base game's house edge: the house way against itself",
+                        description="Simulate the base game of every profile's house way, wheel and ties, seven "
+                                    "hands a deal and every ordered pair of them, and write the counts the hold's "
+                                    "theoretical figure and its interval come from (seeded: the same seed and deals "
+                                    "give the same file).")
+    b.add_argument("--out", default="resources/analysis/base-game.json",
+                   help="counts file (default: resources/analysis/base-game.json, the one shipped)")
+    b.add_argument("--deals", type=int, default=100_000, help="deals per group (default: 100000)")
+    b.add_argument("--seed", type=int, default=1, help="seed (default: 1)")
+    b.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
 
 
 def run(args) -> int:
     from app import analysis   # numpy and the enumeration: loaded only for this command
     if args.analyze_command == "enumerate":
         return analysis.enumerate_command(args.out, args.workers)
+    if args.analyze_command == "base":
+        from app import estimate
+        return estimate.base_command(args.out, args.deals, args.seed, args.workers)
     return analysis.paytables_command(args.counts, as_json=args.json)

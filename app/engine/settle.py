@@ -167,9 +167,19 @@ def _base_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: Hous
     return claims, results
 
 
-def _win_amount(stake: int, rules: RuleProfile) -> int:
+def win_amount(stake: int, rules: RuleProfile) -> int:
+    """A winning base wager's win at the profile's payout odds (000(l)(8), (9); 001 11.9(j))."""
     n, m = rules.payout_odds
     return stake * n // m  # a fraction of a cent is not paid
+
+
+_win_amount = win_amount
+
+
+def additional_win(stake: int, rules: RuleProfile) -> int:
+    """A winning additional wager's win: 000(p)(2)(vi), rounded down to the whole dollar."""
+    n, m = rules.additional_odds
+    return stake * n // m // 100 * 100
 
 
 # -- settlement ---------------------------------------------------------------------------
@@ -186,8 +196,7 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
     for seat in rnd.seats:
         for number, stake in sorted(seat.additional.items()):
             if number == rnd.rng_number:
-                n, m = rules.additional_odds
-                win = stake * n // m // 100 * 100  # 000(p)(2)(vi): rounded down to the whole dollar
+                win = additional_win(stake, rules)  # 000(p)(2)(vi): rounded down to the whole dollar
                 book.move(HOUSE, seat.party, win, seat.seat, f"additional {number}", "wins", "000(p)(2)(v),(vi)")
                 results.append(Result(seat.seat, f"additional {number}", stake, WIN, str(number), win, 0, win,
                                       rule="000(p)(2)(vi)"))

@@ -677,6 +677,13 @@ class Workstation:
         with self._reading():
             return roundlog.history(self.log, table, before, limit)
 
+    def hold(self, start: datetime | None = None, end: datetime | None = None, table: str | None = None):
+        """The hold per table and wager type and for the pit (app/workstation/hold.py), over
+        ``start <= time < end``. It reads the log on a read-only connection of its own, so it may
+        run on any thread, away from the one that pumps the links (a shift takes a moment)."""
+        from .hold import read_hold   # the theoretical figures load the analysis only when asked
+        return read_hold(self.log.path, start, end, table)
+
     def slip_book(self, table: str | None = None) -> tuple[SlipInfo, ...]:
         """The payout slips in number order (of one table if given); a void one says VOID."""
         with self._reading():

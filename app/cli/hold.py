@@ -1,0 +1,112 @@
+"""``pitdesk hold``: the actual hold against the theoretical, per table and wager type, and for
+the pit (app/workstation/hold.py, docs/hold.md). Read-only on the database."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+
+from .common import EXIT_BAD_INPUT, InputError, _db
+
+FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
+
+
+def add_parser(sub) -> None:
+    h = sub.add_parser("hold", help="the hold per table and wager type: actual against theoretical",
+                       description="What the house kept of what was wagered against it, per table and wager type "
+                                   "and for the pit, from the settled rounds as logged, beside the theoretical hold "
+                                   "the engine computes for the table's profile and pay tables (exact, or for the "
+                                   "base game an estimate with its 95%% interval). Reads the database only.")
+    h.add_argument("--db", help="the audit database (default: the user data directory)")
+    h.add_argument("--from", dest="start", metavar="DATETIME",
+                   help="from this time on (local, 'YYYY-MM-DD HH:MM' or 'YYYY-MM-DD'; default: the log's start)")
+    h.add_argument("--to", dest="end", metavar="DATETIME", help="up to, not including, this time (default: now and on)")
+    h.add_argument("--table", metavar="T", help="one table (default: every table, and the pit)")
+    h.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def parse_time(text: str, flag: str) -> datetime:
+    for fmt in FORMATS:
+        try:
+            return datetime.strptime(text.strip(), fmt)
+        except ValueError:
+            pass
+    try:
+        t = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"{flag} {text!r} is not a date and time (expected 'YYYY-MM-DD HH:MM' or "
+                         "'YYYY-MM-DD')") from None
+    # the log keeps the workstation's local time: a time with an offset is read as that local time
+    return t.astimezone().replace(tzinfo=None) if t.tzinfo is not None else t
+
+
+def run(args) -> int:
+    from app.store.reading import NotALog, missing
+    from app.workstation.hold import HoldError, as_json, check_period, read_hold
+    from app.workstation.theoretical import TheoryUnavailable
+    start = parse_time(args.start, "--from") if args.start else None
+    end = parse_time(args.end, "--to") if args.end else None
+    db = _db(args)
+    try:
+        check_period(start, end)
+        if not db.exists():
+            raise FileNotFoundError(missing(db))
+        report = read_hold(db, start, end, args.table)
+    except (HoldError, NotALog, FileNotFoundError, TheoryUnavailable) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    data = as_json(report)
+    if args.json:
+        print(json.dumps({"db": str(db), **data}, indent=2))
+    else:
+        print(text(data))
+    return 0
+
+
+# -- the readable table ----------------------------------------------------------------------------
+def _money(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.3f}%"
+
+
+def _theory(d: dict) -> str:
+    th = d.get("theoretical")
+    if d.get("theoretical_hold") is None:
+        return "n/a"
+    if th and th["basis"] == "estimate":
+        lo, hi = th["interval_95"]
+        return f"{_pct(d['theoretical_hold'])} est. ({_pct(lo)} to {_pct(hi)})"
+    return _pct(d["theoretical_hold"])
+
+
+def _block(title: str, wagers: dict, total: dict) -> list[str]:
+    head = f"  {'wager':<16}{'wagered':>16}{'house net':>15}{'commission':>13}{'fees':>11}{'actual':>12}  theoretical"
+    out = [title, head]
+    for w, d in wagers.items():
+        out.append(f"  {w:<16}{_money(d['wagered']):>16}{_money(d['house_net']):>15}{_money(d['commission']):>13}"
+                   f"{_money(d['collection_fees']):>11}{_pct(d['actual_hold']):>12}  {_theory(d)}")
+    out.append(f"  {'total':<16}{_money(total['wagered']):>16}{_money(total['house_net']):>15}{'':>13}{'':>11}"
+               f"{_pct(total['actual_hold']):>12}  {_theory(total)}")
+    return out
+
+
+def text(data: dict) -> str:
+    period = f"{data['from'] or 'the start of the log'} to {data['to'] or 'now'}"
+    lines = [f"Hold from {period}: {data['rounds']} rounds"
+             + (f" ({data['sent_back']} sent back by a denial, not counted)" if data["sent_back"] else ""), ""]
+    for t in data["tables"]:
+        profiles = f" ({', '.join(t['profiles'])})" if t["profiles"] else ""
+        lines += _block(f"{t['table']}{profiles}: {t['rounds']} rounds", t["wagers"], t["total"])
+        lines.append("")
+    if data["table"] is None:
+        lines += _block("Pit", data["pit"]["wagers"], data["pit"]["total"])
+    lines.append("")
+    lines.append("theoretical: exact from the enumeration of every hand, or 'est.' (the base game: the house way "
+                 "against itself, simulated) with its 95% interval; n/a: not a wager (envy) or not priced "
+                 "(a player bank's take)")
+    return "\n".join(lines).rstrip() + "\n"

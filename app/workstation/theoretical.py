@@ -1,0 +1,252 @@
+"""The theoretical hold: what the house expects to keep of each wager type, from the engine.
+
+Exact where the engine can count every hand:
+- Fortune (and the toke bet on its table, 003 GENERAL RULES 6, capped at $500), insurance,
+  three-card, seven-card, Ace-High and progressive: the line probabilities of the exhaustive
+  enumeration (app/analysis.py, ``pitdesk analyze enumerate``), priced by ``analysis.price``
+  for the table's pay table. The enumeration's counts are shipped in
+  ``resources/analysis/enumeration.json`` (about a minute to recompute on two cores; a slow
+  test checks the file against a fresh enumeration), and each pay table is priced once per
+  process and kept (``_line_probabilities``).
+- Additional wagers (000(p)): the RNG shows one of the numbers 1 to 7 (000(p)(1)), the win is
+  the profile's odds rounded down to the dollar (000(p)(2)(vi)).
+- Collection fees (002 COLLECTION PROCEDURES): the posted fee of each wager.
+
+Estimated where it cannot: the base game (the house way against itself, app/estimate.py), and
+the dealer's wager against a player bank (the same game from the dealer's side, 000(m)(11)).
+The estimate's counts are shipped in ``resources/analysis/base-game.json``
+(``pitdesk analyze base``); a profile whose group is not in it is simulated once, with the
+same seed and number of deals, and kept in the user's data folder (``analysis/base-game.json``).
+
+Not priced: envy (a fixed sum per other player's hand, not a wager: docs/analysis.md), and the
+house's take from a player bank or co-bank (it depends on how the bank plays).
+
+Every figure is an ``Expectation``: the house's expected net in cents of a set of wagers, an
+exact fraction plus, for an estimate, ``a*p_lose - b*p_win`` per simulated group, so that
+figures of several tables and stakes add up before the interval is taken.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from app.engine.settle import additional_win, win_amount
+from app.estimate import Z95, BaseCounts, group_of, simulate
+from app.resources import RESOURCES, paytable, profile
+from app.store.paths import data_dir
+
+ENUMERATION = RESOURCES / "analysis" / "enumeration.json"
+BASE_GAME = RESOURCES / "analysis" / "base-game.json"
+EXACT, ESTIMATE = "exact", "estimate"
+PAYTABLE_WAGERS = {"fortune": "fortune", "fortune_toke": "fortune", "insurance": "insurance",
+                   "three_card": "three_card", "seven_card": "seven_card", "ace_high": "ace_high"}
+NOT_PRICED = {
+    "envy": "envy is a fixed sum paid per other player's hand, not a wager: no house edge (docs/analysis.md)",
+    "bank": "the house's commission and share of a player bank or co-bank depend on how the bank plays: not priced",
+}
+
+
+class TheoryUnavailable(RuntimeError):
+    """A shipped analysis file is missing or unreadable; the message names it."""
+
+
+@dataclass
+class Expectation:
+    """The house's expected net in cents: ``exact`` plus, per simulated group, ``a*p_lose - b*p_win``."""
+
+    exact: Fraction = Fraction(0)
+    estimated: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    sources: set[str] = field(default_factory=set)
+
+    def __iadd__(self, other: Expectation) -> Expectation:
+        self.exact += other.exact
+        for g, (a, b) in other.estimated.items():
+            a0, b0 = self.estimated.get(g, (Fraction(0), Fraction(0)))
+            self.estimated[g] = (a0 + a, b0 + b)
+        self.sources |= other.sources
+        return self
+
+    @property
+    def basis(self) -> str:
+        return ESTIMATE if self.estimated else EXACT
+
+    def value_and_variance(self) -> tuple[Fraction, Fraction]:
+        value, var = self.exact, Fraction(0)
+        for g, (a, b) in self.estimated.items():
+            v, s2 = base_counts(g).combination(a, b)
+            value += v
+            var += s2   # the groups are separate simulations: their variances add
+        return value, var
+
+
+@dataclass(frozen=True)
+class Theoretical:
+    """A theoretical hold: a fraction of the wagered, exact or an estimate with its 95% interval."""
+
+    hold: Fraction
+    basis: str                                   # "exact" or "estimate"
+    interval: tuple[float, float] | None         # the estimate's 95% interval (None when exact)
+    sources: tuple[str, ...]
+
+    def as_json(self) -> dict:
+        out = {"basis": self.basis, "sources": list(self.sources)}
+        if self.basis == EXACT:
+            out["exact"] = f"{self.hold.numerator}/{self.hold.denominator}"
+        else:
+            out["interval_95"] = [round(self.interval[0], 6), round(self.interval[1], 6)]
+            out["note"] = "an estimate: the house way played against itself, simulated (app/estimate.py)"
+        return out
+
+
+def theoretical(e: Expectation, wagered: int) -> Theoretical | None:
+    if wagered <= 0:
+        return None
+    value, var = e.value_and_variance()
+    hold = value / wagered
+    interval = None
+    if e.estimated:
+        half = float(Z95) * float(var) ** 0.5 / wagered
+        interval = (float(hold) - half, float(hold) + half)
+    return Theoretical(hold, e.basis, interval, tuple(sorted(e.sources)))
+
+
+# -- the enumeration, priced per pay table -------------------------------------------------------
+@cache
+def _enumeration() -> dict:
+    try:
+        return json.loads(ENUMERATION.read_text())
+    except (OSError, ValueError) as e:
+        raise TheoryUnavailable(f"the enumeration's counts {ENUMERATION} cannot be read ({e}); "
+                                "'pitdesk analyze enumerate --out resources/analysis/enumeration.json' writes them") \
+            from None
+
+
+@cache
+def priced(table_name: str, royal_match: str = "king-queen") -> dict:
+    """``analysis.price`` of one pay table, once per process (the A-K royal match of 001
+    11.3(f)2.ii counts its own Fortune hands)."""
+    from app import analysis
+    data = _enumeration()
+    if royal_match == "ace-king":
+        data = dict(data, counts=dict(data["counts"], fortune=data["counts"]["fortune_ak"]))
+    return analysis.price(paytable(table_name), data)
+
+
+def paytable_edge(table_name: str, royal_match: str = "king-queen") -> Fraction | None:
+    """The pay table's house edge per unit wagered, exact (None for envy, not a wager)."""
+    p = priced(table_name, royal_match)
+    return Fraction(p["house_edge_exact"]) if p.get("house_edge_exact") else None
+
+
+def _odds_expectation(table_name: str, royal_match: str, stake: int, count: int, cap: int | None) -> Fraction:
+    """The house's expected net on ``count`` wagers of ``stake`` on an odds pay table: the stake
+    kept on a loss, each line's win paid (at most ``cap``)."""
+    table = paytable(table_name)
+    lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name, royal_match)["lines"]}
+    hit = sum(lines.values(), Fraction(0))
+    paid = sum((p * (table.pays[ln].amount(stake) if cap is None else min(table.pays[ln].amount(stake), cap))
+                for ln, p in lines.items()), Fraction(0))
+    return count * ((1 - hit) * stake - paid)
+
+
+# -- the base game's estimate ----------------------------------------------------------------------
+_lock = threading.Lock()
+_loaded: dict[str, BaseCounts] = {}
+
+
+def user_cache() -> Path:
+    return data_dir() / "analysis" / "base-game.json"
+
+
+def _read_groups(path: Path) -> dict[str, BaseCounts]:
+    try:
+        data = json.loads(path.read_text())
+        return {g: BaseCounts.from_json(d) for g, d in data["groups"].items()}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise TheoryUnavailable(f"the base game's estimate {path} cannot be read ({e})") from None
+
+
+def base_counts(group: str) -> BaseCounts:
+    """The shipped estimate of ``group``, else the user's cache, else simulated now (with the
+    shipped seed and number of deals) and kept in the user's cache."""
+    with _lock:
+        if group in _loaded:
+            return _loaded[group]
+        shipped = _read_groups(BASE_GAME)
+        if not shipped:
+            raise TheoryUnavailable(f"the base game's estimate {BASE_GAME} is missing; "
+                                    "'pitdesk analyze base --out resources/analysis/base-game.json' writes it")
+        _loaded.update(shipped)
+        if group not in _loaded:
+            _loaded.update(_read_groups(user_cache()))
+        if group not in _loaded:
+            any_ = next(iter(shipped.values()))
+            profs = tuple(n for n in _profile_names() if group_of(profile(n).rules) == group)
+            counts = simulate(group, profs, any_.deals, any_.seed, workers=1)
+            _write_user_cache(counts)
+            _loaded[group] = counts
+        return _loaded[group]
+
+
+def _profile_names() -> list[str]:
+    from app.resources import names
+    return names("rules")
+
+
+def _write_user_cache(counts: BaseCounts) -> None:
+    path = user_cache()
+    groups = {g: c.as_json() for g, c in _read_groups(path).items()}
+    groups[counts.group] = counts.as_json()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"groups": groups}, indent=2) + "\n")
+    tmp.replace(path)
+
+
+# -- one wager type at one stake ---------------------------------------------------------------------
+def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expectation | None:
+    """The house's expected net on ``count`` wagers of ``stake`` cents of ``wager`` (a hold wager
+    type, app/workstation/hold.py) at a table of ``profile_name``; None where not priced."""
+    prof = profile(profile_name)
+    rules = prof.rules
+    if wager in PAYTABLE_WAGERS:
+        name = rules.paytables[PAYTABLE_WAGERS[wager]].name
+        # 003 GENERAL RULES 6: a toke bet pays at most $500
+        cap = rules.envy.toke_max_payout_cents if wager == "fortune_toke" else None
+        return Expectation(_odds_expectation(name, rules.royal_match, stake, count, cap), {},
+                           {f"{name} ({paytable(name).citation})"})
+    if wager == "progressive":
+        # 000(q)(1): $1 or $5; priced at the minimum reset meter (docs/analysis.md)
+        name = rules.paytables["progressive_1" if stake == 100 else "progressive_5"].name
+        return Expectation(count * stake * paytable_edge(name), {}, {f"{name} ({paytable(name).citation})"})
+    if wager == "additional":
+        # 000(p)(1), (2)(iii): one number of seven wins; (2)(vi): the win rounded down to the dollar
+        win = additional_win(stake, rules)
+        return Expectation(count * (Fraction(6, 7) * stake - Fraction(1, 7) * win), {},
+                           {f"000(p)(2)(vi) at {rules.additional_odds[0]} to {rules.additional_odds[1]}"})
+    if wager == "collection_fee":
+        # 002 COLLECTION PROCEDURES: the posted fee, taken before play
+        return Expectation(Fraction(count * rules.commission.flat_fee(stake)), {}, {"002 COLLECTION PROCEDURES"})
+    if wager == "base":
+        # the house banks: it keeps the stake on a loss and pays the win less the commission
+        # (000(l)(8), (9); 001 11.9(j); 004(12))
+        win = win_amount(stake, rules)
+        group = group_of(rules)
+        return Expectation(Fraction(0), {group: (Fraction(count * stake), Fraction(count * (win - rules.commission.on_win(win))))},
+                           {f"base game estimate {group}"})
+    if wager == "dealer_wager":
+        # 000(m)(11), (14): the dealer's wager against the bank; the house is the bettor, its win
+        # returns to the table inventory without commission; a copy is the bank's
+        win = win_amount(stake, rules)
+        group = group_of(rules)
+        return Expectation(Fraction(0), {group: (Fraction(-count * stake), Fraction(-count * win))},
+                           {f"base game estimate {group}"})
+    return None
