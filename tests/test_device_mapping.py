@@ -327,7 +327,7 @@ def test_a_hit_asks_for_a_supervisors_validation():
     request, alarm = dev.on_message(msg("hit_pending", seat=4, line="Straight Flush", cents=2500), at(1), "PRG-1")
     assert request == ApprovalRequest("progressive_meter_payout", 4, 2500,
                                       "the progressive controller reports seat 4: Straight Flush for $25.00",
-                                      "000(q)(3)(iii), (5)", None, "PRG-1")
+                                      "000(q)(3)(iii), (5)", None, "PRG-1", "Straight Flush")
     assert request.kind in KINDS and alarm.kind == "progressive_hit" and alarm.rule == "000(q)(3)"
     # the whole meter needs a pit manager, as the settlement asks
     request, _ = dev.on_message(msg("hit_pending", seat=1, line="Natural Royal Flush and Pair", cents=5_000_000),

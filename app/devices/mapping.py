@@ -103,6 +103,7 @@ class ApprovalRequest:
     rule: str
     role_needed: str | None = None
     serial: str = ""
+    line: str = ""       # a progressive hit: the pay-table line as the controller named it
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,9 @@ def _position(pos: int) -> str:
     return "the dealer" if pos == 0 else f"seat {pos}"
 
 
-def _line_key(line: str) -> str:
+def line_key(line: str) -> str:
+    """A line as a controller names it ("Natural Royal Flush and Pair") as the pay tables key it
+    (``natural_royal_and_pair``)."""
     key = re.sub(r"[^a-z0-9]+", "_", line.lower()).strip("_")
     return key.replace("royal_flush", "royal")
 
@@ -526,13 +529,13 @@ class TableDevices:
         self.hits += 1
         # the top award (100% of the meter) needs a pit manager, as the settlement asks
         # (app/engine/settle.py); anything else the kind's floor supervisor
-        key = _line_key(line)
+        key = line_key(line)
         pays = [t.pays[key] for n, t in self.rules.paytables.items() if n.startswith("progressive") and key in t.pays]
         role = "pit manager" if any(p.meter_percent == 100 for p in pays) else None
         known = "" if pays else f" (not a line of the {self.rules.name} pay tables)"
         return [ApprovalRequest("progressive_meter_payout", seat, cents,
                                 f"the progressive controller reports seat {seat}: {_said(line)}{known} for {dollars(cents)}",
-                                "000(q)(3)(iii), (5)", role, serial),
+                                "000(q)(3)(iii), (5)", role, serial, line),
                 Alarm("progressive_hit", f"progressive hit at seat {seat}: {_said(line)}, {dollars(cents)}; verify the acceptor "
                                          "light and the hand, a supervisor validates the payout", "000(q)(3)", serial)]
 

@@ -21,6 +21,7 @@ from .houseway import HouseWay
 from .ledger import (CENTER, FLOOR_SUPERVISOR, HOUSE, METER, PIT_MANAGER, TOKES, Approval, Book, Movement, Result,
                      net_by_party)
 from .limits import PROPORTIONAL, cap_table, proportional_shares
+from .progressive import progressive_payout
 from .profile import FOUL_RESET, SURRENDER_RETURNS_HALF, RuleProfile
 from .rank import Ranker, legal_set
 from .round import Round, RoundError, Seat
@@ -608,19 +609,16 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
     if line is None:
         results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake, rule="000(q)(3)"))
         return meter
-    pay = table.pays[line]
-    amount = pay.amount(stake, meter)
-    from_meter = pay.meter_percent is not None or amount >= table.extras["meter_threshold"] \
-        or line.startswith("straight_flush")
-    if from_meter:
+    # the figures of app/engine/progressive.py, which the workstation's readout of a hit shows too
+    paid = progressive_payout(table, line, meter, rules.progressive_reset_cents)
+    pay, amount = table.pays[line], paid.amount
+    if paid.from_meter:
         book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
                   "000(q)(5),(7)")
-        meter -= amount
-        if pay.meter_percent == 100:
+        if paid.reset is not None:
             # 000(q)(6): after the top award the casino funds the meter to its reset amount
-            reset = rules.progressive_reset_cents
-            book.move(HOUSE, METER, reset - meter, seat.seat, "progressive", "meter reset", "000(q)(6)")
-            meter = reset
+            book.move(HOUSE, METER, paid.funded, seat.seat, "progressive", "meter reset", "000(q)(6)")
+        meter = paid.meter_after
         book.approve("progressive_meter_payout", seat.seat, amount,
                      PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
                      f"seat {seat.seat}: {line} pays {amount} cents off the meter", "000(q)(3)(iii)")

@@ -35,8 +35,9 @@ class ApprovalError(ValueError):
 
 def request_record(kind: str, now: datetime, actor: str, role: str, table: str | None = None,
                    seat: int | None = None, cents: int | None = None, role_needed: str | None = None,
-                   reason: str = "", rule: str | None = None) -> Record:
-    """The ``approval_requested`` row, checked; for callers that log it in a batch with others."""
+                   reason: str = "", rule: str | None = None, line: str = "") -> Record:
+    """The ``approval_requested`` row, checked; for callers that log it in a batch with others.
+    ``line``: a progressive hit's pay-table line as the controller named it (kept in the row)."""
     if kind not in KINDS:
         raise ApprovalError(f"unknown approval kind {kind!r}; kinds are {', '.join(KINDS)}")
     need = role_needed or KINDS[kind][0]
@@ -44,9 +45,11 @@ def request_record(kind: str, now: datetime, actor: str, role: str, table: str |
         raise ApprovalError(f"an approval is given by a floor supervisor or a pit manager, not a {need}")
     if cents is not None and (not isinstance(cents, int) or isinstance(cents, bool)):
         raise ApprovalError(f"an amount is whole cents, got {cents!r}")
-    return Record("approval_requested", now, actor, role, table,
-                  {"kind": kind, "seat": seat, "cents": cents, "role_needed": need, "reason": reason,
-                   "rule": rule or KINDS[kind][1]})
+    data = {"kind": kind, "seat": seat, "cents": cents, "role_needed": need, "reason": reason,
+            "rule": rule or KINDS[kind][1]}
+    if line:
+        data["line"] = line
+    return Record("approval_requested", now, actor, role, table, data)
 
 
 class Approvals:

@@ -197,7 +197,7 @@ class Pit:
             elif isinstance(a, mapping.ApprovalRequest):
                 try:
                     out.append(request_record(a.kind, time, a.serial or self.actor, "device", table, a.seat,
-                                              a.cents, a.role_needed, a.reason, a.rule))
+                                              a.cents, a.role_needed, a.reason, a.rule, a.line))
                 except ApprovalError as e:
                     out.append(Record("device_fault", time, a.serial or self.actor, "device", table,
                                       {"device": "progressive", "code": "approval", "message": str(e),

@@ -46,7 +46,8 @@ from app.store.log import AuditLog, Record, StoreError, StoreStopped
 from app.store.slips import SlipError, Slips, slip_record
 from app.store.users import ROLES, Session, SignInError, UserError, Users
 
-from . import detail, roundlog
+from . import detail, progressive, roundlog, shifts
+from .acceptors import AcceptorWatch
 from .alarms import AlarmBook
 from .changes import NOTHING, Changes, changes
 from .clocks import deck_clocks, dice_clock, worst
@@ -97,6 +98,8 @@ class Workstation:
             self._approvals = self.floor.approvals
             self.slips = Slips(self.log)
             self.book = AlarmBook(self.log)
+            self.meter_book = progressive.MeterBook(self.log)   # issue 15: the progressive readout
+            self.acceptors = AcceptorWatch(self.log)            # the lights against the round's wagers
             self._seen = self.log.query("SELECT IFNULL(MAX(seq), 0) AS seq FROM events")[0]["seq"]
             self._meter: dict[str, int] = {r["table_id"]: r["cents"] for r in self.log.query(
                 "SELECT table_id, cents FROM meter_readings WHERE seq IN (SELECT MAX(seq) FROM meter_readings "
@@ -186,6 +189,7 @@ class Workstation:
             touched = self._note(batch)
             # the workstation's own rows go first in the live pit's append: one pump, one append
             extra = self.book.automatic(now, self._states(), self._links())
+            extra += self.acceptors.rows(now, self.log.projector.states, self._controllers())
             try:
                 if batch or extra:
                     self.pit.handle(batch, before=extra)
@@ -936,6 +940,20 @@ class Workstation:
                                   r["decided_by"], r["decided_role"], r["decision_reason"],
                                   datetime.fromisoformat(r["decided"]) if r["decided"] else None) for r in rows)
 
+    def progressive(self, since: datetime | None = None, after: int = 0, record_from: datetime | None = None,
+                    now: datetime | None = None) -> tuple[progressive.ControllerReadout, ...]:
+        """Every progressive controller (app/workstation/progressive.py): link, lock-out, lights
+        against the round's wagers, the meter and its readings logged after seq ``after`` at or
+        after ``since`` (a view passes the ``last_seq`` it read last), the hits in the order
+        reported, and the meter's record at each shift's start and end and at every reset from
+        ``record_from`` (default: the shift before the one ``now`` is in) to ``now``."""
+        now = now or self.clock()
+        record_from = record_from or shifts.shifts_back(now, 1).start
+        with self._reading():
+            return progressive.readouts(self.log, self.meter_book, self.config.tables, self.pit.rules,
+                                        self.log.projector.states, self._links(), self.pit.views, now, since,
+                                        after, record_from)
+
     def table_detail(self, table: str, now: datetime | None = None,
                      history_limit: int = detail.HISTORY_PAGE) -> TableDetail:
         """The table view: positions and who sits there, this round's starting position and deal
@@ -994,6 +1012,19 @@ class Workstation:
 
     def _state_of(self, table: str) -> tuple[TableState, RuleProfile]:
         return self.log.projector.states[table], self.pit.rules[table]
+
+    def _controllers(self) -> dict[str, tuple[str, bool | None, tuple[int, ...] | None]]:
+        """table -> its progressive controller's (serial, locked, seats lit), as last reported."""
+        out = {}
+        for t in self.config.tables:
+            serial = next((d.serial for d in t.devices if d.cls == "progressive"), None)
+            if serial is None:
+                continue
+            readings = self.pit.views[t.id].readings
+            lock, lights = readings.get("lockout"), readings.get("acceptor_lights")
+            out[t.id] = (serial, lock.values["locked"] if lock else None,
+                         tuple(lights.values["seats"]) if lights else None)
+        return out
 
     def _links(self) -> dict[str, str]:
         return {serial: state for view in self.pit.views.values() for serial, state in view.links.items()}
