@@ -11,6 +11,8 @@
 7. The workstation window (bench/gui_bench.py): cold start of ``pitdesk gui --demo`` to the first
    painted window, and 40 tables x 3 devices x 10 frames/s into the real window: event-loop
    stalls and device frame to tile repainted (skip with --no-gui).
+8. The progressive chart (bench/progressive_bench.py): 8 hours of a meter's readings (288,000
+   points) at 10 updates/s, the paint of the plot p50/p99/max (skip with --no-progressive).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -65,6 +67,7 @@ def main() -> int:
     ap.add_argument("--no-store", action="store_true", help="skip the audit store benchmarks")
     ap.add_argument("--no-devices", action="store_true", help="skip the device link benchmarks")
     ap.add_argument("--no-gui", action="store_true", help="skip the workstation window benchmarks")
+    ap.add_argument("--no-progressive", action="store_true", help="skip the progressive chart benchmark")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -165,6 +168,11 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         import gui_bench
         gui_rows = gui_bench.bench()
+    # 9. the progressive chart over a whole shift (offscreen unless set)
+    if not args.no_progressive:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import progressive_bench
+        gui_rows += [(k, w, f, n) for k, w, f, n in progressive_bench.bench()]
 
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
@@ -185,6 +193,8 @@ def main() -> int:
             print(f"| {key} | {what} | {rate:,.0f} | {note} | {DEVICE_GOALS.get(key, '')} |")
     if gui_rows:
         from gui_bench import GOALS as GUI_GOALS
+        from progressive_bench import GOALS as PROGRESSIVE_GOALS
+        GUI_GOALS = {**GUI_GOALS, **PROGRESSIVE_GOALS}
         print("\n| benchmark | what | figure | note | goal |")
         print("|---|---|---:|---|---|")
         for key, what, figure, note in gui_rows:

@@ -176,11 +176,12 @@ class Progressive:
     TOP_LINES = ("natural_royal_and_pair", "five_aces_and_pair")  # the 100% lines of progressive-1
     SEATS = range(1, 7)
 
-    def __init__(self, rng: random.Random, hit_rate: float = 0.03, key_rate: float = 0.05):
+    def __init__(self, rng: random.Random, hit_rate: float = 0.03, key_rate: float = 0.05,
+                 meter: int = SEED_CENTS):
         self.rng = rng
         self.hit_rate = hit_rate
         self.key_rate = key_rate
-        self.meter = self.SEED_CENTS
+        self.meter = meter           # where the meter stands when the controller starts
 
     def greeting(self) -> list[tuple[str, dict]]:
         return [self.broadcast()]
@@ -208,6 +209,8 @@ class Progressive:
             yield (r.uniform(0.2, 0.5), "acceptor_lights", lit)
             if r.random() < self.hit_rate:
                 seat, line = r.choice(seats), r.choice(self.TOP_LINES)
+                # the meter the hit is paid from, on the display before the hit (000(q)(7))
+                yield (0.1, *self.broadcast())
                 # 000(q)(3): a hit waits for the supervisor's approval
                 yield (r.uniform(1.0, 2.0), "hit_pending", {"seat": seat, "line": line, "cents": self.meter})
                 yield (r.uniform(1.0, 3.0), "reset", {"cents": self.SEED_CENTS})  # 000(q)(6)

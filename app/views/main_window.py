@@ -17,13 +17,14 @@ from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, 
 from .floor import FloorView
 from .lists import AlarmsPage, ApprovalsPage
 from .models import ShortcutModel
+from .progressive_view import ProgressivePage
 from .round_panel import RoundPanel
 from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
-VIEWS = ("floor", "table", "alarms", "approvals")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "print_slip", "save_slip",
                   "void_slip")
@@ -50,6 +51,8 @@ COMMANDS = (
     Command("table", "&View", "&Table", "F3", "the table chosen on the floor (Enter on a tile)"),
     Command("alarms", "&View", "&Alarms", "F4", "every alarm waiting for acknowledgement"),
     Command("approvals", "&View", "A&pprovals", "F5", "the approvals queue"),
+    Command("progressive", "&View", "Pro&gressive meters", "Ctrl+M",
+            "every progressive controller: the meter and its chart, the hits and the meter's record"),
     Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
     Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
     Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
@@ -105,8 +108,9 @@ class MainWindow(QMainWindow):
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
                                             self.actions_by_name["deny"])
+        self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
-                      "approvals": self.approvals_page}
+                      "approvals": self.approvals_page, "progressive": self.progressive_page}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -154,6 +158,7 @@ class MainWindow(QMainWindow):
             "acknowledge": self.acknowledge, "approve": lambda: self.decide("approved"),
             "deny": lambda: self.decide("denied"), "shortcuts": self.show_shortcuts,
             "round": self.show_round,
+            "progressive": lambda: self.show_view("progressive"),
         }
         for name in ROUND_COMMANDS:
             handlers[name] = lambda name=name: self.round_command(name)
@@ -203,10 +208,10 @@ class MainWindow(QMainWindow):
 
     # -- views --------------------------------------------------------------------------------------
     def show_view(self, spec: str) -> None:
-        """``floor``, ``table`` (the last table), ``table:T1``, ``alarms`` or ``approvals``."""
+        """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals`` or ``progressive``."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
-            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals)")
+            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive)")
         if name == "table":
             table = table or self.table_page.table or self.floor.current() or \
                 (self.table_order[0] if self.table_order else None)
@@ -218,6 +223,7 @@ class MainWindow(QMainWindow):
             self.bridge.watch_table(None)
         self.view = name
         self.stack.setCurrentWidget(self.pages[name])
+        self.progressive_page.activate(name == "progressive")
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -281,6 +287,7 @@ class MainWindow(QMainWindow):
             self.approvals_page.show_approvals(u.approvals)
         if u.detail is not None:
             self.table_page.show_detail(u.detail)
+        self.progressive_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.first:
@@ -376,6 +383,11 @@ class MainWindow(QMainWindow):
             r = self.approvals_page.selected()
             if r is not None and r.status == "pending":
                 return r
+        if self.view == "progressive":
+            hit = self.progressive_page.selected_hit()
+            r = next((r for r in self.approvals if hit is not None and r.request == hit.request), None)
+            if r is not None and r.status == "pending":
+                return r
         table = self.table_page.table if self.view == "table" else self.floor.current() \
             if self.view == "floor" else None
         pending = [r for r in self.approvals if r.status == "pending"]
@@ -451,6 +463,7 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self)
         if self.dialog is not None:
             self.dialog.reject()
+        self.progressive_page.activate(False)
         self.bridge.close()
 
 

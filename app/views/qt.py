@@ -94,4 +94,13 @@ from PySide6.QtWidgets import (
 )
 
 
+def pyqtgraph():
+    """pyqtgraph, on PySide6, imported the first time a chart is drawn: its import takes most of a
+    second, which the window's cold start does not pay (docs/benchmarks.md)."""
+    import os
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    import pyqtgraph as pg
+    return pg
+
+
 __all__ = [name for name in dir() if not name.startswith("_") and name != "annotations"]

@@ -1,0 +1,132 @@
+"""One progressive controller's meter against time: a pyqtgraph plot kept fast over a shift.
+
+The readings are kept in numpy arrays that grow by doubling (a reading appended is a copy of one
+value, not of the series). The curve draws only what is in view (``setClipToView``) and two
+points per pixel column (``setDownsampling(auto=True, method="peak")``: the lowest and highest
+reading of each column, so every rise and fall of the meter is still seen), so eight hours of
+readings at 10 a second (288,000 points) redraw in a few milliseconds (bench/progressive_bench.py). Hits and resets are marked with
+their own symbols; the colour of a hit is where it stands (amber pending, green paid, red
+denied), its shape always a star, a reset always a diamond.
+
+Times are the log's local times as seconds since the epoch (pyqtgraph's ``DateAxisItem`` shows
+them as clock times); the meter is drawn in dollars, a picture of the cents the readout holds.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import numpy as np
+
+from . import theme
+from .qt import QColor, pyqtgraph
+from .theme import AMBER, NONE, OK, RED
+
+HIT_COLOUR = {"PENDING": AMBER, "PAID": OK, "DENIED": RED}
+_AXIS = None
+
+
+def _dollar_axis(pg):
+    """An axis that labels the meter in whole dollars ($12,345)."""
+    global _AXIS
+    if _AXIS is None:
+        class DollarAxis(pg.AxisItem):
+            def tickStrings(self, values, scale, spacing):
+                return [f"${v:,.0f}" if spacing >= 1 else f"${v:,.2f}" for v in values]
+        _AXIS = DollarAxis
+    return _AXIS
+
+
+class MeterChart:
+    """``widget`` is the plot; ``extend`` appends readings, ``set_marks`` the hits and resets,
+    ``redraw`` hands what changed to pyqtgraph (once per timer tick, never per reading)."""
+
+    def __init__(self, name: str = "meter_chart"):
+        pg = pyqtgraph()
+        self.pg = pg
+        self.widget = pg.PlotWidget(background=QColor("#111215"),
+                                    axisItems={"bottom": pg.DateAxisItem(orientation="bottom"),
+                                               "left": _dollar_axis(pg)(orientation="left")})
+        self.widget.setObjectName(name)
+        plot = self.widget.getPlotItem()
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        plot.showGrid(x=True, y=True, alpha=0.25)
+        plot.setMouseEnabled(x=False, y=False)
+        font = theme.font(0.85)
+        for side in ("left", "bottom"):
+            axis = plot.getAxis(side)
+            axis.setTickFont(font)
+            axis.setTextPen(theme.TEXT_DIM)
+            axis.setPen(QColor("#3a3d46"))
+        # the major ticks only: a chart a few lines tall (1366x768) keeps its labels apart
+        plot.getAxis("left").setStyle(maxTickLevel=0, textFillLimits=[(0, 0.5)])
+        self.curve = plot.plot(pen=pg.mkPen(theme.TEXT, width=2))
+        self.curve.setClipToView(True)
+        self.curve.setDownsampling(auto=True, method="peak")
+        # one bin of readings per pixel column (pyqtgraph's default is five): "peak" keeps each bin's
+        # lowest and highest reading, so nothing the eye could see is lost and a paint draws a fifth
+        # of the segments (bench/progressive_bench.py)
+        self.curve.opts["autoDownsampleFactor"] = 1.0
+        self.hits = pg.ScatterPlotItem(symbol="star", size=theme.base_pt() * 1.8, pxMode=True)
+        self.resets = pg.ScatterPlotItem(symbol="d", size=theme.base_pt() * 1.3, pxMode=True,
+                                         brush=pg.mkBrush(theme.FOCUS), pen=pg.mkPen(theme.TEXT, width=1))
+        plot.addItem(self.hits)
+        plot.addItem(self.resets)
+        self.x = np.empty(1024, dtype=np.float64)
+        self.y = np.empty(1024, dtype=np.float64)
+        self.n = 0
+        self._dirty = False
+
+    # -- data -----------------------------------------------------------------------------------
+    def clear(self) -> None:
+        self.n = 0
+        self._dirty = True
+
+    def extend(self, points) -> None:
+        """Append (time, cents) readings, in the log's order."""
+        pts = list(points)
+        if not pts:
+            return
+        need = self.n + len(pts)
+        if need > len(self.x):
+            size = max(need, 2 * len(self.x))
+            self.x = np.resize(self.x, size)
+            self.y = np.resize(self.y, size)
+        self.x[self.n:need] = [t.timestamp() for t, _ in pts]
+        self.y[self.n:need] = [c / 100 for _, c in pts]
+        self.n = need
+        self._dirty = True
+
+    def extend_arrays(self, x: np.ndarray, dollars: np.ndarray) -> None:
+        """Append readings already as seconds and dollars (the benchmark's eight hours)."""
+        need = self.n + len(x)
+        if need > len(self.x):
+            size = max(need, 2 * len(self.x))
+            self.x = np.resize(self.x, size)
+            self.y = np.resize(self.y, size)
+        self.x[self.n:need] = x
+        self.y[self.n:need] = dollars
+        self.n = need
+        self._dirty = True
+
+    def set_marks(self, hits, resets) -> None:
+        """``hits``: (time, cents, state); ``resets``: (time, cents)."""
+        pg = self.pg
+        self.hits.setData([{"pos": (t.timestamp(), c / 100), "brush": pg.mkBrush(theme.COLOUR[HIT_COLOUR.get(s, NONE)]),
+                            "pen": pg.mkPen(theme.TEXT, width=1), "data": s} for t, c, s in hits])
+        self.resets.setData([t.timestamp() for t, _ in resets], [c / 100 for _, c in resets])
+
+    def redraw(self) -> bool:
+        """Give the curve the readings if any came since the last time; whether it had to."""
+        if not self._dirty:
+            return False
+        self._dirty = False
+        self.curve.setData(self.x[:self.n], self.y[:self.n])
+        return True
+
+    def span(self, start: datetime | None, end: datetime | None) -> None:
+        """Show the time from ``start`` to ``end`` (the shift so far)."""
+        if start is None or end is None or end <= start:
+            return
+        self.widget.getPlotItem().setXRange(start.timestamp(), end.timestamp(), padding=0.02)
