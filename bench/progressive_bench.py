@@ -22,10 +22,16 @@ figures per update, p50, p99 and max in milliseconds:
 1920x1080 and 1366x768): the demo's tables and their simulated devices live on loopback TCP, the
 log holding five and a half hours of the four controllers' readings before the window opens
 (sent through the workstation's link queue as the links would, on a clock moved through the
-shift), with hits approved, denied and one still pending.
+shift), with hits approved, denied and one still pending; and the Meter record tab at 1366x768
+(``progressive-record-1366x768.png``).
 
-Run: ``.venv/bin/python bench/progressive_bench.py [--updates 300] [--screenshots docs/screenshots]``;
-it prints one JSON object.
+Also (skip with ``--no-read``) the workstation's read behind the view, ``Workstation.progressive``, on
+a log holding the same 288,000 readings logged through the live pit: the shift read from its start
+in pages of the view's size (each page one task on the bridge's lane, between two pumps), and the
+next reads (what the view's refresh asks for twice a second).
+
+Run: ``.venv/bin/python bench/progressive_bench.py [--updates 300] [--no-read] [--screenshots
+docs/screenshots]``; it prints one JSON object.
 """
 
 from __future__ import annotations
@@ -75,7 +81,8 @@ def app():
 def shift_series(n: int):
     """``n`` readings 0.1 s apart from ``START``: seconds and dollars, with a reset every 40 minutes."""
     import numpy as np
-    t = START.timestamp() + np.arange(n) * 0.1
+    from app.workstation.progressive import clock_seconds
+    t = clock_seconds(START) + np.arange(n) * 0.1
     step = np.arange(n) % (40 * 60 * 10)            # readings since the last reset
     cents = 1_000_000 + 21 * step
     return t, cents / 100
@@ -227,11 +234,82 @@ def take_screenshots(folder: Path) -> list[str]:
             path = folder / f"progressive-{w}x{h}.png"
             window.grab().save(str(path))
             out.append(str(path))
+        # the auditor's tab: the meter at each shift's start and end, and every reset
+        page = window.progressive_page
+        page.tabs.setCurrentIndex(1)
+        end = time.monotonic() + 1
+        while time.monotonic() < end:
+            qapp.processEvents()
+            time.sleep(0.02)
+        path = folder / "progressive-record-1366x768.png"
+        window.grab().save(str(path))
+        out.append(str(path))
         window.close()
     finally:
         ws.close()
         shutil.rmtree(home, ignore_errors=True)
     return out
+
+
+def read_bench(reads: int) -> dict:
+    """The workstation's read of the progressive view (``Workstation.progressive``) on a log
+    holding a controller's 8 hours at 10 readings a second (288,000 ``meter_reading`` rows, logged
+    through the live pit as its link would put them): the shift read from its start a page at a
+    time as the view does (each page one task on the bridge's lane), then the next reads, each
+    after 5 more readings (the view's refresh); p50/p99/max in milliseconds."""
+    from app.workstation import config
+    from app.workstation.workstation import Workstation
+
+    class Clock:
+        def __init__(self, t):
+            self.t = t
+
+        def __call__(self):
+            return self.t
+
+        def set(self, t):
+            self.t = t
+
+    home = Path(tempfile.mkdtemp(prefix="progressive-read-"))
+    os.environ["PITDESK_HOME"] = str(home)
+    cfg = config.parse('[[tables]]\nid = "T1"\nprofile = "section6"\ndevices = [{class = "progressive", '
+                       'serial = "PRG-T1", url = "socket://127.0.0.1:9"}]\n', "bench.toml")
+    clock = Clock(START)
+    ws = Workstation(cfg, home / "read.db", clock=clock)
+    try:
+        t0 = time.perf_counter()
+        n = POINTS
+        feed(ws, clock, [("PRG-T1", START + timedelta(seconds=i / 10), "meter", {"cents": 1_000_000 + 21 * i})
+                         for i in range(n - reads * 5)] + [
+            ("PRG-T1", START + timedelta(seconds=i / 10), "hit_pending",
+             {"seat": 3, "line": "natural_royal_and_pair", "cents": 1_000_000 + 21 * i}) for i in (n // 2,)])
+        logged = time.perf_counter() - t0
+        now = START + timedelta(hours=8)
+        clock.set(now)
+        from app.views.progressive_view import PAGE   # the view's page: what one read on the lane takes
+        pages, after, got = [], {}, 0
+        while True:
+            a = time.perf_counter()
+            r = ws.progressive(since=START, after=after, now=now, limit=PAGE)[0]
+            pages.append((time.perf_counter() - a) * 1000)
+            after, got = {r.serial: r.last_seq}, got + len(r.series)
+            if not r.more:
+                break
+        times = []
+        for k in range(reads):
+            base = n - reads * 5 + k * 5
+            feed(ws, clock, [("PRG-T1", START + timedelta(seconds=i / 10), "meter", {"cents": 1_000_000 + 21 * i})
+                             for i in range(base, base + 5)])
+            a = time.perf_counter()
+            r = ws.progressive(since=START, after=after, now=now, limit=PAGE)[0]
+            times.append((time.perf_counter() - a) * 1000)
+            after, got = {r.serial: r.last_seq}, got + len(r.series)
+        return {"readings": got, "hits": len(r.hits), "logged_s": round(logged, 1), "page": PAGE,
+                "first_pages": len(pages), "first_total_ms": round(sum(pages), 1), "page_read": figures(pages),
+                "next_read": figures(times)}
+    finally:
+        ws.close()
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -240,10 +318,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=700, help="the chart's width in pixels (a card's at 1920x1080)")
     ap.add_argument("--height", type=int, default=330, help="the chart's height in pixels")
     ap.add_argument("--screenshots", type=Path, help="write progressive-1920x1080.png and -1366x768.png here too")
+    ap.add_argument("--no-read", action="store_true", help="skip the workstation's read over 288,000 logged readings")
     args = ap.parse_args(argv)
     result = {"goal": GOAL, "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                                        f"Python {platform.python_version()}",
               "load": os.getloadavg()[0], "chart": chart_bench(args.updates, args.width, args.height)}
+    if not args.no_read:
+        result["read"] = read_bench(100)
     if args.screenshots is not None:
         args.screenshots.mkdir(parents=True, exist_ok=True)
         result["screenshots"] = take_screenshots(args.screenshots)

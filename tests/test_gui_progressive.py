@@ -24,8 +24,10 @@ def controller_rows(ws, table: str, since: datetime, upto: int) -> list[tuple[fl
     for r in ws.log.query("SELECT seq, time, body FROM events WHERE type = 'meter_reading' AND table_id = ? AND "
                           "seq <= ? ORDER BY seq", (table, upto)):
         d = json.loads(r["body"])["data"]
-        if d["source"] in ("controller", "reset") and datetime.fromisoformat(r["time"]) >= since:
-            out.append((datetime.fromisoformat(r["time"]).timestamp(), d["cents"]))
+        t = datetime.fromisoformat(r["time"])
+        if d["source"] in ("controller", "reset") and t >= since:
+            # on the chart's time axis: seconds of the log's own clock (its local time as written)
+            out.append((round((t - datetime(1970, 1, 1)).total_seconds(), 3), d["cents"]))
     return out
 
 
@@ -84,15 +86,15 @@ def test_the_chart_follows_the_controller_a_hit_is_pending_until_approved_and_th
     page.activate(False)
     qtbot.waitUntil(lambda: not page.reading, timeout=WAIT_MS)
     since = shift_of(hit_pit.clock()).start
-    log = controller_rows(ws, "T1", since, page.after)
+    log = controller_rows(ws, "T1", since, page.after["PRG-T1"])
     n = card.chart.n
     start = 1 if card.readout.start is not None else 0
-    chart = list(zip(card.chart.x[start:n].tolist(), [round(v * 100) for v in card.chart.y[start:n]]))
+    chart = list(zip([round(x, 3) for x in card.chart.x[start:n]], [round(v * 100) for v in card.chart.y[start:n]]))
     assert chart == log and len(log) >= 3
     assert card.meter.text() == money(log[-1][1])
     requests = hit_rows(ws, "T1")
     shown = sorted(page.hits.records(), key=lambda h: h.request)
-    assert [h.request for h in shown] == [r["seq"] for r in requests if r["seq"] <= page.after][-len(shown):]
+    assert [h.request for h in shown] == [r["seq"] for r in requests if r["seq"] <= page.after["PRG-T1"]][-len(shown):]
     for h in shown:
         req = next(r for r in requests if r["seq"] == h.request)
         status = ws.log.query("SELECT status FROM approvals WHERE request = ?", (h.request,))[0]["status"]

@@ -96,19 +96,37 @@ def test_every_controller_is_read_with_its_tables_and_its_meter_series_since_a_t
         [("PRG-T1", ("T1",), "section6", "000"), ("PRG-T2", ("T2",), "nj", "001")]   # T3 has no progressive
     t1 = of(got, "PRG-T1")
     log = logged_readings(ws, "T1")
-    assert [(p.seq, p.time, p.cents, p.source) for p in t1.series] == log and len(log) == 4
+    assert list(zip(t1.series.seq, t1.series.cents)) == [(seq, cents) for seq, _, cents, _ in log] and len(log) == 4
+    # the times on the log's own clock: seconds since 1970 of the local time as written
+    assert [round(x, 3) for x in t1.series.seconds] == [(t - datetime(1970, 1, 1)).total_seconds()
+                                                         for _, t, _, _ in log]
     assert (t1.meter, t1.meter_time) == (1_000_063, T0 + timedelta(minutes=5))
     assert t1.link == "connecting" and t1.locked is None and t1.lit is None and t1.reset_cents == 1_000_000
     # since a time: the readings from then, and the meter as it stood then
     later = ws.progressive(since=T0 + timedelta(minutes=1))
     t1 = of(later, "PRG-T1")
-    assert [p.cents for p in t1.series] == [1_000_021, 1_000_042, 1_000_063]
+    assert list(t1.series.cents) == [1_000_021, 1_000_042, 1_000_063]
     assert t1.start.cents == 1_000_000 and t1.start.seq == log[0][0]
     # after the last row read: only what came since
     say(ws, "PRG-T1", "meter", cents=1_000_084)
     ws.pump()
     t1 = of(ws.progressive(since=T0 + timedelta(minutes=1), after=t1.last_seq), "PRG-T1")
-    assert [(p.seq, p.cents) for p in t1.series] == [(logged_readings(ws, "T1")[-1][0], 1_000_084)]
+    assert list(zip(t1.series.seq, t1.series.cents)) == [(logged_readings(ws, "T1")[-1][0], 1_000_084)]
+
+
+def test_a_long_series_is_read_a_page_at_a_time_each_controller_from_its_own_last_row(ws, clock):
+    for n in range(5):
+        say(ws, "PRG-T1", "meter", cents=1_000_000 + 21 * n)
+        say(ws, "PRG-T2", "meter", cents=2_000_000 + 21 * n)
+    ws.pump()
+    page = of(ws.progressive(since=T0, limit=2), "PRG-T1")
+    assert list(page.series.cents) == [1_000_000, 1_000_021] and page.more
+    assert page.last_seq == page.series.seq[-1]
+    rest = ws.progressive(since=T0, after={"PRG-T1": page.last_seq}, limit=10)
+    assert list(of(rest, "PRG-T1").series.cents) == [1_000_042, 1_000_063, 1_000_084]
+    assert not of(rest, "PRG-T1").more
+    # a controller not named in ``after`` is read from the start of ``since``
+    assert list(of(rest, "PRG-T2").series.cents) == [2_000_000 + 21 * n for n in range(5)]
 
 
 def test_hits_in_the_order_reported_pending_until_approved_with_the_profiles_payout_and_the_reset(ws, clock):

@@ -290,6 +290,13 @@ class AuditLog:
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, row)) for row in cur.fetchall()]
 
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """As ``query``, each row a plain tuple: a long series read without a dict per row."""
+        with self._lock:
+            if self._closed:
+                raise StoreStopped(self.stopped or f"the audit log {self.path} is closed")
+            return self._conn.execute(sql, params).fetchall()
+
     def close(self) -> None:
         if self._thread.is_alive():
             self._queue.put(None)

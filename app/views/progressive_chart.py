@@ -8,8 +8,10 @@ readings at 10 a second (288,000 points) redraw in a few milliseconds (bench/pro
 their own symbols; the colour of a hit is where it stands (amber pending, green paid, red
 denied), its shape always a star, a reset always a diamond.
 
-Times are the log's local times as seconds since the epoch (pyqtgraph's ``DateAxisItem`` shows
-them as clock times); the meter is drawn in dollars, a picture of the cents the readout holds.
+Times are seconds on the log's own clock (the local time read as if it were UTC, as the readout
+gives them: ``clock_seconds``), shown by pyqtgraph's ``DateAxisItem`` with no offset, so the axis
+says the times the log says, with no daylight-saving jump; the meter is drawn in dollars, a
+picture of the cents the readout holds.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import numpy as np
+
+from app.workstation.progressive import clock_seconds
 
 from . import theme
 from .qt import QColor, pyqtgraph
@@ -45,7 +49,7 @@ class MeterChart:
         pg = pyqtgraph()
         self.pg = pg
         self.widget = pg.PlotWidget(background=QColor("#111215"),
-                                    axisItems={"bottom": pg.DateAxisItem(orientation="bottom"),
+                                    axisItems={"bottom": pg.DateAxisItem(orientation="bottom", utcOffset=0),
                                                "left": _dollar_axis(pg)(orientation="left")})
         self.widget.setObjectName(name)
         plot = self.widget.getPlotItem()
@@ -83,23 +87,13 @@ class MeterChart:
         self.n = 0
         self._dirty = True
 
-    def extend(self, points) -> None:
-        """Append (time, cents) readings, in the log's order."""
-        pts = list(points)
-        if not pts:
-            return
-        need = self.n + len(pts)
-        if need > len(self.x):
-            size = max(need, 2 * len(self.x))
-            self.x = np.resize(self.x, size)
-            self.y = np.resize(self.y, size)
-        self.x[self.n:need] = [t.timestamp() for t, _ in pts]
-        self.y[self.n:need] = [c / 100 for _, c in pts]
-        self.n = need
-        self._dirty = True
+    def extend(self, seconds, cents) -> None:
+        """Append readings: their times as seconds on the log's clock, and cents; in the log's order."""
+        if len(seconds):
+            self.extend_arrays(np.asarray(seconds, dtype=np.float64), np.asarray(cents, dtype=np.float64) / 100)
 
     def extend_arrays(self, x: np.ndarray, dollars: np.ndarray) -> None:
-        """Append readings already as seconds and dollars (the benchmark's eight hours)."""
+        """Append readings already as seconds and dollars."""
         need = self.n + len(x)
         if need > len(self.x):
             size = max(need, 2 * len(self.x))
@@ -113,9 +107,9 @@ class MeterChart:
     def set_marks(self, hits, resets) -> None:
         """``hits``: (time, cents, state); ``resets``: (time, cents)."""
         pg = self.pg
-        self.hits.setData([{"pos": (t.timestamp(), c / 100), "brush": pg.mkBrush(theme.COLOUR[HIT_COLOUR.get(s, NONE)]),
+        self.hits.setData([{"pos": (clock_seconds(t), c / 100), "brush": pg.mkBrush(theme.COLOUR[HIT_COLOUR.get(s, NONE)]),
                             "pen": pg.mkPen(theme.TEXT, width=1), "data": s} for t, c, s in hits])
-        self.resets.setData([t.timestamp() for t, _ in resets], [c / 100 for _, c in resets])
+        self.resets.setData([clock_seconds(t) for t, _ in resets], [c / 100 for _, c in resets])
 
     def redraw(self) -> bool:
         """Give the curve the readings if any came since the last time; whether it had to."""
@@ -129,4 +123,4 @@ class MeterChart:
         """Show the time from ``start`` to ``end`` (the shift so far)."""
         if start is None or end is None or end <= start:
             return
-        self.widget.getPlotItem().setXRange(start.timestamp(), end.timestamp(), padding=0.02)
+        self.widget.getPlotItem().setXRange(clock_seconds(start), clock_seconds(end), padding=0.02)

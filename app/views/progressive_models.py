@@ -23,14 +23,13 @@ def clock(t) -> str:
 
 
 def hit_pays(h) -> str:
-    """What the profile pays, with its paragraph: one figure, or one per wager where they differ."""
+    """What the profile pays: one figure, or one per wager where the $1 and $5 tables differ."""
     if not h.payouts:
         return "not a line of the profile's pay tables"
     p = h.payout
     if len({x.amount for x in h.payouts}) == 1:
-        return f"{money(p.amount)} · {p.pays} · {p.amount_rule}"
-    each = " · ".join(f"{money(x.amount)} on {money(x.wager)}" for x in h.payouts)
-    return f"{each} · {p.pays_rule}"
+        return f"{money(p.amount)} · {p.pays}"
+    return " · ".join(f"{money(x.amount)} on {money(x.wager)}" for x in h.payouts)
 
 
 def hit_meter(h) -> str:
@@ -39,10 +38,19 @@ def hit_meter(h) -> str:
     if p is None:
         return ""
     if not p.from_meter:
-        return f"no, from the table inventory · {p.deduct_rule}"
+        return "no, from the table inventory"
     if p.reset is not None:
-        return f"yes, {money(h.meter)} · reset to {money(p.reset)} · {p.deduct_rule}; {p.reset_rule}"
-    return f"yes · leaves {money(p.meter_after)} · {p.deduct_rule}"
+        return f"yes · reset to {money(p.reset)}"
+    return f"yes · leaves {money(p.meter_after)}"
+
+
+def hit_rules(h) -> str:
+    """The paragraphs of the figures shown: the pay table's line, off the meter, the reset."""
+    p = h.payout
+    if p is None:
+        return h.order_rule
+    rules = [p.amount_rule, p.deduct_rule] + ([p.reset_rule] if p.reset is not None else [])
+    return "; ".join(dict.fromkeys(rules))
 
 
 def hit_says(h) -> str:
@@ -82,6 +90,7 @@ class HitModel(RecordModel):
                level=lambda h: RED if h.agrees is False else None),
         Column("Pays (profile)", hit_pays, sort=lambda h: h.payout.amount if h.payout else 0, bold=True),
         Column("Off the meter", hit_meter),
+        Column("Rules", hit_rules),
         Column("Reset", hit_reset, sort=lambda h: stamp(h.reset.time) if h.reset else 0.0,
                level=lambda h: RED if h.reset is not None and h.reset.cents < h.reset_cents else None,
                tip=lambda h: f"{hit_reset(h)} ({h.reset_rule}; the profile's reset amount {money(h.reset_cents)})"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from app.workstation.progressive import clock_seconds
 from app.workstation.shifts import shift_of
 
 from . import theme
@@ -29,6 +30,7 @@ from .table_page import record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 
 REFRESH_MS = 500       # at most two redraws a second, however fast the meters move
+PAGE = 10_000          # readings a controller per read: a long shift is read in pages, between pumps
 
 
 def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
@@ -156,8 +158,8 @@ class ControllerCard(QFrame):
             self.style().polish(self)
         # the chart: what is new, the marks, the shift so far
         if r.since is not None and r.start is not None and self.chart.n == 0:
-            self.chart.extend([(r.since, r.start.cents)])
-        self.chart.extend((p.time, p.cents) for p in r.series)
+            self.chart.extend([clock_seconds(r.since)], [r.start.cents])   # the meter as the shift began
+        self.chart.extend(r.series.seconds, r.series.cents)
         self.chart.set_marks([(h.time, h.meter if h.meter is not None else (h.reported or 0), h.state)
                               for h in r.hits if r.since is None or h.time >= r.since],
                              [(h.reset.time, h.reset.cents) for h in r.hits
@@ -173,7 +175,7 @@ class ProgressivePage(QWidget):
         self.bridge = bridge
         self.cards: dict[str, ControllerCard] = {}
         self.since: datetime | None = None
-        self.after = 0
+        self.after: dict[str, int] = {}     # serial -> the last row read of its readings
         self.stale = True
         self.reading = False
         self.reads = 0                 # readouts drawn (tests wait on it)
@@ -249,18 +251,18 @@ class ProgressivePage(QWidget):
 
     def refresh(self) -> None:
         """Read what is new, if anything may be (the timer's tick)."""
-        if self.reading or not self.stale:
+        if self.reading or not self.stale or not self.timer.isActive():
             return
         now = self.bridge.clock()
         start = shift_of(now).start
         if start != self.since:        # a new shift: its chart starts empty
-            self.since, self.after = start, 0
+            self.since, self.after = start, {}
             for card in self.cards.values():
                 card.chart.clear()
         self.stale = False
         self.reading = True
-        since, after = self.since, self.after
-        self.bridge.read(lambda ws: ws.progressive(since=since, after=after, now=now),
+        since, after = self.since, dict(self.after)
+        self.bridge.read(lambda ws: ws.progressive(since=since, after=after, now=now, limit=PAGE),
                          lambda got: self._got(got, since, now), self._failed)
 
     def _failed(self, error: BaseException) -> None:
@@ -274,14 +276,16 @@ class ProgressivePage(QWidget):
             self.stale = True
             return
         self.readouts = readouts
-        if readouts:
-            self.after = readouts[0].last_seq
+        self.after = {r.serial: r.last_seq for r in readouts}
         _put(self.shift, f"{shift_of(now).label} shift since {since:%H:%M}")
         self._place(readouts)
         for r in readouts:
             self.cards[r.serial].show_readout(r, now)
         self._show_lists(readouts)
         self.reads += 1
+        if any(r.more for r in readouts):     # a long shift: the next page at once, after the next pump
+            self.stale = True
+            QTimer.singleShot(0, self, self.refresh)
 
     def _place(self, readouts) -> None:
         serials = [r.serial for r in readouts]

@@ -14,6 +14,7 @@ app/workstation/shifts.py's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -24,8 +25,9 @@ from app.engine.profile import RuleProfile
 from app.engine.progressive import ProgressivePayout, progressive_payout
 from app.store import meters
 from app.store.log import AuditLog
-from app.store.meters import MeterRow
+from app.store.meters import MeterRow, clock_seconds
 
+__all__ = ["clock_seconds"]   # the series' time axis, for the view
 from .acceptors import AcceptorCheck, locked_in
 from .shifts import shifts_between
 
@@ -55,6 +57,18 @@ class MeterPoint:
     time: datetime
     cents: int
     source: str               # controller (the meter changed) or reset (000(q)(6))
+
+
+@dataclass(frozen=True)
+class MeterSeries:
+    """A controller's readings as columns, in the log's order: the rows, their times as seconds on
+    the log's own clock (app/store/meters.py ``clock_seconds``), the meter in cents."""
+    seq: tuple[int, ...] = ()
+    seconds: tuple[float, ...] = ()
+    cents: tuple[int, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.seq)
 
 
 @dataclass(frozen=True)
@@ -141,10 +155,12 @@ class ControllerReadout:
     reset_cents: int          # the profile's reset amount (000(q)(6))
     since: datetime | None
     start: MeterPoint | None  # the meter as it stood at ``since``
-    series: tuple[MeterPoint, ...]   # the readings logged after ``after`` (all since ``since`` when 0)
+    series: MeterSeries       # the readings logged after ``after`` (all since ``since`` when 0), a page
     hits: tuple[HitInfo, ...]
     record: tuple[MeterRecord, ...]
-    last_seq: int             # the log's last row when read: the next read's ``after``
+    last_seq: int             # the next read's ``after`` for this controller: the log's last row when
+                              # read, or the last reading of a page when ``more`` follow
+    more: bool                # the page was full: more readings wait to be read
     cites: dict
 
 
@@ -170,40 +186,31 @@ def _payouts(rules: RuleProfile, key: str | None, meter: int | None) -> tuple[Hi
     return tuple(out)
 
 
-def hit_infos(log: AuditLog, table: str, rules: RuleProfile, since: datetime | None = None) -> tuple[HitInfo, ...]:
-    """The controller's hits at ``table``, in the order reported: those at or after ``since``
-    and every one still pending, whenever reported."""
-    c = cites(rules)
-    rows = meters.hits(log, table)
-    out = []
-    for n, h in enumerate(rows, start=1):
-        if since is not None and h.time < since and h.status != "pending":
-            continue
-        before = meters.reading_before(log, table, h.request)
-        meter = before.cents if before is not None else None
-        key = line_key(h.line) if h.line else None
-        tables = [t for name, t in rules.paytables.items() if name.startswith("progressive")]
-        if key is not None and not any(key in t.pays for t in tables):
-            key = None
-        payouts = _payouts(rules, key, meter)
-        agrees = None if not payouts or h.cents is None else any(p.amount == h.cents for p in payouts)
-        nxt = rows[n].request if n < len(rows) else None
-        reset = next((r for r in meters.resets(log, table, h.time) if r.seq > h.request
-                      and (nxt is None or r.seq < nxt)), None)
-        out.append(HitInfo(n, c["order"], h.request, h.time, h.serial, table, h.seat, h.line, key, h.cents,
-                           _STATE.get(h.status, h.status.upper()), c["validate"], h.role_needed, h.decided_by,
-                           h.decided_role, h.decided, h.decision_reason, meter, payouts, agrees, _point(reset),
-                           c["reset"], rules.progressive_reset_cents))
-    return tuple(out)
-
-
 class MeterBook:
-    """The auditor's record of each controller's meter, with the boundary readings that can no
-    longer change kept, so that a view reading it twice a second does not scan a shift each time."""
+    """What the readout needs again and again, kept so that a view reading twice a second does not
+    scan the log each time: the controllers' resets and hits (folded in from the rows logged since
+    the last look, by row number), and the meter at shift boundaries that can no longer change."""
 
     def __init__(self, log: AuditLog):
         self.log = log
         self._kept: dict[tuple[str, datetime, bool], MeterRow | None] = {}
+        self._scanned = 0
+        self._resets: dict[str, list[MeterRow]] = {}
+        self._hits: dict[str, list[int]] = {}     # table -> the requests of its controller's hits, in order
+        self._from: dict[datetime, int] = {}      # a time -> a row at or before the first logged then
+
+    def catch_up(self, upto: int) -> None:
+        if upto <= self._scanned:
+            return
+        for table, row in meters.resets_after(self.log, self._scanned, upto):
+            self._resets.setdefault(table, []).append(row)
+        for table, request in meters.hits_after(self.log, self._scanned, upto):
+            self._hits.setdefault(table, []).append(request)
+        self._scanned = upto
+
+    def resets(self, table: str, start: datetime | None = None, end: datetime | None = None) -> list[MeterRow]:
+        return [r for r in self._resets.get(table, ()) if (start is None or r.time >= start)
+                and (end is None or r.time < end)]
 
     def at(self, table: str, when: datetime, now: datetime, before: bool = False) -> MeterRow | None:
         """The meter as it stood at ``when`` (``before``: strictly before it, for a shift's end)."""
@@ -214,6 +221,44 @@ class MeterBook:
         if when + _SETTLED <= now:
             self._kept[key] = row
         return row
+
+    def hit_infos(self, table: str, rules: RuleProfile, since: datetime | None = None) -> tuple[HitInfo, ...]:
+        """The controller's hits at ``table``, in the order reported: those at or after ``since``
+        and every one still pending, whenever reported."""
+        c = cites(rules)
+        requests = self._hits.get(table, [])
+        if since is not None:
+            # the hits logged from ``since`` on are the last ones; before them, only those pending
+            first = self._from.get(since)
+            if first is None:
+                first = self._from[since] = meters.first_seq_at(self.log, since)
+            recent = [q for q in requests if q > first]
+            older = [q for q in requests if q not in set(recent)]
+            shown = sorted(meters.pending(self.log, older) | set(recent))
+        else:
+            shown = list(requests)
+        order = {q: n for n, q in enumerate(requests, start=1)}
+        resets = self._resets.get(table, [])
+        out = []
+        for h in meters.hits(self.log, shown):
+            if since is not None and h.time < since and h.status != "pending":
+                continue
+            before = meters.reading_before(self.log, table, h.request)
+            meter = before.cents if before is not None else None
+            key = line_key(h.line) if h.line else None
+            tables = [t for name, t in rules.paytables.items() if name.startswith("progressive")]
+            if key is not None and not any(key in t.pays for t in tables):
+                key = None
+            payouts = _payouts(rules, key, meter)
+            agrees = None if not payouts or h.cents is None else any(p.amount == h.cents for p in payouts)
+            n = order[h.request]
+            nxt = requests[n] if n < len(requests) else None
+            reset = next((r for r in resets if r.seq > h.request and (nxt is None or r.seq < nxt)), None)
+            out.append(HitInfo(n, c["order"], h.request, h.time, h.serial, table, h.seat, h.line, key, h.cents,
+                               _STATE.get(h.status, h.status.upper()), c["validate"], h.role_needed, h.decided_by,
+                               h.decided_role, h.decided, h.decision_reason, meter, payouts, agrees, _point(reset),
+                               c["reset"], rules.progressive_reset_cents))
+        return tuple(out)
 
     def record(self, table: str, rules: RuleProfile, start: datetime, end: datetime,
                now: datetime) -> tuple[MeterRecord, ...]:
@@ -230,24 +275,24 @@ class MeterBook:
                 note = "" if r is not None else "no reading of the controller yet"
                 out.append(MeterRecord(when, s.label, what, r.cents if r else None, r.seq if r else None,
                                        r.time if r else None, note, c["rate"]))
-                if what == "start of shift":
-                    for z in meters.resets(self.log, table, s.start, s.end):
-                        low = z.cents < usual
-                        note = ("the profile's reset amount" if z.cents == usual else
-                                f"under the profile's reset amount of {dollars(usual)}" if low else
-                                f"over the profile's reset amount of {dollars(usual)}")
-                        out.append(MeterRecord(z.time, s.label, "reset", z.cents, z.seq, z.time, note, c["reset"],
-                                               low))
+            for z in self.resets(table, s.start, s.end):
+                low = z.cents < usual
+                note = ("the profile's reset amount" if z.cents == usual else
+                        f"under the profile's reset amount of {dollars(usual)}" if low else
+                        f"over the profile's reset amount of {dollars(usual)}")
+                out.append(MeterRecord(z.time, s.label, "reset", z.cents, z.seq, z.time, note, c["reset"], low))
         order = {"end of shift": 0, "start of shift": 1, "reset": 2}   # at one moment: the shift ends, the next starts
         return tuple(sorted(out, key=lambda m: (m.time, order[m.what])))
 
 
 def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: dict[str, str], views,
-             now: datetime, since: datetime | None, after: int, record_from: datetime) -> tuple[ControllerReadout, ...]:
+             now: datetime, since: datetime | None, after: int | Mapping[str, int], record_from: datetime,
+             limit: int | None = None) -> tuple[ControllerReadout, ...]:
     """Every progressive controller of the floor, in the configuration's order. ``setups`` are the
     tables' TableSetups, ``rules_of`` table -> RuleProfile, ``states`` table -> TableState,
     ``views`` the live pit's TableViews (the lock-out and lights the controller last reported)."""
     top = meters.last_seq(log)
+    book.catch_up(top)
     out = []
     for setup in setups:
         rules = rules_of[setup.id]
@@ -263,14 +308,16 @@ def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: di
             if d.cls != "progressive":
                 continue
             c = cites(rules)
-            series = tuple(_point(r) for r in meters.series(log, setup.id, since, after))
-            last = series[-1] if series else _point(meters.reading_at(log, setup.id, now))
+            mine = after.get(d.serial, 0) if isinstance(after, Mapping) else after
+            series = MeterSeries(*meters.series_columns(log, setup.id, since, mine, limit))
+            more = limit is not None and len(series) == limit
+            last = meters.reading_before(log, setup.id, top + 1)
             start = _point(book.at(setup.id, since, now)) if since is not None else None
             out.append(ControllerReadout(
                 d.serial, (setup.id,), rules.name, rules.rule_text, links.get(d.serial, "connecting"),
                 state.progressive_online, locked, c["lockout"], lit, state.round,
                 tuple(state.round_progressive) if in_round else None, locked_in(state, locked, lit),
                 last.cents if last else None, last.time if last else None, rules.progressive_reset_cents,
-                since, start, series, hit_infos(log, setup.id, rules, since),
-                book.record(setup.id, rules, record_from, now, now), top, c))
+                since, start, series, book.hit_infos(setup.id, rules, since),
+                book.record(setup.id, rules, record_from, now, now), series.seq[-1] if more else top, more, c))
     return tuple(out)

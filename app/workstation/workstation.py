@@ -940,19 +940,21 @@ class Workstation:
                                   r["decided_by"], r["decided_role"], r["decision_reason"],
                                   datetime.fromisoformat(r["decided"]) if r["decided"] else None) for r in rows)
 
-    def progressive(self, since: datetime | None = None, after: int = 0, record_from: datetime | None = None,
-                    now: datetime | None = None) -> tuple[progressive.ControllerReadout, ...]:
+    def progressive(self, since: datetime | None = None, after: int | Mapping[str, int] = 0,
+                    record_from: datetime | None = None, now: datetime | None = None,
+                    limit: int | None = None) -> tuple[progressive.ControllerReadout, ...]:
         """Every progressive controller (app/workstation/progressive.py): link, lock-out, lights
-        against the round's wagers, the meter and its readings logged after seq ``after`` at or
-        after ``since`` (a view passes the ``last_seq`` it read last), the hits in the order
-        reported, and the meter's record at each shift's start and end and at every reset from
-        ``record_from`` (default: the shift before the one ``now`` is in) to ``now``."""
+        against the round's wagers, the meter and its readings logged after seq ``after`` (or
+        ``after[serial]``) at or after ``since``, at most ``limit`` a controller (a view passes
+        each controller's ``last_seq`` next time, and reads again at once while ``more``), the hits
+        in the order reported, and the meter's record at each shift's start and end and at every
+        reset from ``record_from`` (default: the shift before the one ``now`` is in) to ``now``."""
         now = now or self.clock()
         record_from = record_from or shifts.shifts_back(now, 1).start
         with self._reading():
             return progressive.readouts(self.log, self.meter_book, self.config.tables, self.pit.rules,
                                         self.log.projector.states, self._links(), self.pit.views, now, since,
-                                        after, record_from)
+                                        after, record_from, limit)
 
     def table_detail(self, table: str, now: datetime | None = None,
                      history_limit: int = detail.HISTORY_PAGE) -> TableDetail:
