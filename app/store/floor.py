@@ -31,9 +31,16 @@ class Floor:
         return {r["table_id"]: r["profile"] for r in self.log.query("SELECT * FROM tables ORDER BY table_id")}
 
     def state(self, table: str) -> TableState:
-        if table not in self.log.projector.profiles:
-            raise FloorError(f"no table {table!r}; configure it first")
-        return self.log.projector.states[table]
+        return self.states((table,))[table]
+
+    def states(self, tables) -> dict[str, TableState]:
+        """The engine state of each of ``tables``, from one look at the log (each look catches
+        up with rows another process appended, under the writer's lock)."""
+        projector = self.log.projector
+        missing = [t for t in tables if t not in projector.profiles]
+        if missing:
+            raise FloorError(f"no table {missing[0]!r}; configure it first")
+        return {t: projector.states[t] for t in tables}
 
     def configure(self, table: str, profile: str, now: datetime, actor: str, role: str) -> int:
         _profile(profile)  # a bad profile name fails here, naming it, before anything is logged

@@ -101,7 +101,8 @@ class Pit:
         of the tables' views, the engine deciding what it accepts, and the views are replaced
         only after the log has acknowledged every row. If the log refuses (disk full, closed),
         the error propagates and the screen still shows what the log holds."""
-        work = {table: view.copy(self.floor.state(table)) for table, view in self.views.items()}
+        states = self.floor.states(self.views)   # one look at the log for every table
+        work = {table: view.copy(states[table]) for table, view in self.views.items()}
         records: list[Record] = list(before)
         for ev in events:
             if isinstance(ev, (DeviceMessage, LinkState)) and ev.serial:
@@ -136,9 +137,10 @@ class Pit:
                 if table is not None:
                     work[table].faults += 1
         seqs = self.log.append_many(records) if records else []
+        states = self.floor.states(work)
         for table, view in work.items():
             # the engine's state as the log holds it now, not the working copy
-            view.state = self.floor.state(table)
+            view.state = states[table]
         self.views = work
         return seqs
 
