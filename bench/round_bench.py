@@ -24,7 +24,8 @@ progressive hit approved by the pit manager and released with the W-2G data, the
 with poppler's pdftoppm).
 
 Run: ``.venv/bin/python bench/round_bench.py [--rounds 110] [--floor demo|profiles]
-[--screenshots docs/screenshots]``; it prints one JSON object.
+[--screenshots docs/screenshots]``; it prints one JSON object. ``make bench`` runs both floors
+through ``bench()``, each in a process of its own (``bench/run_all.py --no-rounds`` skips them).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ sys.path.insert(0, str(ROOT))
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
 PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd")
 GOAL = "Settle pressed to ledger shown p99 <= 100 ms, demo floor live"
+GOALS = {"round_settle": GOAL}
+FLOORS = {"demo": "the demo floor live, rounds at T7 (sd)",
+          "profiles": "the demo floor live and a table per profile, every example of docs/rounds/ in turn"}
 REST_S = 0.3        # from the round shown in the panel to Settle pressed
 PAYEE = {"name": "Pat Lee", "address": "1 Main Street, Reno NV", "tin": "123-45-6789", "id_type": "driver license",
          "id_number": "D1234567"}
@@ -279,6 +283,26 @@ def take_screenshots(b: Bench, folder: Path, home: Path) -> list[str]:
     subprocess.run(["pdftoppm", "-r", "90", "-png", "-singlefile", str(pdf), str(png)], check=True)
     written.append(str(png.with_suffix(".png")))
     return written
+
+
+def bench(rounds: int = 110) -> list[tuple[str, str, str, str]]:
+    """The rows ``bench/run_all.py`` prints: (benchmark, what, figure, note), one a floor. Each
+    floor runs in a process of its own, as it does alone: run_all's process holds what the hand
+    benchmarks made, and a window of its own would share their interpreter."""
+    rows = []
+    for floor, what in FLOORS.items():
+        p = subprocess.run([sys.executable, __file__, "--rounds", str(rounds), "--floor", floor], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60 + 5 * rounds,
+                           env={**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")})
+        if p.returncode != 0:
+            raise SystemExit(f"the round benchmark ({floor}) failed ({p.returncode}): {p.stderr[-2000:]}")
+        out = json.loads(p.stdout)
+        shown, filled = out["settle_to_ledger_painted_ms"], out["settle_to_models_filled_ms"]
+        rows.append(("round_settle", f"Settle pressed to the ledger painted, {rounds} rounds, {what} "
+                     f"({out['tables']} tables, {out['platform']})", f"p99 {shown['p99']:.0f} ms",
+                     f"p50 {shown['p50']:.0f} ms, max {shown['max']:.0f} ms; models filled p50 {filled['p50']:.0f} ms, "
+                     f"p99 {filled['p99']:.0f} ms; load {out['load_before']} -> {out['load_after']}"))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,8 @@
    stalls and device frame to tile repainted (skip with --no-gui).
 8. The progressive chart (bench/progressive_bench.py): 8 hours of a meter's readings (288,000
    points) at 10 updates/s, the paint of the plot p50/p99/max (skip with --no-progressive).
+9. Settling a round from the round panel (bench/round_bench.py): Settle pressed to the ledger
+   painted, with the demo floor live, at T7 and at a table per profile (skip with --no-rounds).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -68,6 +70,7 @@ def main() -> int:
     ap.add_argument("--no-devices", action="store_true", help="skip the device link benchmarks")
     ap.add_argument("--no-gui", action="store_true", help="skip the workstation window benchmarks")
     ap.add_argument("--no-progressive", action="store_true", help="skip the progressive chart benchmark")
+    ap.add_argument("--no-rounds", action="store_true", help="skip settling rounds from the round panel")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -174,6 +177,13 @@ def main() -> int:
         import progressive_bench
         gui_rows += [(k, w, f, n) for k, w, f, n in progressive_bench.bench()]
 
+    # 10. settling a round from the round panel, the demo floor live (each floor in its own process)
+    round_rows: list[tuple[str, str, str, str]] = []
+    if not args.no_rounds:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import round_bench
+        round_rows = round_bench.bench()
+
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
     print("|---|---|---:|---|---|")
@@ -199,6 +209,12 @@ def main() -> int:
         print("|---|---|---:|---|---|")
         for key, what, figure, note in gui_rows:
             print(f"| {key} | {what} | {figure} | {note} | {GUI_GOALS.get(key, '')} |")
+    if round_rows:
+        from round_bench import GOALS as ROUND_GOALS
+        print("\n| benchmark | what | figure | note | goal |")
+        print("|---|---|---:|---|---|")
+        for key, what, figure, note in round_rows:
+            print(f"| {key} | {what} | {figure} | {note} | {ROUND_GOALS.get(key, '')} |")
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
@@ -206,7 +222,9 @@ def main() -> int:
                   for k, w, r, n in store_rows],
         "devices": [{"benchmark": k, "what": w, "frames_per_second": round(r), "note": n}
                     for k, w, r, n in device_rows],
-        "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows]}, indent=2) + "\n")
+        "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows],
+        "rounds": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in round_rows]},
+        indent=2) + "\n")
     return 0
 
 
