@@ -35,14 +35,15 @@ from app.resources import profile
 from app.simulate.devices import SimDevice
 from app.store.log import Record
 from app.views.main_window import MainWindow
-from app.views.qt import QLineEdit, QPrintDialog, QPrinter, QSettings, Qt
+from app.views.qt import QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
 from app.views.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from app.workstation.demo import add_demo_users
 from app.workstation.opening import DEMO_DEALER, DEMO_FLOOR, opening_events
 from app.workstation.readouts import SlipInfo
 from app.workstation.workstation import Workstation
-from tests.test_views_support import QUICK, USERS, WAIT_MS, Clock, no_threads_left, themed  # noqa: F401
+from tests.test_views_support import (QUICK, USERS, WAIT_MS, Clock, close_window, no_threads_left,  # noqa: F401
+                                      open_window, themed)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
@@ -82,12 +83,16 @@ def open_tables(ws: Workstation, tables: tuple[str, ...]) -> None:
     ws.log.append_many(records)
 
 
-def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip_cents: int | None = None) -> RoundPit:
+def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip_cents: int | None = None,
+                   sim: dict | None = None) -> RoundPit:
+    """The rounds floor in the real window; ``shuffler``: T1's simulated shuffler served over TCP
+    (``sim``: its SimDevice options instead of the quick, faultless ones)."""
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     clock = Clock()
     served = None
     if shuffler:
-        served = SimDevice("shuffler", "SHF-T1", faults=(), seed=7, pace=0.1, fault_rate=0.0).serve_tcp("127.0.0.1", 0)
+        options = {"faults": (), "seed": 7, "pace": 0.1, "fault_rate": 0.0} | (sim or {})
+        served = SimDevice("shuffler", "SHF-T1", **options).serve_tcp("127.0.0.1", 0)
     try:
         ws = Workstation(floor_config(served.url if served else None, slip_cents), tmp_path / "audit.db", clock=clock,
                          policy=QUICK, install_serial="pitdesk-test", on_close=[served.stop] if served else [])
@@ -99,30 +104,19 @@ def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip
         add_demo_users(ws)
         open_tables(ws, ("M1",) + (("T1",) if shuffler else ()))
         ws.start()
-        window = MainWindow(ws, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), pump_ms=30,
-                            title="rounds")
     except BaseException:
         ws.close()
         raise
-    qtbot.addWidget(window)
-    window.resize(1600, 1000)
-    window.show()
-    window.start()
+    window = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "rounds",
+                         (1600, 1000))
     return RoundPit(window, ws, clock, served)
-
-
-def close_round_pit(p: RoundPit) -> None:
-    p.window.close()
-    lane = p.window.bridge.lane
-    assert lane.closed and lane.active == 0, "the bridge's lane still runs a task"
-    p.ws.close()
 
 
 @pytest.fixture
 def rpit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
     p = make_round_pit(tmp_path, qtbot, monkeypatch)
     yield p
-    close_round_pit(p)
+    close_window(p.window, p.ws)
 
 
 # -- helpers: a person at the window ------------------------------------------------------------
@@ -156,6 +150,18 @@ def open_round_panel(qtbot, w: MainWindow, table: str) -> None:
     assert w.table_page.tabs.currentWidget() is w.round_panel
 
 
+def start_round(qtbot, w: MainWindow, table: str, who=None):
+    """``who`` (if given) signs in; the table's round panel is opened and New round (Ctrl+N)
+    pressed; the panel, once it shows the round's rows."""
+    panel = w.round_panel
+    if who is not None:
+        sign_in(qtbot, w, who)
+    open_round_panel(qtbot, w, table)
+    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: panel.draft is not None and panel.table == table and bool(panel.rows), timeout=WAIT_MS)
+    return panel
+
+
 def typed(cards: str) -> str:
     """Cards as a person types them: lower case, ten as 10, the joker jk."""
     return cards.lower().replace("t", "10").replace("j10", "jk")
@@ -173,10 +179,7 @@ def type_field(qtbot, edit, text: str) -> None:
 def type_round(qtbot, w: MainWindow, table: str, obj: dict) -> None:
     """A round file typed into the round panel as a person types it: the banking chosen and its
     amounts typed in dollars, each position's cards in lower case, the sets, the wagers."""
-    panel = w.round_panel
-    open_round_panel(qtbot, w, table)
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: panel.draft is not None and bool(panel.rows), timeout=WAIT_MS)
+    panel = start_round(qtbot, w, table)
     b = obj["banking"]
     bank = panel.bank
     if b["mode"] != "house":
@@ -444,11 +447,7 @@ def theme_level():
 # -- refusals: a clear reason in the panel, and nothing written ----------------------------------------
 def test_a_card_used_twice_is_refused_at_once_naming_both_positions(rpit, qtbot):
     w, ws = rpit.window, rpit.ws
-    panel = w.round_panel
-    sign_in(qtbot, w, DEALER)
-    open_round_panel(qtbot, w, "casino")
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: 2 in panel.rows, timeout=WAIT_MS)
+    panel = start_round(qtbot, w, "casino", DEALER)
     type_field(qtbot, panel.rows[1].cards, "ks kd ah jc 8d 6s 4c")
     idle(qtbot, w)
     before = count(ws)
@@ -475,11 +474,7 @@ def test_a_card_used_twice_is_refused_at_once_naming_both_positions(rpit, qtbot)
 
 def test_an_over_limit_wager_shows_its_reason_beside_the_field_as_it_is_typed(rpit, qtbot):
     w, ws = rpit.window, rpit.ws
-    panel = w.round_panel
-    sign_in(qtbot, w, DEALER)
-    open_round_panel(qtbot, w, "casino")
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: 1 in panel.rows, timeout=WAIT_MS)
+    panel = start_round(qtbot, w, "casino", DEALER)
     row = panel.rows[1]
     type_field(qtbot, row.wagers["base"], "25")
     idle(qtbot, w)
@@ -507,9 +502,7 @@ def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit
     sign_in(qtbot, w, DEALER)
     for seat in (1, 2):
         w.bridge.act(lambda ws, seat=seat: ws.record("M1", "player_seated", {"seat": seat}))
-    open_round_panel(qtbot, w, "M1")        # opened, players seated: the start of the game
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: panel.draft is not None and bool(panel.rows), timeout=WAIT_MS)
+    start_round(qtbot, w, "M1")        # opened, players seated: the start of the game
     before = people_rows(ws, "M1")
     bank = panel.bank
     bank.mode.setCurrentIndex(bank.mode.findData("player"))
@@ -605,17 +598,13 @@ def test_cards_a_shuffler_reads_over_the_socket_appear_by_themselves(themed, tmp
             "SELECT body FROM events WHERE type = 'hand_read' AND table_id = 'T1'")}
         assert set(shown) == logged == set(range(7))
     finally:
-        close_round_pit(p)
+        close_window(p.window, p.ws)
 
 
 # -- the sets, the picker, history, the models -----------------------------------------------------------
 def test_the_dealers_set_shows_its_house_way_rule_a_foul_its_consequence_and_house_way_sets_a_seat(rpit, qtbot):
     w = rpit.window
-    panel = w.round_panel
-    sign_in(qtbot, w, DEALER)
-    open_round_panel(qtbot, w, "section6")
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: 1 in panel.rows, timeout=WAIT_MS)
+    panel = start_round(qtbot, w, "section6", DEALER)
     dealer, seat = panel.rows[0], panel.rows[1]
     type_field(qtbot, dealer.cards, "kc qh jd 10c 8c 6d 3c")
     type_field(qtbot, seat.cards, "2s 3h 4d 5c 7s 8h 9d")
@@ -641,11 +630,7 @@ def test_the_dealers_set_shows_its_house_way_rule_a_foul_its_consequence_and_hou
 
 def test_the_card_picker_sets_a_position_and_names_where_a_card_already_is(rpit, qtbot):
     w = rpit.window
-    panel = w.round_panel
-    sign_in(qtbot, w, DEALER)
-    open_round_panel(qtbot, w, "casino")
-    qtbot.keyClick(w, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: 2 in panel.rows, timeout=WAIT_MS)
+    panel = start_round(qtbot, w, "casino", DEALER)
     type_field(qtbot, panel.rows[1].cards, "ks kd ah jc 8d 6s 4c")
     idle(qtbot, w)
     qtbot.mouseClick(panel.rows[2].pick, Qt.MouseButton.LeftButton)
@@ -726,8 +711,18 @@ def test_the_round_commands_are_in_the_round_menu_and_on_the_shortcuts_page(rpit
     rows = {(r[0], r[1], r[2]) for r in w.shortcut_rows()}
     for row in (("Round", "Round panel", "F10"), ("Round", "Settle", "F11"), ("Round", "New round", "Ctrl+N"),
                 ("Round", "Release payouts", "Ctrl+R"), ("Round", "Card picker", "Ctrl+Shift+C"),
-                ("Round", "Print slip", "Ctrl+P")):
+                ("Round", "Print slip", "Ctrl+P"), ("Round", "Reopen round", "Ctrl+Shift+O"),
+                ("Round", "Issue slip again", "Ctrl+Shift+I")):
         assert row in rows, row
+    # a button's tooltip says its command, its shortcut and what it does, as every command's does
+    panel = w.round_panel
+    for name, button in (("reopen_round", panel.result_view.reopen),
+                         ("reissue_slip", panel.slips_tab.findChild(QToolButton, "button_reissue_slip"))):
+        assert button.defaultAction() is w.actions_by_name[name]
+        assert button.toolTip() == w.actions_by_name[name].toolTip()
+    assert w.actions_by_name["reissue_slip"].toolTip() == ("Issue slip again… (Ctrl+Shift+I): a new payout slip, "
+                                                           "numbered next, for the selected void slip's payout, with "
+                                                           "your PIN")
     # away from a table, a round command says where to go
     w.show_view("floor")
     w.actions_by_name["settle"].setEnabled(True)

@@ -123,26 +123,38 @@ def make_pit(tmp_path, qtbot, monkeypatch, hits: float = 0.0, view: str | None =
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     if view:
         settings.setValue("window/view", view)
+    window = open_window(qtbot, ws, settings, "test floor")
+    return Pit(window, ws, devices, clock, settings)
+
+
+def open_window(qtbot, ws, settings: QSettings, title: str, size: tuple[int, int] = (1600, 900)) -> MainWindow:
+    """The real window over ``ws``, shown and pumping every 30 ms; ``ws`` is closed if the window
+    cannot be made."""
     try:
-        window = MainWindow(ws, settings=settings, pump_ms=30, title="test floor")
+        window = MainWindow(ws, settings=settings, pump_ms=30, title=title)
     except BaseException:
         ws.close()
         raise
     qtbot.addWidget(window)
-    window.resize(1600, 900)
+    window.resize(*size)
     window.show()
     window.start()
-    return Pit(window, ws, devices, clock, settings)
+    return window
+
+
+def close_window(window: MainWindow, ws) -> None:
+    """Close the window as Quit does, then the workstation; nothing of either may still run."""
+    window.close()
+    lane = window.bridge.lane
+    assert lane.closed and lane.active == 0, "the bridge's lane still runs a task"
+    running = [f"{t.parent().objectName() or type(t.parent()).__name__}/{t.objectName() or 'QTimer'}"
+               for t in window.findChildren(QTimer) if t.isActive()]
+    assert not running, f"timers still running on the closed window: {running}"
+    ws.close()
 
 
 def close_pit(p: Pit) -> None:
-    """Close the window as Quit does, then the workstation; nothing of either may still run."""
-    p.window.close()
-    lane = p.window.bridge.lane
-    assert lane.closed and lane.active == 0, "the bridge's lane still runs a task"
-    running = [t.objectName() for t in p.window.findChildren(QTimer) if t.isActive()]
-    assert not running, f"timers still running on the closed window: {running}"
-    p.ws.close()
+    close_window(p.window, p.ws)
 
 
 @pytest.fixture

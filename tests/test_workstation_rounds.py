@@ -580,7 +580,10 @@ def test_a_denial_while_another_round_is_entered_waits_to_be_reopened(ws):
         ws.reopen_round(first.settlement)
     ws.discard_round("section6")
     ws.reopen_round(first.settlement)
-    assert ws.round_draft("section6").replaces == first.settlement
+    d = ws.round_draft("section6")
+    # it says why it came back in the words a denial that sends a round back at once uses
+    assert d.replaces == first.settlement and d.returned == (
+        f"request {first.approvals[0].request} (progressive_meter_payout) denied by demo-pit: recount")
     with pytest.raises(Refused, match="no settled round 99999"):
         ws.round_result(99999)
 

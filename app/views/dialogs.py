@@ -164,7 +164,15 @@ def _summary(lines: list[tuple[str, str]]) -> QWidget:
 
 # -- sign-in ------------------------------------------------------------------------------------
 class PinDialog(WorkDialog):
-    """A dialog whose work is done by a person who gives a name and PIN (``self.identity``)."""
+    """A dialog whose work is done by a person who gives a name and PIN (``self.identity``).
+
+    ``lay_out`` lays one out as the others are: what it is about (a summary), the name and PIN,
+    the dialog's own fields (added to the form it returns), the error line, the buttons. A dialog
+    that records why (``add_reason``) refuses to send without a reason while ``reason_needed``
+    says what to type."""
+
+    reason: QLineEdit | QPlainTextEdit | None = None
+    reason_needed = ""      # said when the reason is empty and one is needed; "" when none is
 
     @property
     def name(self) -> QLineEdit:
@@ -173,6 +181,48 @@ class PinDialog(WorkDialog):
     @property
     def pin(self) -> QLineEdit:
         return self.identity.pin
+
+    def lay_out(self, rows: list[tuple[str, str]], session, ok: str, *, pin_optional: bool = True,
+                extra: tuple[QWidget, ...] = ()) -> QFormLayout:
+        """The summary of ``rows``, ``extra`` widgets under it, the name and PIN (``pin_optional``:
+        an empty PIN acts as whoever is signed in), the error line and the buttons, OK saying
+        ``ok``; the cursor where a person types first. Returns the form, for the dialog's fields."""
+        form = QFormLayout()
+        self.identity = IdentityFields(form, session, pin_optional=pin_optional)
+        box = QVBoxLayout(self)
+        box.addWidget(_summary(rows))
+        for w in extra:
+            box.addWidget(w)
+        box.addLayout(form)
+        box.addWidget(self.error)
+        box.addWidget(self.buttons)
+        self.ok.setText(ok)
+        self.identity.focus()
+        return form
+
+    def add_reason(self, form: QFormLayout, placeholder: str, label: str = "&Why", lines: int = 1) -> None:
+        """The reason field (``reason``) under the name and PIN; ``lines`` over 1: several lines."""
+        if lines > 1:
+            self.reason = QPlainTextEdit()
+            self.reason.setTabChangesFocus(True)
+            self.reason.setFixedHeight(int(theme.font().pointSizeF() * 2 * lines))
+        else:
+            self.reason = QLineEdit()
+        self.reason.setObjectName("reason")
+        self.reason.setPlaceholderText(placeholder)
+        form.addRow(label, self.reason)
+
+    def why(self) -> str:
+        r = self.reason
+        if r is None:
+            return ""
+        return (r.toPlainText() if isinstance(r, QPlainTextEdit) else r.text()).strip()
+
+    def check(self) -> str:
+        problem = self.identity.check()
+        if not problem and self.reason_needed and not self.why():
+            problem = self.reason_needed
+        return problem
 
     def refused(self, error) -> None:
         self.pin.clear()
@@ -194,9 +244,6 @@ class SignInDialog(PinDialog):
         box.addWidget(self.error)
         box.addWidget(self.buttons)
         self.identity.focus()
-
-    def check(self) -> str:
-        return self.identity.check()
 
     def action(self):
         name, pin = self.identity.name.text().strip(), self.identity.pin.text()
@@ -244,38 +291,21 @@ class FirstAdministratorDialog(WorkDialog):
 
 # -- acknowledging an alarm ---------------------------------------------------------------------
 class AcknowledgeDialog(PinDialog):
+    reason_needed = "Say why the alarm is dealt with: an acknowledgement records its reason."
+
     def __init__(self, bridge, alarm, session=None, parent: QWidget | None = None):
         super().__init__(bridge, f"Acknowledge alarm {alarm.id}", parent)
         self.alarm = alarm
         cleared = f"{when(alarm.cleared)}: {alarm.cleared_how} (still waits for acknowledgement)" \
             if alarm.cleared else ""
-        info = _summary([("Alarm", f"{words(alarm.kind)} at {alarm.table or 'no table'}"),
-                         ("", alarm.message), ("Rule", alarm.rule), ("Device", alarm.serial),
-                         ("Raised", when(alarm.raised)), ("Cleared by itself", cleared)])
-        form = QFormLayout()
-        self.identity = IdentityFields(form, session, pin_optional=True)
-        self.reason = QPlainTextEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setTabChangesFocus(True)
-        self.reason.setPlaceholderText("What was done about it: e.g. deck removed and replaced, technician called")
-        self.reason.setFixedHeight(int(theme.font().pointSizeF() * 6))
-        form.addRow("&Why", self.reason)
-        box = QVBoxLayout(self)
-        box.addWidget(info)
-        box.addLayout(form)
-        box.addWidget(self.error)
-        box.addWidget(self.buttons)
-        self.ok.setText("Acknowledge")
-        self.identity.focus()
-
-    def check(self) -> str:
-        return self.identity.check() or ("" if self.reason.toPlainText().strip() else
-                                         "Say why the alarm is dealt with: an acknowledgement records its reason.")
+        form = self.lay_out([("Alarm", f"{words(alarm.kind)} at {alarm.table or 'no table'}"),
+                             ("", alarm.message), ("Rule", alarm.rule), ("Device", alarm.serial),
+                             ("Raised", when(alarm.raised)), ("Cleared by itself", cleared)], session, "Acknowledge")
+        self.add_reason(form, "What was done about it: e.g. deck removed and replaced, technician called", lines=3)
 
     def action(self):
-        alarm, reason = self.alarm.id, self.reason.toPlainText().strip()
+        alarm, reason = self.alarm.id, self.why()
         return self.identity.then(lambda ws: ws.acknowledge_alarm(alarm, reason))
-
 
 
 # -- approving or denying a request ---------------------------------------------------------------
@@ -287,36 +317,19 @@ class DecideDialog(PinDialog):
         verb = "Approve" if decision == "approved" else "Deny"
         super().__init__(bridge, f"{verb} request {request.request}", parent)
         self.request, self.decision = request, decision
-        info = _summary([("Request", f"{request.request}: {words(request.kind)}"),
-                         ("Table", f"{request.table or '—'} {seat_text(request.seat)}"),
-                         ("Amount", theme.money(request.cents) if request.cents is not None else ""),
-                         ("Rule", request.rule), ("Needs", request.role_needed), ("Why", request.reason),
-                         ("Requested", when(request.requested))])
-        form = QFormLayout()
-        self.identity = IdentityFields(form, session, pin_optional=False)
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText("required for a denial" if decision == "denied"
-                                       else f"optional: approved under {request.rule}")
-        form.addRow("&Reason", self.reason)
-        box = QVBoxLayout(self)
-        box.addWidget(info)
-        box.addLayout(form)
-        box.addWidget(self.error)
-        box.addWidget(self.buttons)
-        self.ok.setText(verb)
-        self.identity.focus()
-
-    def check(self) -> str:
-        problem = self.identity.check()
-        if not problem and self.decision == "denied" and not self.reason.text().strip():
-            problem = "Say why: a denial records its reason."
-        return problem
+        form = self.lay_out([("Request", f"{request.request}: {words(request.kind)}"),
+                             ("Table", f"{request.table or '—'} {seat_text(request.seat)}"),
+                             ("Amount", theme.money(request.cents) if request.cents is not None else ""),
+                             ("Rule", request.rule), ("Needs", request.role_needed), ("Why", request.reason),
+                             ("Requested", when(request.requested))], session, verb, pin_optional=False)
+        self.add_reason(form, "required for a denial" if decision == "denied"
+                        else f"optional: approved under {request.rule}", "&Reason")
+        if decision == "denied":
+            self.reason_needed = "Say why: a denial records its reason."
 
     def action(self):
-        request, decision, reason = self.request.request, self.decision, self.reason.text().strip()
+        request, decision, reason = self.request.request, self.decision, self.why()
         return self.identity.then(lambda ws: ws.decide(request, decision, reason))
-
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------

@@ -26,8 +26,8 @@ from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names
-ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "print_slip", "save_slip",
-                  "void_slip")
+ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
+                  "save_slip", "void_slip", "reissue_slip")
 
 
 @dataclass(frozen=True)
@@ -72,10 +72,14 @@ COMMANDS = (
     Command("release", "&Round", "&Release payouts…", "Ctrl+R",
             "pay the settled round once its approvals are approved, with its payout slips"),
     Command("discard_round", "&Round", "&Discard round", "Ctrl+Shift+D", "throw away the round being entered"),
+    Command("reopen_round", "&Round", "Re&open round…", "Ctrl+Shift+O",
+            "enter again the round shown, which a denial sent back, with your PIN"),
     Command("print_slip", "&Round", "&Print slip…", "Ctrl+P", "print the selected payout slip"),
     Command("save_slip", "&Round", "Save slip as P&DF…", "Ctrl+Shift+S",
             "the selected payout slip as a one-page PDF"),
     Command("void_slip", "&Round", "&Void slip…", "Ctrl+Shift+V", "void the selected payout slip, with your reason"),
+    Command("reissue_slip", "&Round", "&Issue slip again…", "Ctrl+Shift+I",
+            "a new payout slip, numbered next, for the selected void slip's payout, with your PIN"),
     Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
 )
 
@@ -464,6 +468,7 @@ class MainWindow(QMainWindow):
         if self.dialog is not None:
             self.dialog.reject()
         self.progressive_page.activate(False)
+        self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 
 

@@ -1,5 +1,6 @@
 """The round panel's dialogs: the 53-card picker, a correction of the cards a shuffler read, the
-release of a round's payouts with its payout slips (and their W-2G data), and voiding a slip.
+release of a round's payouts with its payout slips (and their W-2G data), voiding a slip and
+issuing a void slip's payout a new one, and entering again a round a denial sent back.
 
 Each sends its work down the bridge and stays open until the workstation answers, as the other
 dialogs do (app/views/dialogs.py): a refusal is shown as the workstation worded it; success closes
@@ -11,7 +12,7 @@ from __future__ import annotations
 from app.workstation.changes import NOTHING
 
 from . import theme
-from .dialogs import IdentityFields, PinDialog, WorkDialog, _summary
+from .dialogs import PinDialog, WorkDialog
 from .qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
                  QVBoxLayout, QWidget)
 from .round_models import wager_text
@@ -143,39 +144,47 @@ class CorrectCardsDialog(PinDialog):
     """A person corrects the hand a card-reading shuffler read at a position: the seven cards as
     they are, and why (logged as ``hand_corrected`` with who and when)."""
 
+    reason_needed = "Say why: a correction of a card the shuffler read records its reason."
+
     def __init__(self, bridge, table: str, position, session=None, parent: QWidget | None = None):
         super().__init__(bridge, f"Correct the cards read at {position.name}", parent)
         self.setObjectName("correct_cards")
         self.table, self.position = table, position.position
-        info = _summary([("Table", table), ("Position", position.name),
-                         ("Read", " ".join(position.cards) + (f"  (shuffler {position.serial})" if position.serial
-                                                              else "")),
-                         ("What is wrong", position.problem or "")])
-        form = QFormLayout()
-        self.identity = IdentityFields(form, session, pin_optional=True)
+        form = self.lay_out([("Table", table), ("Position", position.name),
+                             ("Read", " ".join(position.cards) + (f"  (shuffler {position.serial})"
+                                                                  if position.serial else "")),
+                             ("What is wrong", position.problem or "")], session, "Correct")
         self.cards = QLineEdit(" ".join(position.cards))
         self.cards.setObjectName("cards")
         self.cards.setFont(theme.font(1.2, mono=True))
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText("why: e.g. the reader missed the 9d, counted by hand")
         form.addRow("&Cards", self.cards)
-        form.addRow("&Why", self.reason)
-        box = QVBoxLayout(self)
-        box.addWidget(info)
-        box.addLayout(form)
-        box.addWidget(self.error)
-        box.addWidget(self.buttons)
-        self.ok.setText("Correct")
+        self.add_reason(form, "why: e.g. the reader missed the 9d, counted by hand")
         self.cards.setFocus()
 
-    def check(self) -> str:
-        return self.identity.check() or ("" if self.reason.text().strip() else
-                                         "Say why: a correction of a card the shuffler read records its reason.")
-
     def action(self):
-        table, pos, cards, reason = self.table, self.position, self.cards.text(), self.reason.text().strip()
+        table, pos, cards, reason = self.table, self.position, self.cards.text(), self.why()
         return self.identity.then(lambda ws: ws.correct_cards(table, pos, cards, reason))
+
+
+def w2g_group(seat: int, what: str, given: dict | None = None) -> tuple[QGroupBox, dict[str, QLineEdit]]:
+    """The W-2G data of a win that needs it (IRS Form W-2G: $600 and 300 times the wager), a field
+    each, named ``w2g_SEAT_KEY``; ``given`` fills the winner's name and address (a slip's
+    ``payee_name``, ``payee_address``): the taxpayer number and the ID are typed again."""
+    g = QGroupBox(f"W-2G data: {what}")
+    f = QFormLayout(g)
+    fields = {}
+    for key, label in W2G_FIELDS:
+        e = QLineEdit(str((given or {}).get(f"payee_{key}", "")) if key in ("name", "address") else "")
+        e.setObjectName(f"w2g_{seat}_{key}")
+        f.addRow(label, e)
+        fields[key] = e
+    return g, fields
+
+
+def w2g_missing(seat: int, data: dict[str, str]) -> str:
+    """What a dialog says when a win's W-2G data is not all there ('' when it is)."""
+    missing = [label for key, label in W2G_FIELDS if not data[key]]
+    return f"Seat {seat}'s win needs the W-2G data: {', '.join(missing)}." if missing else ""
 
 
 class ReleaseDialog(PinDialog):
@@ -190,46 +199,22 @@ class ReleaseDialog(PinDialog):
         rows = [("Round", f"{result.round} at {result.table} (settlement {result.settlement})"),
                 ("Payouts", f"{len(result.payouts)}, of which {len(slips)} with a payout slip")]
         rows += [(p.to, f"{wager_text(p.wager)} {money(p.cents)}: {p.slip_reason}") for p in slips]
-        info = _summary(rows)
         self.w2g: dict[int, dict[str, QLineEdit]] = {}
         groups = []
         for p in slips:
             if not p.w2g or p.seat in self.w2g:
                 continue
-            g = QGroupBox(f"W-2G data: {p.to} ({wager_text(p.wager)} {money(p.cents)} on {money(p.stake)})")
-            f = QFormLayout(g)
-            fields = {}
-            for key, label in W2G_FIELDS:
-                e = QLineEdit()
-                e.setObjectName(f"w2g_{p.seat}_{key}")
-                f.addRow(label, e)
-                fields[key] = e
-            self.w2g[p.seat] = fields
+            g, self.w2g[p.seat] = w2g_group(p.seat, f"{p.to} ({wager_text(p.wager)} {money(p.cents)} on "
+                                                         f"{money(p.stake)})")
             groups.append(g)
-        form = QFormLayout()
-        self.identity = IdentityFields(form, session, pin_optional=True)
-        box = QVBoxLayout(self)
-        box.addWidget(info)
-        for g in groups:
-            box.addWidget(g)
-        box.addLayout(form)
-        box.addWidget(self.error)
-        box.addWidget(self.buttons)
-        self.ok.setText("Release")
-        self.identity.focus()
+        self.lay_out(rows, session, "Release", extra=tuple(groups))
 
     def payees(self) -> dict[int, dict[str, str]]:
         return {seat: {k: e.text().strip() for k, e in fields.items()} for seat, fields in self.w2g.items()}
 
     def check(self) -> str:
-        problem = self.identity.check()
-        if problem:
-            return problem
-        for seat, data in self.payees().items():
-            missing = [label for key, label in W2G_FIELDS if not data[key]]
-            if missing:
-                return f"Seat {seat}'s win needs the W-2G data: {', '.join(missing)}."
-        return ""
+        return super().check() or next(filter(None, (w2g_missing(seat, data) for seat, data in
+                                                     self.payees().items())), "")
 
     def action(self):
         name, pin = self.identity.name.text().strip(), self.identity.pin.text()
@@ -241,36 +226,79 @@ class ReleaseDialog(PinDialog):
         return work
 
 
+def slip_rows(slip) -> list[tuple[str, str]]:
+    """What a slip dialog says of the slip: its number and status, what it pays, when and by whom."""
+    return [("Slip", f"{slip.number:06d} ({slip.status})"),
+            ("Pays", f"{slip.table} seat {slip.seat}: {wager_text(slip.wager)}, win {money(slip.win_cents)}"),
+            ("Issued", f"{slip.time:%Y-%m-%d %H:%M:%S} by {slip.issued_by}")]
+
+
 class VoidSlipDialog(PinDialog):
     """A floor supervisor or pit manager voids a payout slip, saying why: it stays in the book as
     VOID and its number is never used again."""
+
+    reason_needed = "Say why: a void slip records its reason."
 
     def __init__(self, bridge, slip, session=None, parent: QWidget | None = None):
         super().__init__(bridge, f"Void payout slip {slip.number:06d}", parent)
         self.setObjectName("void_slip")
         self.slip = slip
-        info = _summary([("Slip", f"{slip.number:06d} ({slip.status})"),
-                         ("Pays", f"{slip.table} seat {slip.seat}: {wager_text(slip.wager)}, win "
-                                  f"{money(slip.win_cents)}"),
-                         ("Issued", f"{slip.time:%Y-%m-%d %H:%M:%S} by {slip.issued_by}")])
-        form = QFormLayout()
-        self.identity = IdentityFields(form, session, pin_optional=True)
-        self.reason = QLineEdit()
-        self.reason.setObjectName("reason")
-        self.reason.setPlaceholderText("why: e.g. printed with the wrong seat")
-        form.addRow("&Why", self.reason)
-        box = QVBoxLayout(self)
-        box.addWidget(info)
-        box.addLayout(form)
-        box.addWidget(self.error)
-        box.addWidget(self.buttons)
-        self.ok.setText("Void slip")
-        self.identity.focus()
-
-    def check(self) -> str:
-        return self.identity.check() or ("" if self.reason.text().strip() else "Say why: a void slip records its "
-                                                                               "reason.")
+        form = self.lay_out(slip_rows(slip), session, "Void slip")
+        self.add_reason(form, "why: e.g. printed with the wrong seat")
 
     def action(self):
-        number, reason = self.slip.number, self.reason.text().strip()
+        number, reason = self.slip.number, self.why()
         return self.identity.then(lambda ws: ws.void_slip(number, reason))
+
+
+class ReissueSlipDialog(PinDialog):
+    """A floor supervisor or pit manager gives a void slip's payout a new slip, numbered next (the
+    void one keeps its number, never used again), with the W-2G data again where the void slip
+    carried it. Its work returns what changed and the new slip's number."""
+
+    def __init__(self, bridge, slip, session=None, parent: QWidget | None = None):
+        super().__init__(bridge, f"Issue payout slip {slip.number:06d} again", parent)
+        self.setObjectName("reissue_slip")
+        self.slip = slip
+        self.w2g: dict[str, QLineEdit] = {}
+        groups = ()
+        if slip.w2g:
+            g, self.w2g = w2g_group(slip.seat or 0, f"seat {slip.seat} ({wager_text(slip.wager)} "
+                                                    f"{money(slip.win_cents)} on {money(slip.wager_cents)})", slip.w2g)
+            groups = (g,)
+        rows = slip_rows(slip) + [("Void", f"{slip.void_reason or ''} (by {slip.voided_by})")]
+        self.lay_out(rows, session, "Issue again", extra=groups)
+
+    def payee(self) -> dict[str, str] | None:
+        return {k: e.text().strip() for k, e in self.w2g.items()} if self.w2g else None
+
+    def check(self) -> str:
+        payee = self.payee()
+        return super().check() or (w2g_missing(self.slip.seat, payee) if payee is not None else "")
+
+    def action(self):
+        number, payee = self.slip.number, self.payee()
+        act = self.identity.then(lambda ws: ws.reissue_slip(number, payee))
+
+        def work(ws):
+            changed = act(ws)
+            return changed, next(s.number for s in ws.slip_book() if s.replaces == number)
+        return work
+
+
+class ReopenRoundDialog(PinDialog):
+    """A round a denial sent back, entered again at its table (when another round was being
+    entered there at the denial): whoever enters rounds at the table signs for it."""
+
+    def __init__(self, bridge, result, session=None, parent: QWidget | None = None):
+        super().__init__(bridge, f"Enter round {result.round} at {result.table} again", parent)
+        self.setObjectName("reopen_round")
+        self.result = result
+        self.lay_out([("Round", f"{result.round} at {result.table} (settlement {result.settlement})"),
+                      ("Sent back", result.status_text),
+                      ("Settled", f"by {result.actor} ({result.role}) at {result.time:%Y-%m-%d %H:%M:%S}")],
+                     session, "Enter again")
+
+    def action(self):
+        settlement = self.result.settlement
+        return self.identity.then(lambda ws: ws.reopen_round(settlement))

@@ -28,7 +28,8 @@ from .models import seat_text, when
 from .qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                  QLineEdit, QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
                  Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
-from .round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog, VoidSlipDialog
+from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDialog, ReleaseDialog, ReopenRoundDialog,
+                            VoidSlipDialog)
 from .round_models import (LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, RoundHistoryModel, SlipModel,
                            round_level, round_status, signed, wager_text)
 from .table_page import fit_columns, record_view
@@ -587,7 +588,7 @@ class ResultView(QWidget):
     # the full width, so that every citation is read whole (a 1920 screen is narrower than this)
     WIDE = 2400
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, reopen: QAction | None = None):
         super().__init__(parent)
         self.setObjectName("settlement")
         self.head = label("No round settled or opened yet", 1.4, bold=True, name="result_head")
@@ -636,11 +637,22 @@ class ResultView(QWidget):
         head.addWidget(self.head)
         head.addSpacing(16)
         head.addWidget(self.sub, 1)
+        # a round a denial sent back is entered again from beside the status that says so
+        status = QHBoxLayout()
+        status.addWidget(self.status, 1)
+        self.reopen = None
+        if reopen is not None:
+            self.reopen = QToolButton()
+            self.reopen.setDefaultAction(reopen)
+            self.reopen.setObjectName("button_reopen_round")
+            self.reopen.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+            self.reopen.setFont(theme.font(1.1, bold=True))
+            status.addWidget(self.reopen)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.setSpacing(3)
         box.addLayout(head)
-        box.addWidget(self.status)
+        box.addLayout(status)
         box.addWidget(self.net)
         box.addWidget(self.notes)
         box.addWidget(split, 1)
@@ -709,8 +721,9 @@ class ResultView(QWidget):
 
 class RoundPanel(QWidget):
     """The round panel of one table (``set_table``). ``actions``: the window's round commands
-    (new_round, pick_cards, settle, release, discard_round, print_slip, save_slip, void_slip), shown
-    here as buttons so that the menu, the shortcut and the button are one command."""
+    (new_round, pick_cards, settle, release, discard_round, reopen_round, print_slip, save_slip,
+    void_slip, reissue_slip), shown here as buttons so that the menu, the shortcut and the button
+    are one command."""
 
     def __init__(self, bridge, actions: dict[str, QAction] | None = None, session=lambda: None,
                  parent: QWidget | None = None):
@@ -737,6 +750,7 @@ class RoundPanel(QWidget):
         self.settle_pressed: float | None = None      # perf_counter() at Settle, and when its ledger was shown
         self.settle_shown: float | None = None
         self._logged_shown: int | None = None   # the settlement whose JSON the As logged tab holds
+        self._select: int | None = None          # a slip to select once the book is read back
 
         # -- the top: where the round stands, and the commands
         self.badge = label("", 1.3, bold=True, name="round_badge")
@@ -817,7 +831,7 @@ class RoundPanel(QWidget):
         self.entry = entry
 
         # -- Settlement, Rounds, Slips, As logged
-        self.result_view = ResultView()
+        self.result_view = ResultView(reopen=self.actions.get("reopen_round"))
         self.history = RoundHistoryModel(self)
         self.history_view = record_view(self.history, "round_history")
         self.history_view.activated.connect(lambda index: self.open_round(self.history.record(index.row()).settlement))
@@ -835,7 +849,7 @@ class RoundPanel(QWidget):
         slips = QWidget()
         sbox = QVBoxLayout(slips)
         sbar = QHBoxLayout()
-        for name in ("print_slip", "save_slip", "void_slip"):
+        for name in ("print_slip", "save_slip", "void_slip", "reissue_slip"):
             a = self.actions.get(name)
             if a is not None:
                 b = QToolButton()
@@ -848,6 +862,7 @@ class RoundPanel(QWidget):
                              "never used again.", 1.0, wrap=True))
         sbox.addWidget(self.slip_view, 1)
         sbox.addLayout(sbar)
+        self.slips_tab = slips
         self.logged = QPlainTextEdit()
         self.logged.setObjectName("as_logged")
         self.logged.setReadOnly(True)
@@ -881,6 +896,7 @@ class RoundPanel(QWidget):
         self.table = table
         self.draft = self.result = None
         self.slips = ()
+        self._select = None
         self._clear_rows()
         self.history.set_records([])
         self.slip_model.set_records([])
@@ -943,6 +959,8 @@ class RoundPanel(QWidget):
                 self.history.set_records(rounds)
                 self.slips = slips
                 self.slip_model.set_records(slips)
+                if self._select is not None and self.select_slip(self._select):
+                    self._select = None
             if result is not None and self.result is not None and result.settlement == self.result.settlement:
                 self._show_result(result)
             self._enable()
@@ -1047,6 +1065,16 @@ class RoundPanel(QWidget):
                 a[name].setEnabled(slip is not None)
         if "void_slip" in a:
             a["void_slip"].setEnabled(slip is not None and slip.status != "VOID")
+        if "reissue_slip" in a:
+            # the book says which void slips were issued again (SlipInfo.replaces)
+            a["reissue_slip"].setEnabled(slip is not None and slip.status == "VOID"
+                                         and not any(s.replaces == slip.number for s in self.slips))
+        if "reopen_round" in a:
+            r = self.result
+            sent_back = r is not None and r.status == "denied"
+            a["reopen_round"].setEnabled(sent_back and not (d is not None and d.replaces == r.settlement))
+            if self.result_view.reopen is not None:
+                visible(self.result_view.reopen, sent_back)
 
     # -- sending what was typed ---------------------------------------------------------------
     def _refused(self, on_fields=None):
@@ -1296,12 +1324,16 @@ class RoundPanel(QWidget):
         self._write_pdf(slip, path)
 
     def _write_pdf(self, slip, path: str) -> None:
+        self._on_paper(slip, lambda now: slip_report.write_pdf(slip, path, now), "saved", f"saved as {path}")
+
+    def _on_paper(self, slip, draw, verb: str, done: str) -> None:
+        """``draw(now)`` puts the slip on paper (the PDF, the printer); the message line says how it went."""
         try:
-            slip_report.write_pdf(slip, path, self.bridge.clock())
+            draw(self.bridge.clock())
         except OSError as e:
-            say(self.message, f"{LEVEL_MARK[RED]} the slip was not saved: {e}", RED)
+            say(self.message, f"{LEVEL_MARK[RED]} the slip was not {verb}: {e}", RED)
             return
-        say(self.message, f"{LEVEL_MARK[OK]} Payout slip {slip.number:06d} saved as {path}.", OK)
+        say(self.message, f"{LEVEL_MARK[OK]} Payout slip {slip.number:06d} {done}.", OK)
 
     def print_slip(self) -> QPrintDialog | None:
         """The selected slip (else the newest) to a printer chosen in the print dialog (opened, not
@@ -1321,13 +1353,8 @@ class RoundPanel(QWidget):
         return d
 
     def _print(self, slip, printer: QPrinter) -> None:
-        try:
-            slip_report.print_slip(slip, printer, self.bridge.clock())
-        except OSError as e:
-            say(self.message, f"{LEVEL_MARK[RED]} the slip was not printed: {e}", RED)
-            return
-        say(self.message, f"{LEVEL_MARK[OK]} Payout slip {slip.number:06d} sent to "
-                          f"{printer.printerName() or printer.outputFileName() or 'the printer'}.", OK)
+        self._on_paper(slip, lambda now: slip_report.print_slip(slip, printer, now), "printed",
+                       f"sent to {printer.printerName() or printer.outputFileName() or 'the printer'}")
 
     def void_slip(self) -> None:
         slip = self.selected_slip()
@@ -1335,6 +1362,41 @@ class RoundPanel(QWidget):
             d = VoidSlipDialog(self.bridge, slip, self.session(), self)
             d.accepted.connect(lambda: self.refresh())
             self._open(d)
+
+    def reissue_slip(self) -> None:
+        """The selected void slip's payout gets a new slip, numbered next (with a PIN, and the W-2G
+        data again where the void slip carried it); the new slip is selected once read back."""
+        slip = self.selected_slip()
+        if slip is None or slip.status != "VOID":
+            say(self.message, f"{LEVEL_MARK[RED]} Select a void slip (Slips tab) to issue its payout a new slip.", RED)
+            return
+        d = ReissueSlipDialog(self.bridge, slip, self.session(), self)
+        d.accepted.connect(lambda d=d, number=slip.number: self._reissued(number, *d.result_value))
+        self._open(d)
+
+    def _reissued(self, old: int, changes, new: int) -> None:
+        self._select = new
+        self.tabs.setCurrentWidget(self.slips_tab)
+        say(self.message, f"{LEVEL_MARK[OK]} Void slip {old:06d} issued again as payout slip {new:06d}.", OK)
+        self._broadcast(changes)
+        self.refresh()
+
+    def reopen_round(self) -> None:
+        """The round shown, which a denial sent back, entered again at its table (with a PIN)."""
+        r = self.result
+        if r is None or r.status != "denied":
+            say(self.message, f"{LEVEL_MARK[RED]} Open a round a denial sent back (Rounds tab: ■ SENT BACK) to "
+                              "enter it again.", RED)
+            return
+        d = ReopenRoundDialog(self.bridge, r, self.session(), self)
+        d.accepted.connect(lambda r=r: self._reopened(r))
+        self._open(d)
+
+    def _reopened(self, r) -> None:
+        self.tabs.setCurrentWidget(self.entry)
+        say(self.message, f"{LEVEL_MARK[OK]} Round {r.round} at {r.table} is being entered again: correct it and "
+                          "settle it (F11).", OK)
+        self.refresh()
 
     def _open(self, d) -> None:
         self.dialog = d

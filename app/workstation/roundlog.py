@@ -136,13 +136,18 @@ def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) 
         s, data.get("round_file"), data.get("replaces"))
 
 
+def denial(a: RoundApproval) -> str:
+    """Why a round was sent back, as its round being entered again says it (``returned``) and its
+    status: the request, who denied it and their reason."""
+    return f"request {a.request} ({a.kind}) denied by {a.decided_by}: {a.decision_reason}"
+
+
 def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: dict | None,
                  again: int | None) -> str:
     if status == RELEASED:
         return f"released by {released['actor']} at {released['time']}"
     if status == DENIED:
-        d = next(a for a in approvals if a.status == "denied")
-        text = f"sent back: request {d.request} ({d.kind}) denied by {d.decided_by}: {d.decision_reason}"
+        text = "sent back: " + denial(next(a for a in approvals if a.status == "denied"))
         return text + (f"; settled again as {again}" if again else "")
     if status == PENDING:
         waiting = [a for a in approvals if a.status == "pending"]

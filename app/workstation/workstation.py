@@ -354,7 +354,8 @@ class Workstation:
                 # round is being entered at the table (reopen_round then brings it back)
                 d = self._drafts.get(req["table_id"])
                 if decision == "denied" and (d is None or not (d.touched or d.hands or d.returned)):
-                    self._send_back(settlement, f"request {request} ({req['kind']}) denied by {s.name}: {reason}")
+                    res = self._round(settlement)
+                    self._send_back(settlement, roundlog.denial(next(a for a in res.approvals if a.request == request)))
             return changed
 
     # -- the procedures ----------------------------------------------------------------------
@@ -665,7 +666,7 @@ class Workstation:
             d = self._drafts.get(res.table)
             if d is not None and (d.touched or d.hands or d.returned):
                 raise Refused(f"table {res.table}: round {d.round} is being entered; settle it or discard it first")
-            if not self._send_back(settlement, res.status_text):
+            if not self._send_back(settlement, roundlog.denial(next(a for a in res.approvals if a.status == "denied"))):
                 raise Refused(f"round {settlement} at {res.table} was not settled from a round file here")
             return changes(rounds=[res.table])
 
