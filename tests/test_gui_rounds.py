@@ -728,3 +728,32 @@ def test_the_round_commands_are_in_the_round_menu_and_on_the_shortcuts_page(rpit
     w.actions_by_name["settle"].setEnabled(True)
     w.actions_by_name["settle"].trigger()
     assert "Open a table's round panel first" in w.statusBar().currentMessage()
+
+
+def test_the_tables_header_its_tile_and_the_round_panel_name_the_same_round(rpit, qtbot):
+    """After a round played through the procedures, while the next is wagered on, the table's
+    header, its floor tile, the round being entered and its settlement all say round 2 (a round
+    begins at No more bets, 000(g)): the header once said ROUND 1 beside a settlement of ROUND 2."""
+    w = rpit.window
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    steps = [("shuffle_started", {}), ("shuffle_completed", {"deck": "red", "manual": True}),
+             ("player_seated", {"seat": 1}), ("cut", {"depth": 20, "by": 1, "declined": []}),
+             ("no_more_bets", {"method": "hand", "wagers": [1]}),
+             ("dealt", {"remaining": 4}), ("position_determined", {"method": "dice", "value": 9, "position": 1}),
+             ("hands_set", {}), ("revealed", {}), ("settled", {}), ("shuffle_started", {}),
+             ("shuffle_completed", {"deck": "blue", "manual": True})]
+    done = []
+    for type_, data in steps:
+        w.bridge.act(lambda ws, t=type_, d=data: ws.record("M1", t, d), done.append, done.append)
+    qtbot.waitUntil(lambda: len(done) == len(steps), timeout=WAIT_MS)
+    assert all(not isinstance(x, Exception) for x in done), [str(x) for x in done if isinstance(x, Exception)]
+    type_round(qtbot, w, "M1", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
+    qtbot.waitUntil(lambda: w.table_page.facts.text().startswith("ROUND 2 "), timeout=WAIT_MS)
+    assert w.table_page.state.text() == "BETTING"
+    assert panel.badge.text().startswith("● ROUND 2: BEING ENTERED")
+    assert w.floor.tiles["M1"].round.text() == "ROUND 2"
+    r = settle_from_panel(qtbot, w)
+    assert r.round == 2 and panel.result_view.head.text() == f"ROUND 2 AT M1 · SETTLEMENT {r.settlement}"
+    idle(qtbot, w)
+    assert w.table_page.facts.text().startswith("ROUND 2 ")

@@ -611,3 +611,37 @@ def test_a_payoff_at_the_profiles_threshold_waits_for_a_floor_supervisor_and_get
                                                                  "ORDER BY seq")]
     assert [(p["to"], p["wager"], p["cents"], p["slip"]) for p in paid] == [
         (p.to, p.wager, p.cents, 1 if p.slip_reason else None) for p in r.payouts]
+
+
+def test_the_round_a_table_is_on_is_the_round_a_round_entered_now_is_for(ws):
+    """The table's header and floor tile (``Tile.round_now``) and the round panel (the round being
+    entered, then its settlement) name the same round in every state of the procedures: a round
+    begins at No more bets (000(g)), so while the next one is wagered on it is that one."""
+    table = "T1"
+    seen = []
+
+    def look():
+        t = ws.tile(table)
+        ws.start_round(table)
+        entered = ws.round_draft(table).round
+        ws.discard_round(table)
+        seen.append((t.state, t.round, t.round_now, entered))
+
+    open_by_hand(ws, table)
+    look()
+    steps = [("shuffle_started", {}), ("shuffle_completed", {"deck": "red", "manual": False, "card_count": 53}),
+             ("player_seated", {"seat": 1}), ("no_more_bets", {"method": "automated-shoe", "wagers": [1]}),
+             ("position_determined", {"method": "rng", "value": 3, "position": 2}), ("dealt", {"remaining": 4}),
+             ("hands_set", {}), ("revealed", {}), ("settled", {}), ("shuffle_started", {}),
+             ("shuffle_completed", {"deck": "blue", "manual": False, "card_count": 53})]
+    for type_, data in steps:
+        ws.record(table, type_, data)
+        look()
+    # the header and the round entered agree everywhere
+    assert all(now == entered for _, _, now, entered in seen), seen
+    # round 1 from the opening to its end; once the next round's wagers are taken, round 2
+    assert [now for *_, now, _ in seen] == [1] * 10 + [2, 2]
+    assert [(s, r) for s, r, *_ in seen[-3:]] == [("round_complete", 1), ("shuffling", 1), ("betting", 1)]
+    # a round settled now is round 2, as the header says
+    ws.load_round(table, json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
+    assert ws.settle(table).result.round == ws.tile(table).round_now == 2

@@ -317,7 +317,7 @@ class TablePage(QWidget):
             theme.set_level(self.state, RED)
         else:
             theme.set_plain(self.state)
-        self.facts.setText(f"ROUND {t.round}   ·   BANK: {t.bank.text}   ·   "
+        self.facts.setText(f"ROUND {t.round_now}   ·   BANK: {t.bank.text}   ·   "
                            + ("PROGRESSIVE " + (f"{theme.money(t.meter_cents)}" if t.meter_cents is not None else "—")
                               + (f"  {LEVEL_MARK[RED]} CLOSED (controller offline)" if t.progressive == "closed"
                                  else "  open") if t.progressive else "no progressive wager"))

@@ -199,7 +199,7 @@ class TileWidget(QFrame):
     def _show_heading(self, t) -> None:
         self._put(self.profile, f"{t.profile} · {t.rule_text}")
         self._put(self.state, state_text(t.state))
-        self._put(self.round, f"ROUND {t.round}")
+        self._put(self.round, f"ROUND {t.round_now}")
         self._shown(self.void, t.void)
         if t.void:
             self._put(self.void, f"{LEVEL_MARK[RED]} VOID")

@@ -60,6 +60,8 @@ class Tile:
     open_alarms: int                # not yet acknowledged (cleared by themselves or not)
     pending_approvals: int
     pending_acknowledgements: int   # irregularities waiting for a supervisor (no_more_bets is refused meanwhile)
+    round_now: int = 0              # the round the table is on: in progress or just complete, else the one being
+                                    # wagered on (round + 1); a round entered now is for it (RoundDraftInfo.round)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.engine.procedure import TableState
+from app.engine.procedure import IN_ROUND, TableState
 from app.engine.profile import RuleProfile
 
 from .clocks import deck_clocks, dice_clock, worst
@@ -24,6 +24,13 @@ def bank_marker(state: TableState, rules: RuleProfile) -> BankMarker:
     if "house" in rules.banking_modes:
         return BankMarker("house")
     return BankMarker(rules.banking_modes[0])   # 002: a player-dealer, not declared yet
+
+
+def round_at_hand(state: TableState) -> int:
+    """The round a table is on: the one in progress (or just complete), else the one whose
+    wagers are being taken, which begins at No more bets (000(g); app/engine/procedure.py counts
+    a round there). What the table's header shows and what a round entered now is for."""
+    return state.round if state.state in IN_ROUND + ("round_complete",) else state.round + 1
 
 
 def progressive(state: TableState, rules: RuleProfile) -> str | None:
@@ -46,4 +53,4 @@ def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules:
                 state.void, bank_marker(state, rules), shown, decks, dice,
                 worst([c.level for c in decks] + ([dice.level] if dice else [])), lights,
                 meter if "progressive" in rules.side_bets else None, progressive(state, rules), open_alarms,
-                pending_approvals, len(state.pending_acks()))
+                pending_approvals, len(state.pending_acks()), round_at_hand(state))

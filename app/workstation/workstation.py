@@ -59,7 +59,7 @@ from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage
 from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
 from .runner import runner_for, stop_together
 from .session import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an, roles_text
-from .tiles import tile
+from .tiles import round_at_hand, tile
 
 ACTOR = "pitdesk"   # the live pit's own rows (link faults), as app/simulate/floor.py names it
 USER_EVENTS = ("user_added", "role_changed", "pin_changed", "user_locked", "user_unlocked", "sign_in",
@@ -738,9 +738,9 @@ class Workstation:
     def _new_draft(self, table: str) -> RoundDraft:
         state, rules = self._state_of(table)
         prof = profile(rules.name)
-        # the procedures' round in progress (or just complete), else the one about to begin
-        now_round = state.round if state.state in IN_ROUND + ("round_complete",) else state.round + 1
-        d = RoundDraft(table, rules, self._limits[table], prof.house(), prof.ranker(), now_round)
+        # the procedures' round in progress (or just complete), else the one about to begin: the
+        # round the table's header shows (Tile.round_now)
+        d = RoundDraft(table, rules, self._limits[table], prof.house(), prof.ranker(), round_at_hand(state))
         if state.bank and state.bank_mode in rules.banking_modes and state.bank_mode != "house":
             d.banking = {"mode": state.bank_mode, "seat": state.bank[0]}   # bank_declared this round
         return d
