@@ -15,6 +15,8 @@
    points) at 10 updates/s, the paint of the plot p50/p99/max (skip with --no-progressive).
 9. Settling a round from the round panel (bench/round_bench.py): Settle pressed to the ledger
    painted, with the demo floor live, at T7 and at a table per profile (skip with --no-rounds).
+10. The logs view (bench/logs_bench.py): a log of a million events (made once, kept under /tmp), each
+   tab opened and filtered by table in the real window (skip with --no-logs).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -71,6 +73,7 @@ def main() -> int:
     ap.add_argument("--no-gui", action="store_true", help="skip the workstation window benchmarks")
     ap.add_argument("--no-progressive", action="store_true", help="skip the progressive chart benchmark")
     ap.add_argument("--no-rounds", action="store_true", help="skip settling rounds from the round panel")
+    ap.add_argument("--no-logs", action="store_true", help="skip the logs view benchmark (a million events)")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -183,6 +186,12 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         import round_bench
         round_rows = round_bench.bench()
+    # 11. the logs view over a million events
+    logs_rows: list[tuple[str, str, str, str]] = []
+    if not args.no_logs:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import logs_bench
+        logs_rows = logs_bench.rows_for_run_all(logs_bench.bench())
 
     print(f"Machine: {machine()}\n")
     print("| benchmark | what | hands/s | note | goal |")
@@ -215,6 +224,12 @@ def main() -> int:
         print("|---|---|---:|---|---|")
         for key, what, figure, note in round_rows:
             print(f"| {key} | {what} | {figure} | {note} | {ROUND_GOALS.get(key, '')} |")
+    if logs_rows:
+        from logs_bench import GOALS as LOGS_GOALS
+        print("\n| benchmark | what | figure | note | goal |")
+        print("|---|---|---:|---|---|")
+        for key, what, figure, note in logs_rows:
+            print(f"| {key} | {what} | {figure} | {note} | {LOGS_GOALS.get(key, '')} |")
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
@@ -223,8 +238,8 @@ def main() -> int:
         "devices": [{"benchmark": k, "what": w, "frames_per_second": round(r), "note": n}
                     for k, w, r, n in device_rows],
         "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows],
-        "rounds": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in round_rows]},
-        indent=2) + "\n")
+        "rounds": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in round_rows],
+        "logs": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in logs_rows]}, indent=2) + "\n")
     return 0
 
 

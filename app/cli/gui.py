@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .common import EXIT_BAD_INPUT
 
-VIEW = re.compile(r"^(floor|alarms|approvals|progressive|table(:[^\s:]+)?)$")
+VIEW = re.compile(r"^(floor|alarms|approvals|progressive|table(:[^\s:]+)?|logs(:[a-z_]+)?)$")
 SIZE = re.compile(r"^(\d{3,5})x(\d{3,5})$")
 DEFAULT_SIZE = "1920x1080"
 
@@ -40,8 +40,8 @@ def add_parser(sub) -> None:
     g.add_argument("--db", metavar="PATH", help="the audit database (default: the configuration's, else the "
                                                 "user data folder's; --demo: demo.db there)")
     g.add_argument("--view", default=None, metavar="VIEW",
-                   help="open on floor, table:T1, alarms, approvals or progressive (default: the view open last "
-                        "time)")
+                   help="open on floor, table:T1, alarms, approvals, progressive, logs or logs:TAB "
+                        "(logs:events; default: the view open last time)")
     g.add_argument("--size", default=None, metavar="WxH",
                    help=f"window size in pixels (default with --screenshot: {DEFAULT_SIZE}; otherwise as last time)")
     g.add_argument("--font-pt", type=float, default=None, metavar="PT",
@@ -56,7 +56,8 @@ def add_parser(sub) -> None:
 def _check(args) -> tuple[tuple[int, int] | None, object]:
     """The window size and the configuration, checked before Qt starts."""
     if args.view is not None and not VIEW.match(args.view):
-        raise GuiError(f"--view: floor, table:T1, alarms, approvals or progressive, got {args.view!r}")
+        raise GuiError(f"--view: floor, table:T1, alarms, approvals, progressive, logs or logs:TAB, got "
+                       f"{args.view!r}")
     size = args.size or (DEFAULT_SIZE if args.screenshot else None)
     wh = None
     if size is not None:
@@ -158,6 +159,10 @@ def run(args) -> int:
         if args.view and args.view.startswith("table:") and args.view[6:] not in ws.tables():
             print(f"pitdesk: error: --view: no table {args.view[6:]!r} on this floor (tables: "
                   f"{', '.join(ws.tables())})", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        logs = [t.name for t in ws.logs.tabs()]
+        if args.view and args.view.startswith("logs:") and args.view[5:] not in logs:
+            print(f"pitdesk: error: --view: no log {args.view[5:]!r} (the logs: {', '.join(logs)})", file=sys.stderr)
             return EXIT_BAD_INPUT
         return _window(app, ws, args, size)
     finally:

@@ -721,6 +721,12 @@ def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[d
     return deck.received + timedelta(hours=hours), rule
 
 
+def dice_deadline(placed: datetime, rules: RuleProfile) -> tuple[datetime, str]:
+    """000(d)(1)(ii): dice are changed within 24 hours of being placed at the table (the
+    profile's ``dice_hours``)."""
+    return placed + timedelta(hours=rules.procedures.dice_hours), "000(d)(1)(ii)"
+
+
 
 # Irregularities that void a round but may also happen with no round in progress, and the states
 # they may happen in: then there is nothing to void and the cards are reshuffled.
@@ -809,7 +815,7 @@ def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
         out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now > at,
                     "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
     if state.dice_placed is not None:
-        at = state.dice_placed + timedelta(hours=rules.procedures.dice_hours)
+        at, rule = dice_deadline(state.dice_placed, rules)
         out.append({"item": "dice", "due": at.isoformat(), "overdue": now > at,
-                    "minutes_left": int((at - now).total_seconds() // 60), "rule": "000(d)(1)(ii)"})
+                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
     return sorted(out, key=lambda x: x["due"])

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply, deck_deadline
+from app.engine.procedure import (IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply, deck_deadline,
+                                  dice_deadline)
 from app.engine.profile import RuleProfile
 
+from . import logrows
 from .schema import READ_MODELS
 
 PROCEDURE_EVENTS = frozenset(TRANSITIONS) | frozenset(IRREGULARITIES)
@@ -37,6 +39,7 @@ class Projector:
             handler(conn, seq, time, table, actor, role, data)
         elif type_ in PROCEDURE_EVENTS and table is not None:
             self._procedure(conn, seq, time, table, type_, actor, role, data)
+        logrows.project(conn, seq, time, table, type_, actor, role, data)
 
     # -- tables and their procedures ---------------------------------------------------------
     def _table_configured(self, conn, seq, time, table, actor, role, data):
@@ -58,18 +61,30 @@ class Projector:
         if conn is None:  # restoring the engine states only
             return
         for deck in new.decks.values():
-            due, _ = deck_deadline(deck, rules, new.dealing_method or "hand")
-            conn.execute("INSERT OR REPLACE INTO decks VALUES (?, ?, ?, ?, ?, ?, NULL, ?, 'in use')",
+            # an upsert, not a replace: the row keeps its rowid, which the logs view pages by
+            due, rule = deck_deadline(deck, rules, new.dealing_method or "hand")
+            received = deck.id not in old.decks
+            conn.execute("INSERT INTO decks (table_id, deck, received, inspected, verified_by, in_play_since, due, "
+                         "status, seq, received_by, rule) VALUES (?, ?, ?, ?, ?, ?, ?, 'in use', ?, ?, ?) "
+                         "ON CONFLICT (table_id, deck, received) DO UPDATE SET inspected = excluded.inspected, "
+                         "verified_by = excluded.verified_by, in_play_since = excluded.in_play_since, "
+                         "due = excluded.due, rule = excluded.rule",
                          (table, deck.id, deck.received.isoformat(), int(deck.inspected), deck.verified_by,
-                          deck.in_play_since.isoformat() if deck.in_play_since else None, due.isoformat()))
+                          deck.in_play_since.isoformat() if deck.in_play_since else None, due.isoformat(), seq,
+                          actor if received else None, rule))
+            if type_ == "deck_inspected" and data.get("deck") == deck.id:
+                conn.execute("UPDATE decks SET inspected_by = ? WHERE table_id = ? AND deck = ? AND received = ?",
+                             (actor, table, deck.id, deck.received.isoformat()))
         for gone in set(old.decks) - set(new.decks):
             d = old.decks[gone]
-            conn.execute("UPDATE decks SET changed = ?, status = 'removed' WHERE table_id = ? AND deck = ? AND "
-                         "received = ?", (time, table, gone, d.received.isoformat()))
+            conn.execute("UPDATE decks SET changed = ?, changed_by = ?, status = 'removed' WHERE table_id = ? AND "
+                         "deck = ? AND received = ?", (time, actor, table, gone, d.received.isoformat()))
         if type_ == "dice_placed":
-            conn.execute("UPDATE dice SET removed = ? WHERE table_id = ? AND removed IS NULL", (time, table))
-            due = datetime.fromisoformat(time) + timedelta(hours=rules.procedures.dice_hours)
-            conn.execute("INSERT OR REPLACE INTO dice VALUES (?, ?, ?, NULL)", (table, time, due.isoformat()))
+            conn.execute("UPDATE dice SET removed = ?, changed_by = ? WHERE table_id = ? AND removed IS NULL",
+                         (time, actor, table))
+            due, rule = dice_deadline(datetime.fromisoformat(time), rules)
+            conn.execute("INSERT OR REPLACE INTO dice (table_id, placed, due, removed, seq, placed_by, rule) "
+                         "VALUES (?, ?, ?, NULL, ?, ?, ?)", (table, time, due.isoformat(), seq, actor, rule))
         if type_ == "no_more_bets":
             conn.execute("INSERT OR REPLACE INTO rounds VALUES (?, ?, ?, NULL, 'in progress', ?, NULL, NULL)",
                          (table, new.round, time, new.dealing_method))
@@ -81,12 +96,13 @@ class Projector:
                          "AND round = ?", (time, "void" if new.void else "settled", old.bank_mode,
                                            json.dumps(list(old.bank)) if old.bank else None, table, new.round))
         for irr in new.irregularities[len(old.irregularities):]:
-            conn.execute("INSERT OR REPLACE INTO irregularities VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            conn.execute("INSERT OR REPLACE INTO irregularities (table_id, ref, round, kind, time, consequence, rule, "
+                         "needs_ack, acknowledged_by, seq, reported_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (table, irr.ref, new.round, irr.kind, irr.time.isoformat(), irr.consequence, irr.rule,
-                          int(irr.needs_ack), irr.acknowledged_by))
+                          int(irr.needs_ack), irr.acknowledged_by, seq, actor))
         if type_ == "acknowledged":
-            conn.execute("UPDATE irregularities SET acknowledged_by = ? WHERE table_id = ? AND ref = ?",
-                         (actor, table, data.get("ref")))
+            conn.execute("UPDATE irregularities SET acknowledged_by = ?, acknowledged = ? WHERE table_id = ? AND "
+                         "ref = ?", (actor, time, table, data.get("ref")))
 
     # -- money --------------------------------------------------------------------------------
     def _settlement(self, conn, seq, time, table, actor, role, data):
@@ -100,19 +116,23 @@ class Projector:
                      (seq, table, time, data["cents"], data.get("source", actor)))
 
     def _slip_issued(self, conn, seq, time, table, actor, role, data):
-        conn.execute("INSERT INTO slips VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', NULL, NULL, ?)",
+        conn.execute("INSERT INTO slips (number, seq, table_id, seat, wager, wager_cents, win_cents, time, issued_by, "
+                     "status, w2g) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?)",
                      (data["number"], seq, table, data.get("seat"), data["wager"], data["wager_cents"],
-                      data["win_cents"], time, actor, json.dumps(data["w2g"]) if data.get("w2g") else None))
+                      data["win_cents"], time, actor,
+                      # as the log's body holds it (sorted keys), so that a rebuild gives the same text
+                      json.dumps(data["w2g"], sort_keys=True) if data.get("w2g") else None))
 
     def _slip_voided(self, conn, seq, time, table, actor, role, data):
-        conn.execute("UPDATE slips SET status = 'VOID', void_reason = ?, voided_by = ? WHERE number = ?",
-                     (data["reason"], actor, data["number"]))
+        conn.execute("UPDATE slips SET status = 'VOID', void_reason = ?, voided_by = ?, voided = ? WHERE number = ?",
+                     (data["reason"], actor, time, data["number"]))
 
     # -- approvals, alarms, devices -----------------------------------------------------------
     def _approval_requested(self, conn, seq, time, table, actor, role, data):
-        conn.execute("INSERT INTO approvals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', NULL, NULL, NULL, NULL)",
+        conn.execute("INSERT INTO approvals (request, kind, table_id, seat, cents, role_needed, reason, rule, requested, "
+                     "status, requested_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
                      (seq, data["kind"], table, data.get("seat"), data.get("cents"), data["role_needed"],
-                      data["reason"], data["rule"], time))
+                      data["reason"], data["rule"], time, actor))
 
     def _approval_decided(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE approvals SET status = ?, decided_by = ?, decided_role = ?, decision_reason = ?, "
@@ -120,16 +140,23 @@ class Projector:
                                                         data["request"]))
 
     def _alarm_raised(self, conn, seq, time, table, actor, role, data):
-        conn.execute("INSERT INTO alarms VALUES (?, ?, ?, ?, ?, NULL, NULL)",
-                     (seq, table, data["kind"], data["message"], time))
+        conn.execute("INSERT INTO alarms (seq, table_id, kind, message, raised, rule, serial) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (seq, table, data["kind"], data["message"], time, data.get("rule") or None,
+                      data.get("serial") or None))
 
     def _alarm_acknowledged(self, conn, seq, time, table, actor, role, data):
-        conn.execute("UPDATE alarms SET acknowledged_by = ?, acknowledged = ? WHERE seq = ?",
-                     (actor, time, data["alarm"]))
+        conn.execute("UPDATE alarms SET acknowledged_by = ?, acknowledged = ?, acknowledged_role = ?, "
+                     "acknowledged_reason = ? WHERE seq = ?", (actor, time, role, data.get("reason"), data["alarm"]))
+
+    def _alarm_cleared(self, conn, seq, time, table, actor, role, data):
+        conn.execute("UPDATE alarms SET cleared = ?, cleared_how = ? WHERE seq = ?", (time, data.get("how"),
+                                                                                      data["alarm"]))
 
     def _device_fault(self, conn, seq, time, table, actor, role, data):
-        conn.execute("INSERT INTO device_faults VALUES (?, ?, ?, ?, ?, ?)",
-                     (seq, table, data["device"], data["code"], data.get("message", ""), time))
+        conn.execute("INSERT INTO device_faults (seq, table_id, device, code, message, time) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (seq, table, data["device"], data["code"], data.get("message", ""),
+                                                   time))
 
     # -- people -------------------------------------------------------------------------------
     def _user_added(self, conn, seq, time, table, actor, role, data):
@@ -182,16 +209,23 @@ def catch_up(p: Projector, conn: sqlite3.Connection, after: int, upto: int | Non
     return p
 
 
+def project_all(conn: sqlite3.Connection) -> Projector:
+    """Empty the read models and fold the whole log into them again, inside the caller's
+    transaction (``rebuild``, or a migration that added read-model columns)."""
+    p = Projector()
+    for name in READ_MODELS:
+        conn.execute(f"DELETE FROM {name}")
+    for seq, body in conn.execute("SELECT seq, body FROM events ORDER BY seq"):
+        b = json.loads(body)
+        p.project(conn, seq, b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
+    return p
+
+
 def rebuild(conn: sqlite3.Connection) -> Projector:
     """Empty the read models and fold the whole log into them again, in one transaction."""
-    p = Projector()
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for name in READ_MODELS:
-            conn.execute(f"DELETE FROM {name}")
-        for seq, body in conn.execute("SELECT seq, body FROM events ORDER BY seq"):
-            b = json.loads(body)
-            p.project(conn, seq, b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
+        p = project_all(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

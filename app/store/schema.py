@@ -82,12 +82,55 @@ def _v1_read_models(db: sqlite_utils.Database) -> None:
                         "locked_until": str, "locked_by": str, "created": str}, pk="name")
 
 
+# issue 15, the logs view: who did what in each read model, the logs' own read models (device
+# faults with the link changes, sign-ins), and the indexes a tab pages and filters by (its time,
+# and the table with its time); the read models are projected again to fill the new columns
+LOG_COLUMNS = {
+    "decks": {"seq": int, "received_by": str, "inspected_by": str, "changed_by": str, "rule": str},
+    "dice": {"seq": int, "placed_by": str, "changed_by": str, "rule": str},
+    "approvals": {"requested_by": str},
+    "alarms": {"rule": str, "serial": str, "cleared": str, "cleared_how": str, "acknowledged_role": str,
+               "acknowledged_reason": str},
+    "irregularities": {"seq": int, "reported_by": str, "acknowledged": str},
+    "slips": {"voided": str},
+}
+EVENT_SORTS = {"table": "COALESCE(table_id, '')", "type": "type", "actor": "actor", "role": "role"}
+LOG_INDEXES = {"events": "time", "decks": "received", "dice": "placed", "approvals": "requested",
+               "alarms": "raised", "device_log": "time", "irregularities": "time", "slips": "time",
+               "sign_ins": "time"}
+
+
+def _v3_logs(db: sqlite_utils.Database) -> None:
+    for table, columns in LOG_COLUMNS.items():
+        for name, kind in columns.items():
+            db[table].add_column(name, kind)
+    db["device_log"].create({"seq": int, "time": str, "table_id": str, "device": str, "serial": str, "kind": str,
+                             "code": str, "message": str}, pk="seq")
+    db["sign_ins"].create({"seq": int, "time": str, "name": str, "role": str, "event": str, "reason": str,
+                           "failures": int, "locked_until": str, "by_name": str}, pk="seq")
+    for table, time in LOG_INDEXES.items():
+        seq = "request" if table == "approvals" else "seq"
+        db.execute(f"CREATE INDEX IF NOT EXISTS {table}_by_time ON {table} ({time}, {seq})")
+        if table != "sign_ins":
+            db.execute(f"CREATE INDEX IF NOT EXISTS {table}_by_table_time ON {table} (table_id, {time}, {seq})")
+    # the whole log sorted by a column reads one of these, not the rows (a million rows: a second,
+    # not five); the table as the logs view sorts it, no table first
+    for name, column in EVENT_SORTS.items():
+        db.execute(f"CREATE INDEX IF NOT EXISTS events_by_{name} ON events ({column}, time, seq)")
+    if db.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+        db["meta"].upsert({"key": REPROJECT, "value": "3 logs"}, pk="key")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
+    (3, "logs", _v3_logs),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
-               "device_faults", "irregularities", "users")
+               "device_faults", "irregularities", "users", "device_log", "sign_ins")
+
+
+REPROJECT = "reproject"   # meta key: a migration added read-model columns the log must fill
 
 
 def migrate(conn: sqlite3.Connection) -> int:
@@ -115,4 +158,23 @@ def migrate(conn: sqlite3.Connection) -> int:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+    _reproject(conn)
     return max(v for v, _, _ in MIGRATIONS)
+
+
+def _reproject(conn: sqlite3.Connection) -> None:
+    """After the migrations: a step that added read-model columns left a note in meta; the read
+    models are projected again from the log (app/store/models.py) and the note removed, in one
+    transaction, so that a process stopped half way projects them again at its next start."""
+    if not conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
+        return
+    from .models import project_all   # the read models import this module
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
+            project_all(conn)
+            conn.execute("DELETE FROM meta WHERE key = ?", (REPROJECT,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

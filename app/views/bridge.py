@@ -77,6 +77,9 @@ class Bridge(QObject):
         self.clock = clock or getattr(workstation, "clock", None) or datetime.now
         self.lane = Lane("workstation", self)
         self.lane.failed.connect(self._lane_failed)
+        # the logs view reads on a lane of its own, through the workstation's own read connection
+        # (app/workstation/logs.py): a sort of a million rows never holds up a pump, nor a pump it
+        self.logs_lane = Lane("logs", self)
         self.timer = QTimer(self)
         self.timer.setObjectName("pump")
         self.timer.setInterval(pump_ms)
@@ -116,6 +119,7 @@ class Bridge(QObject):
         self.timer.stop()
         self.soon.stop()
         self.lane.close()
+        self.logs_lane.close()
 
     def _on_arrived(self) -> None:
         """A device spoke: pump within ``SOON_MS`` (or right after the pump under way)."""
@@ -195,6 +199,16 @@ class Bridge(QObject):
              on_error: Callable[[BaseException], None] | None = None) -> None:
         """``reader(workstation)`` on the lane, its result to ``on_done`` on the GUI thread."""
         self.lane.run(lambda: reader(self.ws), on_done, on_error)
+
+    def read_logs(self, reader: Callable[[Any], Any], on_done: Callable[[Any], None],
+                  on_error: Callable[[BaseException], None] | None = None) -> None:
+        """``reader(workstation.logs)`` on the logs' lane, its result to ``on_done`` on the GUI thread."""
+        logs = self.ws.logs
+        self.logs_lane.run(lambda: reader(logs), on_done, on_error)
+
+    def interrupt_logs(self) -> None:
+        """Give up the logs' query being opened (a newer one was asked for); never waits."""
+        self.ws.logs.interrupt()
 
     def touch(self) -> None:
         """A key or a click: the signed-in session is in use (at most once a second)."""

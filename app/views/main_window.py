@@ -16,6 +16,7 @@ from .bridge import Bridge, Update
 from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, SignInDialog, UsersDialog
 from .floor import FloorView
 from .lists import AlarmsPage, ApprovalsPage
+from .logs_page import LogsPage
 from .models import ShortcutModel
 from .progressive_view import ProgressivePage
 from .round_panel import RoundPanel
@@ -24,7 +25,7 @@ from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySeq
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
-VIEWS = ("floor", "table", "alarms", "approvals", "progressive")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
@@ -53,6 +54,8 @@ COMMANDS = (
     Command("approvals", "&View", "A&pprovals", "F5", "the approvals queue"),
     Command("progressive", "&View", "Pro&gressive meters", "Ctrl+M",
             "every progressive controller: the meter and its chart, the hits and the meter's record"),
+    Command("logs", "&View", "&Logs", "Ctrl+L", "the logs: decks, dice, approvals, alarms, devices, irregularities, "
+                                               "payout slips, sign-ins and every event"),
     Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
     Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
     Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
@@ -80,6 +83,9 @@ COMMANDS = (
     Command("void_slip", "&Round", "&Void slip…", "Ctrl+Shift+V", "void the selected payout slip, with your reason"),
     Command("reissue_slip", "&Round", "&Issue slip again…", "Ctrl+Shift+I",
             "a new payout slip, numbered next, for the selected void slip's payout, with your PIN"),
+    Command("export_log", "&Logs", "&Export log as CSV…", "Ctrl+E",
+            "the rows the log tab shows, as it shows them, to a CSV file"),
+    Command("find_in_log", "&Logs", "&Find in log", "Ctrl+F", "type words to find in the log tab shown"),
     Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
 )
 
@@ -113,8 +119,9 @@ class MainWindow(QMainWindow):
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
                                             self.actions_by_name["deny"])
         self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
+        self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
-                      "approvals": self.approvals_page, "progressive": self.progressive_page}
+                      "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -163,6 +170,7 @@ class MainWindow(QMainWindow):
             "deny": lambda: self.decide("denied"), "shortcuts": self.show_shortcuts,
             "round": self.show_round,
             "progressive": lambda: self.show_view("progressive"),
+            "logs": lambda: self.show_view("logs"), "export_log": self.export_log, "find_in_log": self.find_in_log,
         }
         for name in ROUND_COMMANDS:
             handlers[name] = lambda name=name: self.round_command(name)
@@ -212,10 +220,13 @@ class MainWindow(QMainWindow):
 
     # -- views --------------------------------------------------------------------------------------
     def show_view(self, spec: str) -> None:
-        """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals`` or ``progressive``."""
+        """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
+        ``logs`` or ``logs:TAB`` (``logs:events``)."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
-            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive)")
+            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events)")
+        if name == "logs" and table:
+            self.logs_page.show_tab(table)
         if name == "table":
             table = table or self.table_page.table or self.floor.current() or \
                 (self.table_order[0] if self.table_order else None)
@@ -228,6 +239,7 @@ class MainWindow(QMainWindow):
         self.view = name
         self.stack.setCurrentWidget(self.pages[name])
         self.progressive_page.activate(name == "progressive")
+        self.logs_page.activate(name == "logs")
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -255,7 +267,20 @@ class MainWindow(QMainWindow):
     def view_spec(self) -> str:
         if self.view == "table" and self.table_page.table:
             return f"table:{self.table_page.table}"
+        if self.view == "logs":
+            return f"logs:{self.logs_page.current().tab.name}"
         return self.view
+
+    def export_log(self):
+        """The log tab shown (the logs view opened first if it is not), exported as CSV."""
+        if self.view != "logs":
+            self.show_view("logs")
+        return self.logs_page.export()
+
+    def find_in_log(self) -> None:
+        if self.view != "logs":
+            self.show_view("logs")
+        self.logs_page.find()
 
     def step_table(self, step: int) -> None:
         if not self.table_order:
@@ -292,6 +317,7 @@ class MainWindow(QMainWindow):
         if u.detail is not None:
             self.table_page.show_detail(u.detail)
         self.progressive_page.on_update(u)
+        self.logs_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.first:

@@ -54,6 +54,7 @@ from .clocks import deck_clocks, dice_clock, worst
 from .config import WorkstationConfig
 from .errors import ConfigError, FieldsRefused, LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
 from .inbox import Inbox
+from .logs import Logs
 from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage, RoundDraftInfo, RoundOutcome,
                        RoundResult, RoundSummary, SessionInfo, SlipInfo, TableDetail, Tile, UserInfo)
 from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
@@ -100,6 +101,7 @@ class Workstation:
             self.book = AlarmBook(self.log)
             self.meter_book = progressive.MeterBook(self.log)   # issue 15: the progressive readout
             self.acceptors = AcceptorWatch(self.log)            # the lights against the round's wagers
+            self.logs = Logs(path, clock)   # the logs view's reads, on a connection of their own
             self._seen = self.log.query("SELECT IFNULL(MAX(seq), 0) AS seq FROM events")[0]["seq"]
             self._meter: dict[str, int] = {r["table_id"]: r["cents"] for r in self.log.query(
                 "SELECT table_id, cents FROM meter_readings WHERE seq IN (SELECT MAX(seq) FROM meter_readings "
@@ -120,6 +122,7 @@ class Workstation:
         self._positions = config.positions()
         self._lock = threading.RLock()
         self._session: SignedIn | None = None
+        self._unreported: Changes = NOTHING   # rows observed by an action that was refused
         self._levels: dict[str, str] = {}
         self._colours: dict[str, dict[str, str]] = {t: {} for t in self._setups}
         self._counts: dict[str, dict[str, int]] = {t: {} for t in self._setups}
@@ -160,6 +163,7 @@ class Workstation:
                     except StoreStopped:
                         pass
             finally:
+                self.logs.close()
                 self.log.close()
 
     def __enter__(self) -> "Workstation":
@@ -199,7 +203,8 @@ class Workstation:
             except Exception:
                 self.book.load()         # what it marked cleared or raised was not written
                 raise
-            return self._observe() | changes(tables=touched | self._levels_changed(now))
+            unreported, self._unreported = self._unreported, NOTHING
+            return unreported | self._observe() | changes(tables=touched | self._levels_changed(now))
         finally:
             self._lock.release()
 
@@ -244,7 +249,8 @@ class Workstation:
             try:
                 s = self._users.sign_in(name, pin, now)
             except SignInError as e:
-                self._observe()
+                # the failed attempt was logged: the next pump says so (a refusal returns no Changes)
+                self._unreported = self._unreported | self._observe()
                 raise SignInRefused(str(e)) from None
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
