@@ -65,6 +65,15 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
+def _table(rows, unit: str, goals: dict, rate: bool = False) -> None:
+    """One Markdown table of benchmark rows (key, what, figure or rate, note) with their goals."""
+    print(f"\n| benchmark | what | {unit} | note | goal |")
+    print("|---|---|---:|---|---|")
+    for key, what, figure, note in rows:
+        shown = f"{figure:,.0f}" if rate else figure
+        print(f"| {key} | {what} | {shown} | {note} | {goals.get(key, '')} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="skip the full enumeration")
@@ -194,42 +203,23 @@ def main() -> int:
         logs_rows = logs_bench.rows_for_run_all(logs_bench.bench())
 
     print(f"Machine: {machine()}\n")
-    print("| benchmark | what | hands/s | note | goal |")
-    print("|---|---|---:|---|---|")
-    for key, what, rate, note in rows:
-        print(f"| {key} | {what} | {rate:,.0f} | {note} | {GOALS.get(key, '')} |")
+    _table(rows, "hands/s", GOALS, rate=True)
     if store_rows:
         from store_bench import GOALS as STORE_GOALS
-        print("\n| benchmark | what | events/s | note | goal |")
-        print("|---|---|---:|---|---|")
-        for key, what, rate, note in store_rows:
-            print(f"| {key} | {what} | {rate:,.0f} | {note} | {STORE_GOALS.get(key, '')} |")
+        _table(store_rows, "events/s", STORE_GOALS, rate=True)
     if device_rows:
         from device_bench import GOALS as DEVICE_GOALS
-        print("\n| benchmark | what | frames/s | note | goal |")
-        print("|---|---|---:|---|---|")
-        for key, what, rate, note in device_rows:
-            print(f"| {key} | {what} | {rate:,.0f} | {note} | {DEVICE_GOALS.get(key, '')} |")
+        _table(device_rows, "frames/s", DEVICE_GOALS, rate=True)
     if gui_rows:
         from gui_bench import GOALS as GUI_GOALS
         from progressive_bench import GOALS as PROGRESSIVE_GOALS
-        GUI_GOALS = {**GUI_GOALS, **PROGRESSIVE_GOALS}
-        print("\n| benchmark | what | figure | note | goal |")
-        print("|---|---|---:|---|---|")
-        for key, what, figure, note in gui_rows:
-            print(f"| {key} | {what} | {figure} | {note} | {GUI_GOALS.get(key, '')} |")
+        _table(gui_rows, "figure", {**GUI_GOALS, **PROGRESSIVE_GOALS})
     if round_rows:
         from round_bench import GOALS as ROUND_GOALS
-        print("\n| benchmark | what | figure | note | goal |")
-        print("|---|---|---:|---|---|")
-        for key, what, figure, note in round_rows:
-            print(f"| {key} | {what} | {figure} | {note} | {ROUND_GOALS.get(key, '')} |")
+        _table(round_rows, "figure", ROUND_GOALS)
     if logs_rows:
         from logs_bench import GOALS as LOGS_GOALS
-        print("\n| benchmark | what | figure | note | goal |")
-        print("|---|---|---:|---|---|")
-        for key, what, figure, note in logs_rows:
-            print(f"| {key} | {what} | {figure} | {note} | {LOGS_GOALS.get(key, '')} |")
+        _table(logs_rows, "figure", LOGS_GOALS)
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
