@@ -28,7 +28,7 @@ from app.engine.procedure import IRREGULARITIES, Event, Refused as EngineRefused
 from app.engine.profile import RuleProfile
 from app.store.log import AuditLog, Record
 
-from .clocks import deck_clocks, dice_clock
+from .clocks import Watch
 from .errors import Refused
 from .readouts import AlarmInfo
 
@@ -102,12 +102,13 @@ class AlarmBook:
 
     # -- what the workstation writes by itself --------------------------------------------------
     def automatic(self, now: datetime, tables: dict[str, tuple[TableState, RuleProfile]],
-                  links: dict[str, str]) -> list[Record]:
+                  links: dict[str, str], watches: dict[str, Watch]) -> list[Record]:
         """Rows for the state as it stands: overdue decks and dice (once each), alarms for
-        irregularities no alarm reports yet, and clearings. ``links`` is serial -> link state."""
+        irregularities no alarm reports yet, and clearings. ``links`` is serial -> link state;
+        ``watches`` the tables' clocks now (app/workstation/clocks.py, ``ClockWatch``)."""
         out: list[Record] = []
         for table, (state, rules) in tables.items():
-            out += self._overdue(table, state, rules, now)
+            out += self._overdue(table, watches[table], now)
             out += self.irregularity_alarms(table, state, now)
         for a in list(self.alarms.values()):
             if a.cleared or not a.clears:
@@ -119,19 +120,19 @@ class AlarmBook:
                                   {"alarm": a.id, "kind": a.kind, "how": how}))
         return out
 
-    def _overdue(self, table: str, state: TableState, rules: RuleProfile, now: datetime) -> list[Record]:
+    def _overdue(self, table: str, watch: Watch, now: datetime) -> list[Record]:
         out = []
-        for c in deck_clocks(state, rules, now):
+        for c in watch.overdue_decks:
             key = (table, "deck", c.deck, c.received.isoformat())
-            if c.overdue and key not in self.overdue:
+            if key not in self.overdue:
                 self.overdue.add(key)
                 out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
                     "kind": "deck_overdue", "rule": c.rule, "serial": "", "deck": c.deck,
                     "received": c.received.isoformat(), "due": c.due.isoformat(),
                     "message": f"deck {c.deck!r} was due for change at {c.due:%Y-%m-%d %H:%M} ({c.rule}); no round "
                                "starts with it until it is replaced"}))
-        dice = dice_clock(state, rules, now)
-        if dice is not None and dice.overdue:
+        dice = watch.overdue_dice
+        if dice is not None:
             key = (table, "dice", dice.placed.isoformat())
             if key not in self.overdue:
                 self.overdue.add(key)

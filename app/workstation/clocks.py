@@ -92,3 +92,53 @@ def deck_clocks(state: TableState, rules: RuleProfile, now: datetime) -> tuple[D
 def worst(levels) -> str:
     """The most urgent of ``levels`` (``ok`` for none)."""
     return max(levels, key=LEVELS.index, default=OK)
+
+
+# -- between pumps: what the workstation needs of the clocks, worked out when it can change ------
+@dataclass(frozen=True)
+class Watch:
+    """A table's clocks as the workstation's pump needs them: the most urgent level and the
+    clocks past their deadline. The overdue clocks' ``age`` and ``left`` are as they stood at
+    ``since``; their deck, due time and rule do not move."""
+    level: str
+    overdue_decks: tuple[DeckClock, ...]
+    overdue_dice: DiceClock | None
+    since: datetime
+    until: datetime | None    # the next moment a level can change; None: only with the state
+
+
+def _changes_after(due: datetime, warning: tuple[timedelta, timedelta], now: datetime) -> datetime | None:
+    """The first moment after ``now`` at which ``level`` or ``overdue`` of a clock due at
+    ``due`` changes (amber, red, then overdue one microsecond after the deadline)."""
+    amber, red = warning
+    later = [t for t in (due - amber, due - red, due + timedelta(microseconds=1)) if t > now]
+    return min(later, default=None)
+
+
+class ClockWatch:
+    """Each table's ``Watch``, worked out again only when the table's engine state is a new one
+    or a warning threshold or deadline has passed: a pump of a forty-table floor asks for every
+    table's clocks, and most have not moved since the last pump a few milliseconds ago."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[TableState, RuleProfile, Watch]] = {}
+
+    def watch(self, table: str, state: TableState, rules: RuleProfile, now: datetime) -> Watch:
+        kept = self._kept.get(table)
+        if kept is not None:
+            k_state, k_rules, w = kept
+            if k_state is state and k_rules is rules and now >= w.since and (w.until is None or now < w.until):
+                return w
+        decks = deck_clocks(state, rules, now)
+        dice = dice_clock(state, rules, now)
+        changes = [_changes_after(c.due, DECK_WARNING, now) for c in decks]
+        if dice is not None:
+            changes.append(_changes_after(dice.due, DICE_WARNING, now))
+        w = Watch(worst([c.level for c in decks] + ([dice.level] if dice else [])),
+                  tuple(c for c in decks if c.overdue), dice if dice is not None and dice.overdue else None,
+                  now, min((t for t in changes if t is not None), default=None))
+        self._kept[table] = (state, rules, w)
+        return w
+
+    def all(self, tables: dict[str, tuple[TableState, RuleProfile]], now: datetime) -> dict[str, Watch]:
+        return {t: self.watch(t, state, rules, now) for t, (state, rules) in tables.items()}

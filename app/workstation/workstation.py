@@ -50,7 +50,7 @@ from . import detail, progressive, roundlog, shifts
 from .acceptors import AcceptorWatch
 from .alarms import AlarmBook
 from .changes import NOTHING, Changes, changes
-from .clocks import deck_clocks, dice_clock, worst
+from .clocks import ClockWatch
 from .config import WorkstationConfig
 from .errors import ConfigError, FieldsRefused, LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
 from .inbox import Inbox
@@ -124,6 +124,7 @@ class Workstation:
         self._session: SignedIn | None = None
         self._unreported: Changes = NOTHING   # rows observed by an action that was refused
         self._levels: dict[str, str] = {}
+        self._watch = ClockWatch()      # the tables' clocks, worked out again only when they can change
         self._colours: dict[str, dict[str, str]] = {t: {} for t in self._setups}
         self._counts: dict[str, dict[str, int]] = {t: {} for t in self._setups}
         self._on_close = list(on_close)
@@ -192,7 +193,8 @@ class Workstation:
             batch = drain(self.events)
             touched = self._note(batch)
             # the workstation's own rows go first in the live pit's append: one pump, one append
-            extra = self.book.automatic(now, self._states(), self._links())
+            states = self._states()
+            extra = self.book.automatic(now, states, self._links(), self._watch.all(states, now))
             extra += self.acceptors.rows(now, self.log.projector.states, self._controllers())
             try:
                 if batch or extra:
@@ -230,9 +232,8 @@ class Workstation:
 
     def _levels_changed(self, now: datetime) -> set[str]:
         out = set()
-        for table, (state, rules) in self._states().items():
-            dice = dice_clock(state, rules, now)
-            lvl = worst([c.level for c in deck_clocks(state, rules, now)] + ([dice.level] if dice else []))
+        for table, w in self._watch.all(self._states(), now).items():
+            lvl = w.level
             if self._levels.get(table) != lvl:
                 self._levels[table] = lvl
                 out.add(table)
@@ -811,6 +812,7 @@ class Workstation:
         """``hand_read`` rows fill the table's round (created if none is being entered); a person's
         ``hand_corrected`` replaces the read cards (app/workstation/rounds.py)."""
         out = set()
+        states = None      # one look at the log for the whole batch (each look asks SQLite for its tail)
         for r in rows:
             table = r["table_id"]
             if table not in self._setups or r["type"] not in ("hand_read", "hand_corrected"):
@@ -821,8 +823,10 @@ class Workstation:
                 pos, cards = data.get("position"), data.get("cards")
                 if not isinstance(pos, int) or not isinstance(cards, list):
                     continue
+                if states is None:
+                    states = self.log.projector.states
                 self._draft_for(table).read_hand(pos, cards, str(data.get("serial") or body["actor"]),
-                                                 str(data.get("deck", "")), self._state_of(table)[0].round)
+                                                 str(data.get("deck", "")), states[table].round)
             elif table in self._drafts:
                 self._drafts[table].correct(data["position"], data["cards"], body["actor"])
             out.add(table)
