@@ -149,13 +149,13 @@ class Bridge(QObject):
     def _pumped(self, update: Update) -> None:
         self._pumping = False
         self.pumps += 1
-        if self._again:
-            # devices spoke during this pump: the next one starts now, on the lane, while the
-            # views take this update on the GUI thread (their events have waited long enough)
-            self._again = False
-            self.pump()
         if update is not None:
             self.changed.emit(update)
+        if self._again:
+            # devices spoke during this pump: the next one once the views have the update (a pump
+            # run beside the views' work takes longer for the interpreter lock they share)
+            self._again = False
+            self._on_arrived()
 
     def _pump_failed(self, error: BaseException) -> None:
         self._pumping = False
