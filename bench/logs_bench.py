@@ -88,8 +88,9 @@ class Painted:
         return (self.opened - t0) * 1000, (self.painted - t0) * 1000
 
 
-def window_over(db: Path, app, size=(1920, 1080)):
-    """The real window over ``db``: its tables from the log, its clock at the last row."""
+def window_over(db: Path, app, size=(1920, 1080), now: datetime | None = None):
+    """The real window over ``db``: its tables from the log, its clock at ``now`` (default: five
+    minutes after the last row)."""
     from app.views.main_window import MainWindow
     from app.views.qt import QSettings
     from app.workstation.config import TableSetup, WorkstationConfig
@@ -101,7 +102,8 @@ def window_over(db: Path, app, size=(1920, 1080)):
     conn.close()
     order = sorted(tables, key=lambda t: (len(t[0]), t[0]))
     config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in order), source="the logs bench")
-    ws = Workstation(config, db, clock=lambda: last + timedelta(minutes=5))
+    at = now or last + timedelta(minutes=5)
+    ws = Workstation(config, db, clock=lambda: at)
     scratch = tempfile.mkdtemp(prefix="pitdesk-logs-settings-")
     w = MainWindow(ws, settings=QSettings(str(Path(scratch) / "s.ini"), QSettings.Format.IniFormat),
                    title="logs bench")

@@ -17,6 +17,8 @@
    painted, with the demo floor live, at T7 and at a table per profile (skip with --no-rounds).
 10. The logs view (bench/logs_bench.py): a log of a million events (made once, kept under /tmp), each
    tab opened and filtered by table in the real window (skip with --no-logs).
+11. The hold view (bench/hold_bench.py): 14,400 settled rounds (made once, kept under /tmp), the
+   hold of every round and of a shift read and shown in the real window (skip with --no-hold).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -83,6 +85,7 @@ def main() -> int:
     ap.add_argument("--no-progressive", action="store_true", help="skip the progressive chart benchmark")
     ap.add_argument("--no-rounds", action="store_true", help="skip settling rounds from the round panel")
     ap.add_argument("--no-logs", action="store_true", help="skip the logs view benchmark (a million events)")
+    ap.add_argument("--no-hold", action="store_true", help="skip the hold view benchmark (14,400 rounds)")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -201,6 +204,12 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         import logs_bench
         logs_rows = logs_bench.rows_for_run_all(logs_bench.bench())
+    # 12. the hold view over 14,400 rounds
+    hold_rows: list[tuple[str, str, str, str]] = []
+    if not args.no_hold:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import hold_bench
+        hold_rows = hold_bench.rows_for_run_all(hold_bench.bench())
 
     print(f"Machine: {machine()}\n")
     _table(rows, "hands/s", GOALS, rate=True)
@@ -220,6 +229,8 @@ def main() -> int:
     if logs_rows:
         from logs_bench import GOALS as LOGS_GOALS
         _table(logs_rows, "figure", LOGS_GOALS)
+    if hold_rows:
+        _table(hold_rows, "figure", {})
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
@@ -229,7 +240,8 @@ def main() -> int:
                     for k, w, r, n in device_rows],
         "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows],
         "rounds": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in round_rows],
-        "logs": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in logs_rows]}, indent=2) + "\n")
+        "logs": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in logs_rows],
+        "hold": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in hold_rows]}, indent=2) + "\n")
     return 0
 
 

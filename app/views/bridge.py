@@ -208,6 +208,13 @@ class Bridge(QObject):
         logs = self.ws.logs
         self.logs_lane.run(lambda: reader(logs), on_done, on_error)
 
+    def read_aside(self, reader: Callable[[Any], Any], on_done: Callable[[Any], None],
+                   on_error: Callable[[BaseException], None] | None = None) -> None:
+        """``reader(workstation)`` on the logs' lane, for a read that opens its own connection to
+        the log and may take a while (the hold of a period): the pump's lane is not held up."""
+        ws = self.ws
+        self.logs_lane.run(lambda: reader(ws), on_done, on_error)
+
     def interrupt_logs(self) -> None:
         """Give up the logs' query being opened (a newer one was asked for); never waits."""
         self.ws.logs.interrupt()

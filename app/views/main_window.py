@@ -15,6 +15,7 @@ from . import theme
 from .bridge import Bridge, Update
 from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, SignInDialog, UsersDialog
 from .floor import FloorView
+from .hold_view import HoldPage
 from .lists import AlarmsPage, ApprovalsPage
 from .logs_page import LogsPage
 from .models import ShortcutModel
@@ -25,7 +26,7 @@ from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySeq
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
-VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
@@ -56,6 +57,8 @@ COMMANDS = (
             "every progressive controller: the meter and its chart, the hits and the meter's record"),
     Command("logs", "&View", "&Logs", "Ctrl+L", "the logs: decks, dice, approvals, alarms, devices, irregularities, "
                                                "payout slips, sign-ins and every event"),
+    Command("hold", "&View", "&Hold", "Ctrl+Shift+H", "the hold per table and wager type and for the pit, "
+                                                       "actual against theoretical, over a shift or a period"),
     Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
     Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
     Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
@@ -120,8 +123,10 @@ class MainWindow(QMainWindow):
                                             self.actions_by_name["deny"])
         self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
         self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
+        self.hold_page = HoldPage(self.bridge, floor=lambda: self.table_order)
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
-                      "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page}
+                      "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page,
+                      "hold": self.hold_page}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -170,7 +175,8 @@ class MainWindow(QMainWindow):
             "deny": lambda: self.decide("denied"), "shortcuts": self.show_shortcuts,
             "round": self.show_round,
             "progressive": lambda: self.show_view("progressive"),
-            "logs": lambda: self.show_view("logs"), "export_log": self.export_log, "find_in_log": self.find_in_log,
+            "logs": lambda: self.show_view("logs"), "hold": lambda: self.show_view("hold"),
+            "export_log": self.export_log, "find_in_log": self.find_in_log,
         }
         for name in ROUND_COMMANDS:
             handlers[name] = lambda name=name: self.round_command(name)
@@ -221,10 +227,11 @@ class MainWindow(QMainWindow):
     # -- views --------------------------------------------------------------------------------------
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
-        ``logs`` or ``logs:TAB`` (``logs:events``)."""
+        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
-            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events)")
+            raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events, "
+                             "hold)")
         if name == "logs" and table:
             self.logs_page.show_tab(table)
         if name == "table":
@@ -240,6 +247,7 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.pages[name])
         self.progressive_page.activate(name == "progressive")
         self.logs_page.activate(name == "logs")
+        self.hold_page.activate(name == "hold")
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -318,6 +326,7 @@ class MainWindow(QMainWindow):
             self.table_page.show_detail(u.detail)
         self.progressive_page.on_update(u)
         self.logs_page.on_update(u)
+        self.hold_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.first:
@@ -494,6 +503,7 @@ class MainWindow(QMainWindow):
         if self.dialog is not None:
             self.dialog.reject()
         self.progressive_page.activate(False)
+        self.hold_page.activate(False)
         self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 
