@@ -146,3 +146,46 @@ def test_a_table_may_lower_its_profiles_limits():
     c = config.parse('[[tables]]\nid = "T1"\nprofile = "casino"\n[tables.limits]\nbase = { min = 2500, max = 300000 }\n',
                      "config.toml")
     assert c.tables[0].limits == {"base": {"min": 2500, "max": 300000}}
+
+
+# -- the shifts (issue 16: configurable; default grave, day, swing) -----------------------------
+SHIFTS = '[[tables]]\nid = "T1"\nprofile = "nj"\n'
+
+
+def test_the_shifts_default_to_grave_day_and_swing():
+    from datetime import date, datetime
+    plan = config.parse(SHIFTS, "c.toml").shifts
+    assert plan.names() == ["grave", "day", "swing"]
+    assert [(s.start, s.end) for s in plan.of_day(date(2026, 11, 21))] == [
+        (datetime(2026, 11, 21, 0), datetime(2026, 11, 21, 8)), (datetime(2026, 11, 21, 8), datetime(2026, 11, 21, 16)),
+        (datetime(2026, 11, 21, 16), datetime(2026, 11, 22, 0))]
+
+
+def test_configured_shifts_run_from_each_start_to_the_next_across_midnight():
+    from datetime import date, datetime
+    text = SHIFTS + '[[shifts]]\nname = "early"\nstart = "06:00"\n[[shifts]]\nname = "late"\nstart = "14:00"\n' \
+                    '[[shifts]]\nname = "night"\nstart = "22:00"\n'
+    plan = config.parse(text, "c.toml").shifts
+    night = plan.shift_named("night", date(2026, 11, 21))
+    assert (night.start, night.end) == (datetime(2026, 11, 21, 22), datetime(2026, 11, 22, 6))
+    # 03:00 belongs to the night shift that started the evening before
+    assert plan.shift_of(datetime(2026, 11, 22, 3)) == night
+    assert plan.shift_of(datetime(2026, 11, 22, 6)).name == "early"
+    assert night.label == "night 2026-11-21" and night.hours == "22:00–06:00"
+    with pytest.raises(ValueError, match="unknown shift 'swing'; the shifts are early, late, night"):
+        plan.shift_named("swing", date(2026, 11, 21))
+
+
+@pytest.mark.parametrize("shifts, message", [
+    ('[[shifts]]\nname = "a"\nstart = "8:00"\n', 'line 6: shifts[1].start: a time of day as "HH:MM" (00:00 to 23:59), got \'8:00\''),
+    ('[[shifts]]\nname = "a"\nstart = "24:00"\n', "shifts[1].start: a time of day"),
+    ('[[shifts]]\nname = "a"\n', "shifts[1]: missing key 'start'"),
+    ('[[shifts]]\nname = "a"\nstart = "08:00"\nends = "16:00"\n', "shifts[1].ends: unknown key (known here: name, start)"),
+    ('[[shifts]]\nname = "a"\nstart = "16:00"\n[[shifts]]\nname = "b"\nstart = "08:00"\n',
+     "shift 'b' starts at 08:00, not after 'a' at 16:00: list the shifts in the order they start in the day"),
+    ('[[shifts]]\nname = "a"\nstart = "08:00"\n[[shifts]]\nname = "a"\nstart = "16:00"\n', "two shifts are named 'a'"),
+    ('shifts = []\n', "expected one [[shifts]] section per shift, at least one"),
+])
+def test_a_bad_shift_is_named_with_its_line(shifts, message):
+    text = (shifts + SHIFTS) if shifts.startswith("shifts =") else (SHIFTS + shifts)
+    assert message in _error(text)

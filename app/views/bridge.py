@@ -208,6 +208,11 @@ class Bridge(QObject):
         logs = self.ws.logs
         self.logs_lane.run(lambda: reader(logs), on_done, on_error)
 
+    @property
+    def shifts(self):
+        """The pit's shifts (the workstation's configuration: immutable, read on any thread)."""
+        return self.ws.shifts
+
     def read_aside(self, reader: Callable[[Any], Any], on_done: Callable[[Any], None],
                    on_error: Callable[[BaseException], None] | None = None) -> None:
         """``reader(workstation)`` on the logs' lane, for a read that opens its own connection to

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from app.workstation.shifts import shift_of, shifts_back
+from app.workstation.shifts import DEFAULT, ShiftPlan
 
 from . import theme
 from .hold_models import PIT, HoldLinesModel, HoldTablesModel, percent, table_rows, theoretical_text
@@ -32,15 +32,16 @@ PERIODS = (("shift", "This shift"), ("last_shift", "Last shift"), ("today", "Tod
            ("chosen", "Chosen period…"))
 
 
-def period_of(kind: str, now: datetime, chosen: tuple[datetime, datetime] | None = None) -> tuple[datetime, datetime, str]:
-    """(start, end, words) of a period kind at ``now``: the shifts as app/workstation/shifts.py
-    draws them, a day from midnight to midnight, or the period chosen."""
+def period_of(kind: str, now: datetime, chosen: tuple[datetime, datetime] | None = None,
+              plan: ShiftPlan = DEFAULT) -> tuple[datetime, datetime, str]:
+    """(start, end, words) of a period kind at ``now``: the workstation's shifts (``plan``,
+    app/workstation/shifts.py), a day from midnight to midnight, or the period chosen."""
     if kind == "shift":
-        s = shift_of(now)
-        return s.start, s.end, f"{s.label} shift, {s.start:%H:%M} to {s.end:%H:%M}"
+        s = plan.shift_of(now)
+        return s.start, s.end, f"{s.label} shift, {s.hours}"
     if kind == "last_shift":
-        s = shifts_back(now, 1)
-        return s.start, s.end, f"{s.label} shift, {s.start:%H:%M} to {s.end:%H:%M}"
+        s = plan.shifts_back(now, 1)
+        return s.start, s.end, f"{s.label} shift, {s.hours}"
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     if kind == "today":
         return midnight, midnight + timedelta(days=1), f"{midnight:%Y-%m-%d}"
@@ -207,7 +208,7 @@ class HoldPage(QWidget):
         kind = self.kind.currentData()
         chosen = (self.start_edit.dateTime().toPython(), self.end_edit.dateTime().toPython())
         try:
-            start, end, words = period_of(kind, now, chosen)
+            start, end, words = period_of(kind, now, chosen, self.bridge.shifts)
             if start >= end:
                 raise ValueError("the period's start is not before its end")
         except ValueError as e:

@@ -19,7 +19,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.workstation.progressive import clock_seconds
-from app.workstation.shifts import shift_of
 
 from . import theme
 from .progressive_models import HIT_LEVEL, HitModel, MeterRecordModel, RecordRow
@@ -254,7 +253,7 @@ class ProgressivePage(QWidget):
         if self.reading or not self.stale or not self.timer.isActive():
             return
         now = self.bridge.clock()
-        start = shift_of(now).start
+        start = self.bridge.shifts.shift_of(now).start
         if start != self.since:        # a new shift: its chart starts empty
             self.since, self.after = start, {}
             for card in self.cards.values():
@@ -277,7 +276,7 @@ class ProgressivePage(QWidget):
             return
         self.readouts = readouts
         self.after = {r.serial: r.last_seq for r in readouts}
-        _put(self.shift, f"{shift_of(now).label} shift since {since:%H:%M}")
+        _put(self.shift, f"{self.bridge.shifts.shift_of(now).label} shift since {since:%H:%M}")
         self._place(readouts)
         for r in readouts:
             self.cards[r.serial].show_readout(r, now)

@@ -11,17 +11,21 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import time, timedelta
 from pathlib import Path
 from typing import Any
 
 from . import equipment
 from .errors import ConfigError
 from .locate import Lines, show
+from .shifts import DEFAULT as DEFAULT_SHIFTS
+from .shifts import ShiftError, ShiftPlan
 
 IDLE_DEFAULT = timedelta(minutes=5)   # issue 13: sign out after five idle minutes unless configured
 
-_TOP = {"workstation", "tables"}
+_TOP = {"workstation", "tables", "shifts"}
+_SHIFT = {"name", "start"}
+_HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 _WORKSTATION = {"database", "idle_minutes", "slip_cents"}
 _TABLE = {"id", "profile", "row", "col", "limits", "devices"}
 _DEVICE = {"class", "serial", "url"}
@@ -59,6 +63,8 @@ class WorkstationConfig:
     # a payoff of this many cents or more gets a payout slip, beside those the rules ask for
     # (docs/workstation.md, "Rounds"); None: only those
     slip_cents: int | None = None
+    # the pit's shifts (``[[shifts]]``; default grave, day, swing: app/workstation/shifts.py)
+    shifts: ShiftPlan = DEFAULT_SHIFTS
 
     def table(self, table_id: str) -> TableSetup:
         for t in self.tables:
@@ -162,7 +168,28 @@ class _Checker:
             raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
         out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
         self.unique(out)
-        return WorkstationConfig(out, idle, database, self.name, slip_cents)
+        return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts())
+
+    def shifts(self) -> ShiftPlan:
+        if "shifts" not in self.doc:
+            return DEFAULT_SHIFTS
+        shifts = self.doc["shifts"]
+        if not isinstance(shifts, list) or not shifts or not all(isinstance(s, dict) for s in shifts):
+            raise self.bad(("shifts",), "expected one [[shifts]] section per shift, at least one")
+        starts = []
+        for i, s in enumerate(shifts):
+            path = ("shifts", i)
+            self.keys(s, path, _SHIFT, ("name", "start"))
+            name = self.text(s["name"], path + ("name",))
+            start = s["start"]
+            m = _HHMM.match(start) if isinstance(start, str) else None
+            if m is None:
+                raise self.bad(path + ("start",), f"a time of day as \"HH:MM\" (00:00 to 23:59), got {start!r}")
+            starts.append((name, time(int(m.group(1)), int(m.group(2)))))
+        try:
+            return ShiftPlan(tuple(starts))
+        except ShiftError as e:
+            raise self.bad(("shifts",), str(e)) from None
 
     def table(self, t: dict, path: tuple) -> TableSetup:
         from app.resources import ResourceError, names, profile

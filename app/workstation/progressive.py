@@ -9,7 +9,7 @@ own rule text (000 or 001; the two say the same in different words).
 
 Nothing here computes a rule: what a hit pays and what it does to the meter is
 ``app.engine.progressive.progressive_payout``, the function the settlement uses; the shifts are
-app/workstation/shifts.py's.
+the workstation's (app/workstation/shifts.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from app.store.meters import MeterRow, clock_seconds
 
 __all__ = ["clock_seconds"]   # the series' time axis, for the view
 from .acceptors import AcceptorCheck, locked_in
-from .shifts import shifts_between
+from .shifts import DEFAULT, ShiftPlan
 
 # the paragraphs, per rule text: 000 (q) and 001 11.14 say the same things
 CITES = {
@@ -261,13 +261,13 @@ class MeterBook:
         return tuple(out)
 
     def record(self, table: str, rules: RuleProfile, start: datetime, end: datetime,
-               now: datetime) -> tuple[MeterRecord, ...]:
+               now: datetime, plan: ShiftPlan = DEFAULT) -> tuple[MeterRecord, ...]:
         """The meter at the start and end of every shift overlapping ``[start, end)`` (the end of
         a shift not yet over is not there yet), and every reset, in time order."""
         c = cites(rules)
         usual = rules.progressive_reset_cents
         out: list[MeterRecord] = []
-        for s in shifts_between(start, end):
+        for s in plan.shifts_between(start, end):
             for what, when, before in (("start of shift", s.start, False), ("end of shift", s.end, True)):
                 if when > now:
                     continue
@@ -287,7 +287,7 @@ class MeterBook:
 
 def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: dict[str, str], views,
              now: datetime, since: datetime | None, after: int | Mapping[str, int], record_from: datetime,
-             limit: int | None = None) -> tuple[ControllerReadout, ...]:
+             limit: int | None = None, plan: ShiftPlan = DEFAULT) -> tuple[ControllerReadout, ...]:
     """Every progressive controller of the floor, in the configuration's order. ``setups`` are the
     tables' TableSetups, ``rules_of`` table -> RuleProfile, ``states`` table -> TableState,
     ``views`` the live pit's TableViews (the lock-out and lights the controller last reported)."""
@@ -319,5 +319,5 @@ def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: di
                 tuple(state.round_progressive) if in_round else None, locked_in(state, locked, lit),
                 last.cents if last else None, last.time if last else None, rules.progressive_reset_cents,
                 since, start, series, book.hit_infos(setup.id, rules, since),
-                book.record(setup.id, rules, record_from, now, now), series.seq[-1] if more else top, more, c))
+                book.record(setup.id, rules, record_from, now, now, plan), series.seq[-1] if more else top, more, c))
     return tuple(out)

@@ -46,7 +46,7 @@ from app.store.log import AuditLog, Record, StoreError, StoreStopped
 from app.store.slips import SlipError, Slips, slip_record
 from app.store.users import ROLES, Session, SignInError, UserError, Users
 
-from . import detail, progressive, roundlog, shifts
+from . import detail, progressive, roundlog
 from .acceptors import AcceptorWatch
 from .alarms import AlarmBook
 from .changes import NOTHING, Changes, changes
@@ -909,6 +909,11 @@ class Workstation:
         return self._observe() | changes(users=[name])
 
     # -- the read side -----------------------------------------------------------------------
+    @property
+    def shifts(self):
+        """The pit's shifts (app/workstation/shifts.py ``ShiftPlan``): the configuration's."""
+        return self.config.shifts
+
     def tables(self) -> tuple[str, ...]:
         """The floor's table ids, in the configuration's order."""
         return tuple(self._setups)
@@ -961,11 +966,11 @@ class Workstation:
         in the order reported, and the meter's record at each shift's start and end and at every
         reset from ``record_from`` (default: the shift before the one ``now`` is in) to ``now``."""
         now = now or self.clock()
-        record_from = record_from or shifts.shifts_back(now, 1).start
+        record_from = record_from or self.shifts.shifts_back(now, 1).start
         with self._reading():
             return progressive.readouts(self.log, self.meter_book, self.config.tables, self.pit.rules,
                                         self.log.projector.states, self._links(), self.pit.views, now, since,
-                                        after, record_from, limit)
+                                        after, record_from, limit, self.shifts)
 
     def table_detail(self, table: str, now: datetime | None = None,
                      history_limit: int = detail.HISTORY_PAGE) -> TableDetail:
