@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-slow bench clean
+.PHONY: setup run test test-slow test-print bench clean
 
 setup: $(STAMP)
 
@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 run: setup
 	$(BIN)/pitdesk gui --demo
 
-test test-slow bench: export QT_QPA_PLATFORM = offscreen
+test test-slow test-print bench: export QT_QPA_PLATFORM = offscreen
 
 test: setup
 	$(BIN)/lint-imports
@@ -31,6 +31,14 @@ test: setup
 test-slow: setup
 	$(BIN)/python -m pytest -q -o addopts='' -m slow; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "no slow tests yet"; exit 0; fi; exit $$rc
+
+# Printing to a real printer: a CUPS server with the cups-pdf virtual printer "pitdesk-pdf"
+# (installed and started here, as root on Debian), the shift report printed with --print and the
+# PDF it makes compared with --out's (tests/test_print.py). pdftocairo turns the job into the
+# PostScript cups-pdf takes: Ghostscript's and Poppler's default lose the text's letters.
+test-print: setup
+	installer/cups-pdf-printer.sh
+	$(BIN)/python -m pytest -q -o addopts='' -m print
 
 bench: setup
 	$(BIN)/python bench/run_all.py

@@ -49,18 +49,22 @@ class Shift:
         return sorted(last.items())
 
 
-def make_shift(folder: Path) -> Shift:
-    home = folder / "home"
+def simulate(db: Path, home: Path, tables: int, rounds: int, start: datetime, seed: int) -> dict:
+    """``pitdesk simulate shift`` into ``db``, its install key in ``home`` (PITDESK_HOME as it was after)."""
     old = os.environ.get("PITDESK_HOME")
     os.environ["PITDESK_HOME"] = str(home)
     try:
-        summary = run_shift(folder / "log.db", SHIFT["tables"], SHIFT["rounds"], START, SHIFT["seed"])
+        return run_shift(db, tables, rounds, start, seed)
     finally:
         if old is None:
             os.environ.pop("PITDESK_HOME", None)
         else:
             os.environ["PITDESK_HOME"] = old
-    return Shift(folder / "log.db", home, summary)
+
+
+def make_shift(folder: Path) -> Shift:
+    summary = simulate(folder / "log.db", folder / "home", SHIFT["tables"], SHIFT["rounds"], START, SHIFT["seed"])
+    return Shift(folder / "log.db", folder / "home", summary)
 
 
 # -- counted from the events table alone -------------------------------------------------------

@@ -35,7 +35,7 @@ from app.resources import profile
 from app.simulate.devices import SimDevice
 from app.store.log import Record
 from app.views.main_window import MainWindow
-from app.views.qt import QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
+from app.views.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
 from app.views.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from app.workstation.demo import add_demo_users
@@ -429,7 +429,11 @@ def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(
     assert isinstance(dialog, QPrintDialog) and dialog.isVisible()
     printer = dialog.printer()
     assert isinstance(printer, QPrinter)
-    # no printer here: the dialog offers "Print to File (PDF)", and a person types where
+    # the dialog offers "Print to File (PDF)" (chosen here: a machine may have a printer, as make
+    # test-print's cups-pdf queue), and a person types where
+    printers = dialog.findChild(QComboBox, "printers")
+    to_file = next(i for i in range(printers.count()) if "Print to File" in printers.itemText(i))
+    printers.setCurrentIndex(to_file)
     out = tmp_path / "printed.pdf"
     name = dialog.findChild(QLineEdit, "filename")
     name.clear()

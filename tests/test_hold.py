@@ -10,7 +10,6 @@ refuses bad input with exit 2, naming the fault, without writing anything.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import subprocess
@@ -24,9 +23,9 @@ import pytest
 
 from app import estimate
 from app.resources import names, paytable, profile
-from app.simulate import run_shift
 from app.workstation import theoretical
 from app.workstation.hold import HoldError, as_json, read_hold
+from tests.logs_support import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
@@ -38,15 +37,7 @@ KEYS = ("wagered", "house_net", "actual_hold", "theoretical_hold")
 def shift(tmp_path_factory):
     """A simulated shift: four tables, 60 rounds each (every profile and banking mode)."""
     d = tmp_path_factory.mktemp("hold")
-    old = os.environ.get("PITDESK_HOME")
-    os.environ["PITDESK_HOME"] = str(d / "home")
-    try:
-        run_shift(d / "shift.db", 4, 60, START, seed=5)
-    finally:
-        if old is None:
-            os.environ.pop("PITDESK_HOME")
-        else:
-            os.environ["PITDESK_HOME"] = old
+    simulate(d / "shift.db", d / "home", 4, 60, START, 5)
     return d / "shift.db"
 
 
@@ -399,3 +390,46 @@ def test_a_round_sent_back_by_a_denial_is_not_counted_and_its_settlement_again_i
     assert t.total.house_net == again.net_by_party["house"] and first.net_by_party["house"] != 0
     mine = sums(tmp_path / "pit.db")["section6"]
     assert {ln.wager: ln.house_net for ln in t.lines} == {w: net(e) for w, e in mine.items()}
+
+
+# -- migration 4: the hold's read models (issue 16) -----------------------------------------------
+def _as_before_migration_4(db: Path) -> None:
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE hold_house")
+    conn.execute("DROP TABLE hold_stakes")
+    conn.execute("DROP INDEX settlements_by_time")
+    conn.execute("DELETE FROM _migrations WHERE version = 4")
+    conn.commit()
+    conn.close()
+
+
+def _hold_rows(db: Path) -> dict:
+    conn = sqlite3.connect(db)
+    try:
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in ("hold_house", "hold_stakes")}
+    finally:
+        conn.close()
+
+
+def test_a_log_made_before_migration_4_reads_the_same_hold_and_gets_the_rows_a_new_log_has(shift, tmp_path,
+                                                                                             monkeypatch):
+    from app.store.log import AuditLog
+    from app.store.models import rebuild
+    monkeypatch.setenv("PITDESK_HOME", str(shift.parent / "home"))
+    live = _hold_rows(shift)
+    assert live["hold_house"] and live["hold_stakes"]
+    old = tmp_path / "old.db"
+    old.write_bytes(shift.read_bytes())
+    _as_before_migration_4(old)
+    # read as it lies (reading never migrates): the figures from the settlements' JSON, the same
+    assert as_json(read_hold(old)) == as_json(read_hold(shift))
+    assert "hold_house" not in {n for (n,) in sqlite3.connect(old).execute("SELECT name FROM sqlite_master")}
+    # opened by a workstation: migrated, its rows filled from its settlements as the projector writes them
+    with AuditLog(old) as log:
+        assert log.query("SELECT max(version) AS v FROM _migrations")[0]["v"] == 4
+    assert _hold_rows(old) == live
+    with AuditLog(old) as log:
+        with log._lock:
+            rebuild(log._conn)
+    assert _hold_rows(old) == live
+    assert as_json(read_hold(old)) == as_json(read_hold(shift))

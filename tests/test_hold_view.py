@@ -16,14 +16,13 @@ import pytest
 from app.simulate.shift import SIM_PIN
 from app.views.hold_models import PIT, HoldLinesModel, HoldTablesModel, table_rows
 from app.views.hold_view import REFRESH_MS, period_of
-from app.views.main_window import MainWindow
-from app.views.qt import QSettings, QTimer
+from app.views.qt import QSettings
 from app.views.theme import money
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold
 from app.workstation.workstation import Workstation
 from tests.logs_support import Shift, make_shift
-from tests.test_views_support import Clock, no_threads_left, themed  # noqa: F401  (fixtures)
+from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
@@ -43,22 +42,10 @@ def window(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):   # no
     clock = Clock(end)
     config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source="the hold test")
     ws = Workstation(config, own.db, clock=clock)
-    try:
-        w = MainWindow(ws, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), pump_ms=30,
-                       title="hold test")
-    except BaseException:
-        ws.close()
-        raise
-    qtbot.addWidget(w)
-    w.resize(1600, 900)
-    w.show()
-    w.start()
+    w = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "hold test")
     w.own, w.ws = own, ws
     yield w
-    w.close()
-    running = [t.objectName() for t in w.findChildren(QTimer) if t.isActive()]
-    assert not running, f"timers still running on the closed window: {running}"
-    ws.close()
+    close_window(w, ws)
 
 
 def whole(own: Shift) -> tuple[datetime, datetime]:

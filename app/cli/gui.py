@@ -2,7 +2,7 @@
 
     pitdesk gui --demo                                  the demo floor (app/workstation/demo.py)
     pitdesk gui --config FILE [--db PATH]               a real installation (docs/workstation.example.toml)
-    pitdesk gui --demo --screenshot FILE.png --after SECONDS [--view floor|table:T1|alarms|approvals|progressive|logs:TAB|hold]
+    pitdesk gui --demo --screenshot FILE.png --after SECONDS [--view floor|table:T1|alarms|approvals|progressive|logs:TAB|hold|reports]
                 [--size 1920x1080]                      open, wait, save the window as a PNG, exit 0
     pitdesk gui --demo --quit-after SECONDS             open, wait, close everything cleanly, exit 0
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .common import EXIT_BAD_INPUT
 
-VIEW = re.compile(r"^(floor|alarms|approvals|progressive|hold|table(:[^\s:]+)?|logs(:[a-z_]+)?)$")
+VIEW = re.compile(r"^(floor|alarms|approvals|progressive|hold|reports|table(:[^\s:]+)?|logs(:[a-z_]+)?)$")
 SIZE = re.compile(r"^(\d{3,5})x(\d{3,5})$")
 DEFAULT_SIZE = "1920x1080"
 
@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
                                                 "user data folder's; --demo: demo.db there)")
     g.add_argument("--view", default=None, metavar="VIEW",
                    help="open on floor, table:T1, alarms, approvals, progressive, logs, logs:TAB "
-                        "(logs:events) or hold (default: the view open last time)")
+                        "(logs:events), hold or reports (default: the view open last time)")
     g.add_argument("--size", default=None, metavar="WxH",
                    help=f"window size in pixels (default with --screenshot: {DEFAULT_SIZE}; otherwise as last time)")
     g.add_argument("--font-pt", type=float, default=None, metavar="PT",
@@ -56,7 +56,7 @@ def add_parser(sub) -> None:
 def _check(args) -> tuple[tuple[int, int] | None, object]:
     """The window size and the configuration, checked before Qt starts."""
     if args.view is not None and not VIEW.match(args.view):
-        raise GuiError(f"--view: floor, table:T1, alarms, approvals, progressive, logs, logs:TAB or hold, got "
+        raise GuiError(f"--view: floor, table:T1, alarms, approvals, progressive, logs, logs:TAB, hold or reports, got "
                        f"{args.view!r}")
     size = args.size or (DEFAULT_SIZE if args.screenshot else None)
     wh = None

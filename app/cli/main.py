@@ -1,7 +1,7 @@
 """The ``pitdesk`` command line: JSON out, for scripting and audits.
 
 One module per command group (app/cli/hand.py, settle.py, deal.py, round.py, analyze.py,
-audit.py, users.py, simulate.py, devices.py, hold.py, gui.py), each with ``add_parser(sub)`` and
+audit.py, users.py, simulate.py, devices.py, hold.py, report.py, gui.py), each with ``add_parser(sub)`` and
 ``run(args) -> int``; this module assembles the parser and hands the parsed command to its group.
 Bad input exits with status 2 and a message naming the fault.
 """
@@ -16,12 +16,12 @@ import sys
 from app.engine.cards import CardError
 from app.resources import ResourceError
 
-from . import analyze, audit, deal, devices, gui, hand, hold, round as rounds, settle, simulate, users
+from . import analyze, audit, deal, devices, gui, hand, hold, report, round as rounds, settle, simulate, users
 from .common import EXIT_BAD_INPUT, InputError
 
 # in the order ``pitdesk --help`` lists them
 GROUPS = {"hand": hand, "settle": settle, "deal": deal, "round": rounds, "analyze": analyze, "audit": audit,
-          "users": users, "simulate": simulate, "devices": devices, "hold": hold, "gui": gui}
+          "users": users, "simulate": simulate, "devices": devices, "hold": hold, "report": report, "gui": gui}
 
 
 def build_parser() -> argparse.ArgumentParser:

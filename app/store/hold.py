@@ -1,7 +1,10 @@
 """What the house took and paid, read from the settled rounds as logged (pure SQL).
 
-The figures come from the ``settlements`` read model: each row holds the settlement exactly as
-logged (its results and its ledger, docs/round-format.md, "The settlement printed"). A round
+The figures come from the ``settlements`` read model (each row holds the settlement exactly as
+logged: its results and its ledger, docs/round-format.md, "The settlement printed") and from
+the two read models migration 4 takes out of it once, when it is logged (app/store/schema.py):
+``hold_house`` (a settlement's ledger lines to and from the house, summed by wager and kind) and
+``hold_stakes`` (its wagers counted by wager and stake). A round
 counts in the period of its settlement's time, ``start <= time < end`` (the log's local time).
 A settlement a denial sent back (an approval of its own denied: docs/workstation.md, "Rounds")
 moved no money and does not count; the round settled again does. A void round has no
@@ -22,20 +25,35 @@ from __future__ import annotations
 
 import sqlite3
 
-_WAGER = ("CASE WHEN {w} LIKE 'additional %' THEN 'additional' WHEN {w} LIKE 'envy%' THEN 'envy' "
-          "ELSE {w} END")
+from .schema import HOLD_HOUSE_SELECT, HOLD_STAKES_SELECT
 
 # the counted settlements: in the period, of the table, and not sent back by a denial (the
 # approval requests of settlement S are the rows S+1 .. S+n, app/workstation/roundlog.py)
 _COUNTED = """
 WITH counted AS (
-  SELECT s.seq, s.table_id, s.profile, s.banking, s.settlement FROM settlements s
+  SELECT s.seq, s.table_id, s.profile, s.banking FROM settlements s
   WHERE s.time >= :start AND s.time < :end AND (:table IS NULL OR s.table_id = :table)
     AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.request > s.seq AND a.request <= s.seq + s.approvals
                     AND a.table_id IS s.table_id AND a.status = 'denied'))
 """
 
 _FAR_PAST, _FAR_FUTURE = "0000", "9999"
+
+# a log read as it lies, made before migration 4 (an auditor's copy; reading never migrates):
+# the same rows, taken out of the settlements' JSON at the read, as the migration takes them
+_ALL = {"seq": "s.seq", "source": "settlements s,", "settlement": "s.settlement", "group": "s.seq, "}
+_DERIVED = {
+    "hold_house": "hold_house(seq, wager, commission, fees, won, lost, to_meter) AS ("
+                  + HOLD_HOUSE_SELECT.format(**_ALL) + ")",
+    "hold_stakes": "hold_stakes(seq, wager, stake, count) AS (" + HOLD_STAKES_SELECT.format(**_ALL) + ")",
+}
+
+
+def _with(conn: sqlite3.Connection, model: str) -> str:
+    """The counted settlements, and ``model`` derived in the query where the log has no table of it."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (model,)).fetchone():
+        return _COUNTED
+    return _COUNTED.rstrip() + ",\n" + _DERIVED[model] + "\n"
 
 
 def _params(start: str | None, end: str | None, table: str | None) -> dict:
@@ -44,33 +62,19 @@ def _params(start: str | None, end: str | None, table: str | None) -> dict:
 
 def house_lines(conn: sqlite3.Connection, start: str | None, end: str | None, table: str | None = None) -> list[dict]:
     """Per (table_id, profile, banking, wager): commission, fees, won, lost, to_meter (cents)."""
-    frm, to, cents = "json_extract(l.value, '$.from')", "json_extract(l.value, '$.to')", \
-        "json_extract(l.value, '$.cents')"
-    reason = "json_extract(l.value, '$.reason')"
-    wager = _WAGER.format(w="json_extract(l.value, '$.wager')")
-    sql = _COUNTED + f"""
-SELECT c.table_id, c.profile, c.banking, {wager} AS wager,
-  SUM(CASE WHEN {to} = 'house' AND ({reason} LIKE 'commission%' OR {reason} LIKE 'vigorish%')
-           THEN {cents} ELSE 0 END) AS commission,
-  SUM(CASE WHEN {to} = 'house' AND json_extract(l.value, '$.wager') = 'collection fee' THEN {cents} ELSE 0 END) AS fees,
-  SUM(CASE WHEN {to} = 'house' AND {frm} != 'meter' AND NOT ({reason} LIKE 'commission%' OR {reason} LIKE 'vigorish%')
-           AND json_extract(l.value, '$.wager') != 'collection fee' THEN {cents} ELSE 0 END) AS won,
-  SUM(CASE WHEN {frm} = 'house' AND {to} != 'meter' THEN {cents} ELSE 0 END) AS lost,
-  SUM(CASE WHEN {frm} = 'house' AND {to} = 'meter' THEN {cents}
-           WHEN {frm} = 'meter' AND {to} = 'house' THEN -{cents} ELSE 0 END) AS to_meter
-FROM counted c, json_each(c.settlement, '$.ledger') l
-WHERE {frm} = 'house' OR {to} = 'house'
+    sql = _with(conn, "hold_house") + """
+SELECT c.table_id, c.profile, c.banking, h.wager, SUM(h.commission) AS commission, SUM(h.fees) AS fees,
+       SUM(h.won) AS won, SUM(h.lost) AS lost, SUM(h.to_meter) AS to_meter
+FROM counted c JOIN hold_house h ON h.seq = c.seq
 GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"""
     return _rows(conn, sql, _params(start, end, table))
 
 
 def stakes(conn: sqlite3.Connection, start: str | None, end: str | None, table: str | None = None) -> list[dict]:
     """Per (table_id, profile, banking, wager, stake): how many wagers of that stake (``count``)."""
-    wager = _WAGER.format(w="json_extract(r.value, '$.wager')")
-    sql = _COUNTED + f"""
-SELECT c.table_id, c.profile, c.banking, {wager} AS wager, json_extract(r.value, '$.stake') AS stake, COUNT(*) AS count
-FROM counted c, json_each(c.settlement, '$.results') r
-WHERE json_extract(r.value, '$.outcome') != 'returned'
+    sql = _with(conn, "hold_stakes") + """
+SELECT c.table_id, c.profile, c.banking, h.wager, h.stake, SUM(h.count) AS count
+FROM counted c JOIN hold_stakes h ON h.seq = c.seq
 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5"""
     return _rows(conn, sql, _params(start, end, table))
 

@@ -17,7 +17,13 @@ from app.engine.procedure import (IRREGULARITIES, TRANSITIONS, Event, Refused, T
 from app.engine.profile import RuleProfile
 
 from . import logrows
-from .schema import READ_MODELS
+from .schema import (HOLD_HOUSE_INSERT, HOLD_HOUSE_SELECT, HOLD_STAKES_INSERT, HOLD_STAKES_SELECT,
+                     READ_MODELS)
+
+# one settlement's hold rows, from its JSON given as a parameter (app/store/schema.py, migration 4)
+_ONE = {"seq": ":seq", "source": "", "settlement": ":settlement", "group": ""}
+_HOLD_HOUSE = HOLD_HOUSE_INSERT + HOLD_HOUSE_SELECT.format(**_ONE)
+_HOLD_STAKES = HOLD_STAKES_INSERT + HOLD_STAKES_SELECT.format(**_ONE)
 
 PROCEDURE_EVENTS = frozenset(TRANSITIONS) | frozenset(IRREGULARITIES)
 
@@ -107,9 +113,12 @@ class Projector:
     # -- money --------------------------------------------------------------------------------
     def _settlement(self, conn, seq, time, table, actor, role, data):
         s = data["settlement"]
+        text = json.dumps(s, sort_keys=True)
         conn.execute("INSERT INTO settlements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      (seq, table, data.get("round"), time, s["profile"], s["banking"],
-                      s["net_by_party"].get("house", 0), len(s["approvals"]), json.dumps(s, sort_keys=True)))
+                      s["net_by_party"].get("house", 0), len(s["approvals"]), text))
+        conn.execute(_HOLD_HOUSE, {"seq": seq, "settlement": text})
+        conn.execute(_HOLD_STAKES, {"seq": seq, "settlement": text})
 
     def _meter_reading(self, conn, seq, time, table, actor, role, data):
         conn.execute("INSERT INTO meter_readings VALUES (?, ?, ?, ?, ?)",

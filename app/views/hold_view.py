@@ -22,7 +22,8 @@ from app.workstation.shifts import DEFAULT, ShiftPlan
 
 from . import theme
 from .hold_models import PIT, HoldLinesModel, HoldTablesModel, percent, table_rows, theoretical_text
-from .qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSplitter, Qt, QTimer, QVBoxLayout, QWidget)
+from .qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTimer, QVBoxLayout,
+                 QWidget)
 from .records import RecordRole
 from .table_page import record_view
 from .theme import LEVEL_MARK, RED, money
@@ -85,6 +86,7 @@ class HoldPage(QWidget):
         self.title.setText("Hold")
         self.words = _label(1.2, True, "period_words")
         theme.set_dim(self.words)
+        self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)   # never widens the window
         self.kind = QComboBox()
         self.kind.setObjectName("period")
         self.kind.setFont(theme.font(1.1))

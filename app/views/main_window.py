@@ -20,13 +20,14 @@ from .lists import AlarmsPage, ApprovalsPage
 from .logs_page import LogsPage
 from .models import ShortcutModel
 from .progressive_view import ProgressivePage
+from .reports_page import ReportsPage
 from .round_panel import RoundPanel
 from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
-VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
@@ -59,6 +60,7 @@ COMMANDS = (
                                                "payout slips, sign-ins and every event"),
     Command("hold", "&View", "&Hold", "Ctrl+Shift+H", "the hold per table and wager type and for the pit, "
                                                        "actual against theoretical, over a shift or a period"),
+    Command("reports", "&View", "Re&ports", "Ctrl+Shift+R", "the shift report: preview, print and save as PDF"),
     Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
     Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
     Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
@@ -89,6 +91,10 @@ COMMANDS = (
     Command("export_log", "&Logs", "&Export log as CSV…", "Ctrl+E",
             "the rows the log tab shows, as it shows them, to a CSV file"),
     Command("find_in_log", "&Logs", "&Find in log", "Ctrl+F", "type words to find in the log tab shown"),
+    Command("print_report", "&Reports", "&Print shift report…", "Ctrl+Shift+P",
+            "print the shift report shown, numbered and logged (a supervisor signed in)"),
+    Command("save_report", "&Reports", "&Save shift report as PDF…", "Ctrl+Shift+E",
+            "the shift report shown as a PDF, numbered and logged (a supervisor signed in)"),
     Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
 )
 
@@ -124,9 +130,10 @@ class MainWindow(QMainWindow):
         self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
         self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
         self.hold_page = HoldPage(self.bridge, floor=lambda: self.table_order)
+        self.reports_page = ReportsPage(self.bridge, session=lambda: self.session)
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
                       "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page,
-                      "hold": self.hold_page}
+                      "hold": self.hold_page, "reports": self.reports_page}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -176,6 +183,8 @@ class MainWindow(QMainWindow):
             "round": self.show_round,
             "progressive": lambda: self.show_view("progressive"),
             "logs": lambda: self.show_view("logs"), "hold": lambda: self.show_view("hold"),
+            "reports": lambda: self.show_view("reports"), "print_report": self.print_report,
+            "save_report": self.save_report,
             "export_log": self.export_log, "find_in_log": self.find_in_log,
         }
         for name in ROUND_COMMANDS:
@@ -227,11 +236,11 @@ class MainWindow(QMainWindow):
     # -- views --------------------------------------------------------------------------------------
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
-        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``."""
+        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
             raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events, "
-                             "hold)")
+                             "hold, reports)")
         if name == "logs" and table:
             self.logs_page.show_tab(table)
         if name == "table":
@@ -248,6 +257,7 @@ class MainWindow(QMainWindow):
         self.progressive_page.activate(name == "progressive")
         self.logs_page.activate(name == "logs")
         self.hold_page.activate(name == "hold")
+        self.reports_page.activate(name == "reports")
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -284,6 +294,16 @@ class MainWindow(QMainWindow):
         if self.view != "logs":
             self.show_view("logs")
         return self.logs_page.export()
+
+    def print_report(self):
+        if self.view != "reports":
+            self.show_view("reports")
+        return self.reports_page.print_report()
+
+    def save_report(self) -> None:
+        if self.view != "reports":
+            self.show_view("reports")
+        self.reports_page.save_pdf()
 
     def find_in_log(self) -> None:
         if self.view != "logs":

@@ -20,6 +20,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QByteArray,
     QCoreApplication,
+    QDate,
     QElapsedTimer,
     QEvent,
     QEventLoop,
@@ -34,6 +35,7 @@ from PySide6.QtCore import (
     QRunnable,
     QSettings,
     QSize,
+    QSizeF,
     QSortFilterProxyModel,
     QStandardPaths,
     Qt,
@@ -41,6 +43,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
     Slot,
+    QUrl,
 )
 from PySide6.QtGui import (
     QAction,
@@ -56,13 +59,15 @@ from PySide6.QtGui import (
     QPalette,
     QPdfWriter,
     QPen,
+    QTextDocument,
 )
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrinterInfo, QPrintPreviewWidget
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QCheckBox,
     QComboBox,
+    QDateEdit,
     QDateTimeEdit,
     QDialog,
     QDialogButtonBox,

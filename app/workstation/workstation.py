@@ -696,6 +696,33 @@ class Workstation:
         from .hold import read_hold   # the theoretical figures load the analysis only when asked
         return read_hold(self.log.path, start, end, table)
 
+    def shift_report(self, day, name: str):
+        """The report of shift ``name`` starting on ``day`` (app/workstation/shift_report.py), over
+        the floor's tables and the configuration's shifts, not yet numbered. Read on a read-only
+        connection of its own, so it may run on any thread (a shift takes a moment)."""
+        from .shift_report import read_shift_report
+        return read_shift_report(self.log.path, day, name, self.shifts, list(self.tables()), self.clock())
+
+    def log_report_printed(self, report, where: str) -> Changes:
+        """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if
+        its shift was printed before (the report gets both). Refused without a sign-in."""
+        from .shift_report import log_printed
+        with self._lock:
+            s, now = self._require(SUPERVISORS, "print a shift report")
+            try:
+                log_printed(self.log, report, where, s.name, s.role, now)
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            return self._observe()
+
+    def log_report_failed(self, report, where: str, reason: str) -> Changes:
+        """A numbered report that did not reach its paper or file: the gap in the numbers explained."""
+        from .shift_report import log_failed
+        with self._lock:
+            s, now = self._require(SUPERVISORS, "print a shift report")
+            log_failed(self.log, report, where, s.name, s.role, now, reason)
+            return self._observe()
+
     def slip_book(self, table: str | None = None) -> tuple[SlipInfo, ...]:
         """The payout slips in number order (of one table if given); a void one says VOID."""
         with self._reading():

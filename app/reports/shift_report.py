@@ -1,0 +1,418 @@
+"""The shift report on paper: one layout for the PDF (QPdfWriter), the printer (QPrinter) and the
+preview (QPrintPreviewWidget), so the file kept and the paper signed cannot differ.
+
+The pages are a QTextDocument (HTML: the figures as tables) laid out on the device's own
+resolution and drawn a page at a time with a foot on every page: the report's number (or COPY),
+the shift, the chain head and "page N of M". The charts (actual against theoretical hold per
+wager type) are drawn with QPainter into images the document holds. Every figure is the
+workstation's (app/workstation/shift_report.py); nothing here computes one but the layout.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from app.engine.money import dollars
+from app.workstation.hold import LABELS
+from app.workstation.shift_report import BANKING, BANKING_LABEL, ShiftReport, pit_banking
+
+from app.views.qt import (QColor, QFont, QImage, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+                          QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
+
+MARGIN_MM = 14.0
+PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
+INK, GREY, LIGHT = QColor("#000000"), QColor("#555555"), QColor("#bbbbbb")
+ACTUAL, THEORY = QColor("#1f4e8c"), QColor("#9a9a9a")
+FOOT_PT = 8.0
+
+
+def page_layout(paper: str = "letter") -> QPageLayout:
+    if paper not in PAPERS:
+        raise ValueError(f"paper {paper!r}: a4 or letter")
+    return QPageLayout(QPageSize(PAPERS[paper]), QPageLayout.Orientation.Portrait,
+                       QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM), QPageLayout.Unit.Millimeter)
+
+
+def no_ligatures(f: QFont) -> QFont:
+    """Letters as letters: "fl" and "fi" kept apart, so that the text read out of the PDF (an
+    auditor's search, pdftotext) and out of a printer's PostScript says the words as written."""
+    for tag in ("liga", "clig"):
+        f.setFeature(QFont.Tag(tag), 0)
+    return f
+
+
+# -- words -------------------------------------------------------------------------------------------
+def money(cents: int | None) -> str:
+    return "—" if cents is None else dollars(cents)
+
+
+def pct(x) -> str:
+    return "—" if x is None else f"{float(x) * 100:.2f}%"
+
+
+def theory(th) -> str:
+    if th is None:
+        return "—"
+    if th.basis == "estimate" and th.interval:
+        return f"{pct(th.hold)} ±{(th.interval[1] - th.interval[0]) / 2 * 100:.2f} est."
+    return pct(th.hold)
+
+
+def _t(v) -> str:
+    """A logged time as printed (to the second, no T)."""
+    return "—" if not v else str(v).replace("T", " ")[:19]
+
+
+def _e(v) -> str:
+    return escape("—" if v is None or v == "" else str(v))
+
+
+def title(r: ShiftReport) -> str:
+    return f"Shift report — {r.shift.label} ({r.shift.hours})"
+
+
+def foot(r: ShiftReport) -> str:
+    """Each page's foot: which report it is a page of (the head cut to 16 hex digits; whole on page 1)."""
+    number = f"report No. {r.number}" if r.number is not None else "report not numbered (preview)"
+    head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
+    return f"{'COPY · ' if r.copy else ''}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+
+
+# -- the document ------------------------------------------------------------------------------------
+_CSS = """
+body { font-family: 'DejaVu Sans'; font-size: 7.5pt; color: #000; }
+h1 { font-size: 16pt; margin: 0 0 2pt 0; }
+h2 { font-size: 12.5pt; margin: 10pt 0 3pt 0; }
+h3 { font-size: 10pt; margin: 8pt 0 2pt 0; }
+table { border-collapse: collapse; margin: 0 0 4pt 0; }
+th { font-weight: bold; background: #e6e6e6; text-align: left; }
+td { }
+td.n, th.n { text-align: right; white-space: nowrap; }
+.copy { font-size: 20pt; font-weight: bold; color: #a00000; }
+.late { font-weight: bold; color: #a00000; }
+.dim { color: #555555; }
+.head { font-family: 'DejaVu Sans Mono'; font-size: 8pt; }
+"""
+
+
+_PAD = [3]     # a cell's padding in layout units (96 an inch): about 0.8 mm
+
+
+def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset(), empty: str = "none",
+           pt: float | None = None, pad: int | None = None) -> str:
+    if not rows:
+        return f"<p class='dim'>{escape(empty)}</p>"
+    style = f" style='font-size: {pt}pt'" if pt else ""
+    out = [f"<table cellspacing='0' cellpadding='{_PAD[0] if pad is None else pad}' width='100%'{style}><tr>"]
+    out += [f"<th class='{'n' if i in numeric else ''}'>{escape(h)}</th>" for i, h in enumerate(head)]
+    out.append("</tr>")
+    for row in rows:
+        # a figure is never broken across lines
+        out.append("<tr>" + "".join(f"<td class='n' nowrap>{c}</td>" if i in numeric else f"<td>{c}</td>"
+                                    for i, c in enumerate(row)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def _wagers(lines, total) -> str:
+    rows = [[_e(LABELS.get(ln.wager, ln.wager)), money(ln.wagered), money(ln.house_won), money(ln.house_lost),
+             money(ln.commission), money(ln.collection_fees), money(ln.to_meter), f"<b>{money(ln.house_net)}</b>",
+             pct(ln.actual_hold), theory(ln.theoretical)] for ln in lines]
+    if lines:
+        rows.append(["<b>Total</b>", f"<b>{money(total.wagered)}</b>", "", "", "", "", "",
+                     f"<b>{money(total.house_net)}</b>", f"<b>{pct(total.actual_hold)}</b>",
+                     f"<b>{theory(total.theoretical)}</b>"])
+    return _table(["Wager", "Wagered", "House won", "House lost", "Commission", "Fees", "To meter", "House net",
+                   "Actual hold", "Theoretical"], rows, set(range(1, 10)), "no wagers settled", pt=6.6, pad=2)
+
+
+def _banking(banking: dict) -> str:
+    rows = [[_e(BANKING_LABEL[b]), f"{banking[b]['rounds']:,}", money(banking[b]["house_net"])]
+            for b in BANKING if b in banking]
+    return _table(["Banked by", "Rounds", "House net"], rows, {1, 2}, "no rounds settled")
+
+
+def _chart_ref(doc: QTextDocument, name: str, lines, width: int, dpi: int) -> str:
+    """A chart ``width`` layout units wide, drawn at ``dpi`` into an image the document holds:
+    the picture keeps its own pixels (sharp on paper) and is shown at its size in layout units."""
+    drawn = [ln for ln in lines if ln.wagered > 0]
+    if not drawn:
+        return ""
+    k = dpi / LAYOUT_DPI
+    height = int(LAYOUT_DPI * (0.22 * len(drawn) + 0.45))
+    image = hold_chart(drawn, int(width * k), int(height * k), dpi)
+    doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart:{name}"), image)
+    return f"<p><img src='chart:{name}' width='{width}' height='{height}'></p>"
+
+
+def build(r: ShiftReport, width: int, dpi: int = 300) -> QTextDocument:
+    """The report's document, as wide as the page's body (``width`` in layout units, 96 an
+    inch); its charts drawn at ``dpi``."""
+    doc = QTextDocument()
+    doc.setDefaultStyleSheet(_CSS)
+    f = QFont("DejaVu Sans")
+    f.setPointSizeF(7.5)
+    no_ligatures(f)
+    doc.setDefaultFont(f)
+    chart_w = int(width * 0.8)
+    h = [f"<h1>{escape(title(r))}</h1>"]
+    if r.copy:
+        h.append(f"<p class='copy'>COPY — a reprint, report No. {r.number}</p>")
+    printed = f"{r.printed_at:%Y-%m-%d %H:%M:%S}" if r.printed_at else "not printed (preview)"
+    h.append(f"<table cellpadding='{_PAD[0] // 2}'>")
+    for k, v in (("Report No.", f"{r.number}" if r.number is not None else "— (preview, not numbered)"),
+                 ("Printed", f"{printed} by {r.printed_by or '—'}"),
+                 ("Shift", f"{r.shift.label}: {r.shift.start:%Y-%m-%d %H:%M} to {r.shift.end:%Y-%m-%d %H:%M}"),
+                 ("Audit log", f"{r.db_id} ({r.events:,} events in the shift)")):
+        h.append(f"<tr><td class='dim'>{escape(k)}</td><td><b>{escape(v)}</b></td></tr>")
+    h.append(f"<tr><td class='dim'>Chain head at the shift's end</td><td class='head'><b>{escape(r.head_text)}"
+             "</b></td></tr></table>")
+    h.append("<p class='dim'>The chain head is the last event logged before the shift's end (its sequence number "
+             "and hash): <span class='head'>pitdesk audit verify --head SEQ:HASH</span> checks the log still ends "
+             "there or goes on from it.</p>")
+    # the pit
+    void_slips = sum(1 for t in r.tables for s in t.slips if s["status"] == "VOID")
+    h.append("<h2>The pit</h2>")
+    counts = [("Rounds played", r.rounds), ("Void rounds", r.void_rounds),
+              ("Settlements sent back by a denial", sum(t.sent_back for t in r.tables)),
+              ("Payout slips", sum(len(t.slips) for t in r.tables)), ("of them void", void_slips),
+              ("Late deck and dice changes", sum(t.late for t in r.tables)),
+              ("Irregularities", sum(len(t.irregularities) for t in r.tables)),
+              ("Alarms", sum(len(t.alarms) for t in r.tables)), ("Approval requests", sum(len(t.approvals) for t in r.tables)),
+              ("Aggregate-limit applications", sum(len(t.aggregate_limits) for t in r.tables))]
+    h.append(f"<table cellpadding='{_PAD[0] // 2}'>" + "".join(
+        f"<tr><td class='dim'>{escape(k)}</td><td class='n' nowrap><b>{v:,}</b></td></tr>" for k, v in counts)
+        + "</table>")
+    h.append("<h3>Wagers, wins and losses by wager type (cents as dollars)</h3>")
+    h.append(_wagers(r.pit_lines, r.pit_total))
+    h.append("<h3>Banking</h3>" + _banking(pit_banking(r)))
+    h.append("<h3>Actual against theoretical hold</h3>" + _chart_ref(doc, "pit", r.pit_lines, chart_w, dpi))
+    h.append("<h3>Tables</h3>")
+    h.append(_table(["Table", "Profiles", "Rounds", "Void", "Wagered", "House net", "Actual hold", "Theoretical",
+                     "Late changes"],
+                    [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
+                      money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
+                      theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
+    for t in r.tables:
+        h.append(_section(doc, r, t, chart_w, dpi))
+    doc.setHtml("<html><body>" + "".join(h) + "</body></html>")
+    return doc
+
+
+def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
+    h = ["<h2 style='page-break-before: always'>"
+         f"Table {escape(t.table)} — {escape(', '.join(t.profiles) or 'no round settled')}</h2>"]
+    h.append(f"<p>Rounds played <b>{t.rounds:,}</b> · void rounds <b>{t.void_rounds:,}</b> · settlements sent back "
+             f"<b>{t.sent_back:,}</b></p>")
+    h.append("<h3>Wagers, wins and losses by wager type</h3>" + _wagers(t.lines, t.total))
+    h.append("<h3>Banking</h3>" + _banking({b["banking"]: b for b in t.banking}))
+    chart = _chart_ref(doc, t.table, t.lines, chart_w, dpi)
+    if chart:
+        h.append("<h3>Actual against theoretical hold</h3>" + chart)
+    h.append("<h3>Aggregate-limit applications</h3>")
+    h.append(_table(["Requested", "Seat", "Amount", "Reason", "Rule", "Decision", "By"],
+                    [[_t(a["requested"]), _e(a["seat"]), money(a["cents"]), _e(a["reason"]), _e(a["rule"]),
+                      _e(a["status"]), _e(a["decided_by"])] for a in t.aggregate_limits], {1, 2}))
+    h.append("<h3>Progressive meter</h3>")
+    m = t.meter
+    if m is None:
+        h.append("<p class='dim'>no progressive meter at this table</p>")
+    else:
+        h.append(f"<p>At the start <b>{money(m['start_cents'])}</b> <span class='dim'>(read {_t(m['start_time'])})"
+                 f"</span> · at the end <b>{money(m['end_cents'])}</b> <span class='dim'>(read {_t(m['end_time'])})"
+                 "</span></p>")
+        events = [(hit["requested"], "hit", f"seat {hit['seat']}: {money(hit['cents'])} — {hit['status']}"
+                   + (f" by {hit['decided_by']}" if hit["decided_by"] else "")) for hit in t.hits]
+        events += [(z["time"], "reset", f"meter reset to {money(z['cents'])}") for z in m["resets"]]
+        events.sort(key=lambda x: x[0])
+        h.append(_table(["Time", "What", ""], [[_t(a), _e(b), _e(c)] for a, b, c in events], empty="no hit, no reset"))
+    h.append("<h3>Payout slips (in number order)</h3>")
+    h.append(_table(["No.", "Issued", "Seat", "Wager", "Win", "By", "Status"],
+                    [[f"{s['number']:06d}", _t(s["time"]), _e(s["seat"]), _e(s["wager"]), money(s["win_cents"]),
+                      _e(s["issued_by"]),
+                      (f"<span class='late'>VOID</span> {_t(s['voided'])} by {_e(s['voided_by'])}: "
+                       f"{_e(s['void_reason'])}") if s["status"] == "VOID" else "issued"] for s in t.slips], {4}))
+    h.append("<h3>Deck changes against their due times</h3>")
+    h.append(_table(["Deck", "Received", "Changed", "By", "Due", "", "Rule"],
+                    [[_e(d["deck"]), _t(d["received"]), _t(d["changed"]) if d["changed"] else "in use",
+                      _e(d["changed_by"]), _t(d["due"]),
+                      "<span class='late'>LATE</span>" if d["late"] else "on time", _e(d["rule"])] for d in t.decks]))
+    h.append("<h3>Dice changes against their due times</h3>")
+    h.append(_table(["Placed", "Changed", "By", "Due", "", "Rule"],
+                    [[_t(d["placed"]), _t(d["removed"]) if d["removed"] else "in use", _e(d["changed_by"]),
+                      _t(d["due"]), "<span class='late'>LATE</span>" if d["late"] else "on time", _e(d["rule"])]
+                     for d in t.dice]))
+    h.append("<h3>Irregularities</h3>")
+    h.append(_table(["Time", "Round", "What", "Consequence", "Rule", "Acknowledged by"],
+                    [[_t(i["time"]), _e(i["round"]), _e(i["kind"].replace("_", " ")), _e(i["consequence"]),
+                      _e(i["rule"]), _e(i["acknowledged_by"])] for i in t.irregularities]))
+    h.append("<h3>Alarms and who acknowledged them</h3>")
+    h.append(_table(["Raised", "Alarm", "Cleared", "Acknowledged by", "When", "Why"],
+                    [[_t(a["raised"]), _e(a["message"] or a["kind"]), _t(a["cleared"]) if a["cleared"] else "",
+                      _e(a["acknowledged_by"]) if a["acknowledged_by"] else "<span class='late'>NOT ACKNOWLEDGED</span>",
+                      _t(a["acknowledged"]), _e(a["acknowledged_reason"])] for a in t.alarms]))
+    h.append("<h3>Approvals and who gave them</h3>")
+    h.append(_table(["Requested", "What", "Seat", "Amount", "Asked by", "Decision", "By", "Reason"],
+                    [[_t(a["requested"]), _e(a["kind"].replace("_", " ")), _e(a["seat"]), money(a["cents"]),
+                      _e(a["requested_by"]), _e(a["status"]),
+                      _e(f"{a['decided_by']} ({a['decided_role']})" if a["decided_by"] else None),
+                      _e(a["decision_reason"])] for a in t.approvals], {2, 3}))
+    return "".join(h)
+
+
+# -- the chart ---------------------------------------------------------------------------------------
+def hold_chart(lines, width: int, height: int, dpi: int) -> QImage:
+    """Actual (dark) against theoretical (grey) hold per wager type, a row each, figures at the
+    bars' ends; a bar beyond 60 points past the theoretical figures is cut and says so."""
+    image = QImage(width, height, QImage.Format.Format_RGB32)
+    image.setDotsPerMeterX(int(dpi / 0.0254))
+    image.setDotsPerMeterY(int(dpi / 0.0254))
+    image.fill(QColor("#ffffff"))
+    p = QPainter(image)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    font = QFont("DejaVu Sans")
+    font.setPointSizeF(7.5)
+    p.setFont(font)
+    label_w = int(width * 0.18)
+    text_w = int(width * 0.12)
+    plot_x, plot_w = label_w + text_w, width - label_w - 2 * text_w
+    actual = [float(ln.actual_hold) for ln in lines if ln.actual_hold is not None]
+    theo = [float(ln.theoretical.hold) for ln in lines if ln.theoretical is not None]
+    top, bottom = max(theo + [0.0]) + 0.6, min(theo + [0.0]) - 0.6
+    hi, lo = min(max(actual + theo + [0.05]), top), max(min(actual + theo + [0.0]), bottom)
+
+    def x_of(v: float) -> float:
+        return plot_x + (max(min(v, hi), lo) - lo) / (hi - lo) * plot_w
+
+    row = (height - dpi * 0.3) / len(lines)
+    zero = x_of(0.0)
+    p.setPen(QPen(LIGHT, max(1, dpi // 150)))
+    p.drawLine(int(zero), 0, int(zero), int(row * len(lines)))
+    for i, ln in enumerate(lines):
+        y = i * row
+        p.setPen(INK)
+        p.drawText(QRectF(0, y, label_w - 6, row), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                   LABELS.get(ln.wager, ln.wager))
+        for k, (v, colour) in enumerate(((float(ln.actual_hold) if ln.actual_hold is not None else None, ACTUAL),
+                                         (float(ln.theoretical.hold) if ln.theoretical else None, THEORY))):
+            if v is None:
+                continue
+            bar_y, bar_h = y + row * (0.1 + 0.42 * k), row * 0.38
+            x0, x1 = sorted((zero, x_of(v)))
+            p.fillRect(QRectF(x0, bar_y, max(x1 - x0, 1), bar_h), colour)
+            cut = x_of(v) != plot_x + (v - lo) / (hi - lo) * plot_w
+            words = pct(v) + (" (cut)" if cut else "")
+            p.setPen(colour.darker(130))
+            if v >= 0:
+                p.drawText(QRectF(x1 + 4, bar_y - row * 0.1, text_w * 2, bar_h + row * 0.2),
+                           int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), words)
+            elif x0 - text_w * 2 - 4 >= label_w:
+                p.drawText(QRectF(x0 - text_w * 2 - 4, bar_y - row * 0.1, text_w * 2, bar_h + row * 0.2),
+                           int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), words)
+            else:   # no room left of the bar (a bar cut at the axis): the figure inside it, in white
+                p.setPen(QColor("#ffffff"))
+                p.drawText(QRectF(x0 + 4, bar_y - row * 0.1, text_w * 2, bar_h + row * 0.2),
+                           int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), words)
+    # the key
+    y = row * len(lines) + dpi * 0.08
+    for k, (colour, words) in enumerate(((ACTUAL, "actual hold"),
+                                         (THEORY, "theoretical hold (est.: an estimate, ± its 95% interval)"))):
+        x = plot_x + k * plot_w * 0.3
+        p.fillRect(QRectF(x, y + dpi * 0.03, dpi * 0.1, dpi * 0.1), colour)
+        p.setPen(INK)
+        p.drawText(QRectF(x + dpi * 0.14, y, plot_w, dpi * 0.16), int(Qt.AlignmentFlag.AlignVCenter), words)
+    p.end()
+    return image
+
+
+# -- drawing the pages -------------------------------------------------------------------------------
+LAYOUT_DPI = 96      # the document is laid out in these units whatever the device: the same lines and pages
+IMAGE_DPI = 300      # a chart's own pixels: sharp on paper
+
+
+def render(r: ShiftReport, device) -> int:
+    """Draw the report on ``device`` (a QPdfWriter or QPrinter whose page layout is set): the pages
+    of its document, a foot on each. The document is laid out in ``LAYOUT_DPI`` units and the
+    painter scaled to the device, so a PDF, a printer of any resolution and the preview break the
+    lines and the pages in the same places. The number of pages drawn."""
+    dpi = device.resolution()
+    scale = dpi / LAYOUT_DPI
+    body = device.pageLayout().paintRectPixels(dpi)
+    width, height = body.width() / scale, body.height() / scale
+    foot_h = LAYOUT_DPI * FOOT_PT / 72 * 2.2
+    page_h = height - foot_h
+    doc = build(r, int(width), IMAGE_DPI)
+    doc.setPageSize(QSizeF(width, page_h))
+    pages = doc.pageCount()
+    painter = QPainter()
+    if not painter.begin(device):
+        raise OSError("the report could not be drawn: the printer or the file did not open")
+    try:
+        painter.scale(scale, scale)
+        # the painter is scaled to layout units: its own fonts are sized in them (points would be
+        # taken at the device's resolution and scaled again)
+        f = QFont("DejaVu Sans")
+        f.setPixelSize(round(FOOT_PT * LAYOUT_DPI / 72))
+        for n in range(pages):
+            if n:
+                device.newPage()
+            painter.save()
+            painter.translate(0, -n * page_h)
+            doc.drawContents(painter, QRectF(0, n * page_h, width, page_h))
+            painter.restore()
+            painter.setFont(f)
+            painter.setPen(GREY)
+            painter.drawLine(QPointF(0, page_h + foot_h / 4), QPointF(width, page_h + foot_h / 4))
+            painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), foot(r))
+            painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), f"page {n + 1} of {pages}")
+            if r.copy:
+                painter.save()
+                painter.translate(width / 2, page_h / 2)
+                painter.rotate(-35)
+                big = QFont("DejaVu Sans")
+                big.setPixelSize(round(110 * LAYOUT_DPI / 72))
+                big.setBold(True)
+                painter.setFont(big)
+                c = QColor("#a00000")
+                c.setAlpha(60)
+                painter.setPen(c)
+                w = width * 1.2
+                painter.drawText(QRectF(-w / 2, -LAYOUT_DPI, w, 2 * LAYOUT_DPI), int(Qt.AlignmentFlag.AlignCenter),
+                                 "COPY")
+                painter.restore()
+    finally:
+        painter.end()
+    return pages
+
+
+def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int = 300) -> tuple[Path, int]:
+    """The report as a PDF at ``path`` (written beside and moved into place whole); (path, pages)."""
+    path = Path(path)
+    part = path.with_name(path.name + ".part")
+    writer = QPdfWriter(str(part))
+    writer.setResolution(dpi)
+    writer.setPageLayout(page_layout(paper))
+    writer.setTitle(title(r) + (" (COPY)" if r.copy else ""))
+    writer.setCreator("pitdesk")
+    try:
+        pages = render(r, writer)
+    except BaseException:
+        del writer
+        part.unlink(missing_ok=True)
+        raise
+    del writer   # the file is complete once the writer is gone
+    part.replace(path)
+    return path, pages
+
+
+def print_report(r: ShiftReport, printer, paper: str = "letter") -> int:
+    """The report on ``printer`` (a QPrinter), the same pages as the PDF."""
+    printer.setPageLayout(page_layout(paper))
+    printer.setDocName(title(r) + (" (COPY)" if r.copy else ""))
+    return render(r, printer)
+
+
+__all__ = ["render", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]

@@ -1,0 +1,128 @@
+"""What a shift report lists, read from the read models (pure SQL, one period ``[start, end)``).
+
+Every function takes the period as ISO times in the log's local time and returns plain rows
+(dicts), ordered as the report prints them. Nothing is computed here beyond picking the rows
+and saying how each stood at the shift's end; the figures of money come from app/store/hold.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params: dict) -> list[dict]:
+    cur = conn.execute(sql, params)
+    cols = [c[0] for c in cur.description]
+    return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+
+def _p(start: str, end: str, table: str | None) -> dict:
+    return {"start": start, "end": end, "table": table}
+
+
+_TABLE = "(:table IS NULL OR table_id = :table)"
+
+
+def rounds(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Per table: rounds ended in the period, settled and void."""
+    return _rows(conn, f"""
+SELECT table_id, SUM(status = 'settled') AS settled, SUM(status = 'void') AS void FROM rounds
+WHERE ended >= :start AND ended < :end AND {_TABLE} GROUP BY table_id ORDER BY table_id""", _p(start, end, table))
+
+
+def banking(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Per table and banking mode: the settlements counted (not sent back) and the house's net
+    by the settlement's own net by party."""
+    return _rows(conn, f"""
+SELECT s.table_id, s.banking, COUNT(*) AS rounds, SUM(s.house_net_cents) AS house_net FROM settlements s
+WHERE s.time >= :start AND s.time < :end AND {_TABLE.replace('table_id', 's.table_id')}
+  AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.request > s.seq AND a.request <= s.seq + s.approvals
+                  AND a.table_id IS s.table_id AND a.status = 'denied')
+GROUP BY 1, 2 ORDER BY 1, 2""", _p(start, end, table))
+
+
+def meter(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Per table with a meter: the last reading at or before the start, the last before the end
+    (``cents`` and its ``time``), and every reset in the period."""
+    out = []
+    tables = [t for (t,) in conn.execute(
+        f"SELECT DISTINCT table_id FROM meter_readings WHERE time < :end AND {_TABLE} ORDER BY table_id",
+        _p(start, end, table))]
+    for t in tables:
+        at_start = conn.execute("SELECT cents, time FROM meter_readings WHERE table_id = ? AND time <= ? "
+                                "ORDER BY time DESC, seq DESC LIMIT 1", (t, start)).fetchone()
+        at_end = conn.execute("SELECT cents, time FROM meter_readings WHERE table_id = ? AND time < ? "
+                              "ORDER BY time DESC, seq DESC LIMIT 1", (t, end)).fetchone()
+        resets = _rows(conn, "SELECT seq, time, cents FROM meter_readings WHERE table_id = :t AND source = 'reset' "
+                             "AND time >= :start AND time < :end ORDER BY seq", {"t": t, "start": start, "end": end})
+        out.append({"table_id": t, "start_cents": at_start[0] if at_start else None,
+                    "start_time": at_start[1] if at_start else None,
+                    "end_cents": at_end[0] if at_end else None, "end_time": at_end[1] if at_end else None,
+                    "resets": resets})
+    return out
+
+
+def approvals(conn, start: str, end: str, table: str | None = None, kind: str | None = None) -> list[dict]:
+    """Requests made in the period, in the order made; ``kind`` picks one kind."""
+    return _rows(conn, f"""
+SELECT request, kind, table_id, seat, cents, role_needed, reason, rule, requested, requested_by, status,
+       decided_by, decided_role, decision_reason, decided FROM approvals
+WHERE requested >= :start AND requested < :end AND {_TABLE} AND (:kind IS NULL OR kind = :kind)
+ORDER BY request""", {**_p(start, end, table), "kind": kind})
+
+
+def slips(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Payout slips issued in the period, in number order, with their voids."""
+    return _rows(conn, f"""
+SELECT number, table_id, seat, wager, wager_cents, win_cents, time, issued_by, status, void_reason, voided_by,
+       voided FROM slips WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY number""", _p(start, end, table))
+
+
+def decks(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Decks changed in the period, and decks still in use at its end, against their due times:
+    ``late`` when changed after its due time, or in use past it at the shift's end."""
+    return _rows(conn, f"""
+SELECT table_id, deck, received, received_by, changed, changed_by, due, rule, status,
+       CASE WHEN changed IS NOT NULL THEN changed > due ELSE due < :end END AS late FROM decks
+WHERE {_TABLE} AND received < :end AND ((changed >= :start AND changed < :end) OR changed IS NULL OR changed >= :end)
+ORDER BY table_id, COALESCE(changed, :end), received""", _p(start, end, table))
+
+
+def dice(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    """Dice changed (removed) in the period, and dice in use at its end, against the 24-hour rule."""
+    return _rows(conn, f"""
+SELECT table_id, placed, placed_by, removed, changed_by, due, rule,
+       CASE WHEN removed IS NOT NULL THEN removed > due ELSE due < :end END AS late FROM dice
+WHERE {_TABLE} AND placed < :end AND ((removed >= :start AND removed < :end) OR removed IS NULL OR removed >= :end)
+ORDER BY table_id, COALESCE(removed, :end), placed""", _p(start, end, table))
+
+
+def irregularities(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    return _rows(conn, f"""
+SELECT table_id, ref, round, kind, time, consequence, rule, needs_ack, acknowledged_by, acknowledged, reported_by
+FROM irregularities WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY time, table_id, ref""",
+                 _p(start, end, table))
+
+
+def alarms(conn, start: str, end: str, table: str | None = None) -> list[dict]:
+    return _rows(conn, f"""
+SELECT seq, table_id, kind, message, rule, raised, cleared, cleared_how, acknowledged_by, acknowledged_role,
+       acknowledged, acknowledged_reason FROM alarms
+WHERE raised >= :start AND raised < :end AND {_TABLE} ORDER BY seq""", _p(start, end, table))
+
+
+def chain_head(conn, end: str) -> tuple[int, str] | None:
+    """The last event logged before ``end``: (seq, hash), the chain's head at the shift's end."""
+    row = conn.execute("SELECT seq, hash FROM events WHERE seq = (SELECT MAX(seq) FROM events WHERE time < ?)",
+                       (end,)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def events_in(conn, start: str, end: str) -> int:
+    return conn.execute("SELECT COUNT(*) FROM events WHERE time >= ? AND time < ?", (start, end)).fetchone()[0]
+
+
+def reports_printed(conn) -> list[dict]:
+    """Every shift report logged as printed, in order (app/workstation/shift_report.py)."""
+    return [dict(zip(("seq", "time", "actor", "body"), r)) for r in conn.execute(
+        "SELECT seq, time, actor, body FROM events WHERE type = 'report_printed' ORDER BY seq")]

@@ -1,0 +1,251 @@
+"""The Reports view: a shift's report previewed, printed and saved as PDF (docs/reports.md).
+
+Choose the day and the shift (the workstation's shifts); the report is read on the bridge's logs
+lane (``Workstation.shift_report``: the read models only, on a connection of its own) and shown
+in a QPrintPreviewWidget, drawn by the same function as the PDF and the paper
+(app/reports/shift_report.py). The preview is not numbered. Print (a printer chosen in the print
+dialog) and Save as PDF first log the report with its number (``log_report_printed``: a signed-in
+supervisor; COPY when the shift was printed before), then draw it with that number, so the paper,
+the file and the log say the same. A report that could not be drawn after it was numbered is
+logged as failed (the gap in the numbers explained).
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import date
+
+from app.reports import shift_report as paper
+
+from . import theme
+from .qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
+                 QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
+from .theme import AMBER, LEVEL_MARK, OK, RED
+
+
+def say(label: QLabel, text: str, level: str | None = None) -> None:
+    label.setText(text)
+    if level is None:
+        theme.set_plain(label)
+    else:
+        theme.set_level(label, level)
+
+
+class ReportsPage(QWidget):
+    def __init__(self, bridge, session=lambda: None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("reports")
+        self.bridge = bridge
+        self.session = session
+        self.report = None              # the report shown (not numbered)
+        self.issued = None              # the last report printed or saved (numbered)
+        self.reading = False
+        self.reads = 0                  # reports read (tests wait on it)
+        self.issues = 0                 # reports printed or saved (tests wait on it)
+        self.dialog = None
+        self._shown = False
+
+        title = QLabel("Shift report")
+        title.setObjectName("title")
+        title.setFont(theme.font(1.8, bold=True))
+        self.day = QDateEdit()
+        self.day.setObjectName("report_date")
+        self.day.setDisplayFormat("yyyy-MM-dd")
+        self.day.setCalendarPopup(True)
+        self.shift = QComboBox()
+        self.shift.setObjectName("report_shift")
+        self.paper = QComboBox()
+        self.paper.setObjectName("report_paper")
+        self.paper.addItem("US Letter", "letter")
+        self.paper.addItem("A4", "a4")
+        self.show_button = QPushButton("&Show")
+        self.show_button.setObjectName("report_show")
+        self.show_button.setToolTip("read the report of the day and shift chosen")
+        self.print_button = QPushButton("&Print…")
+        self.print_button.setObjectName("report_print")
+        self.save_button = QPushButton("Save as P&DF…")
+        self.save_button.setObjectName("report_save")
+        self.status = QLabel()
+        self.status.setObjectName("report_status")
+        self.status.setFont(theme.font(1.1, bold=True))
+        self.status.setWordWrap(True)
+        for w in (self.day, self.shift, self.paper, self.show_button, self.print_button, self.save_button):
+            w.setFont(theme.font(1.1))
+        # three rows, so that a 760-pixel window holds them: what it is and what to do with it, which
+        # shift, where the report stands
+        top = QHBoxLayout()
+        top.addWidget(title)
+        top.addStretch(1)
+        top.addWidget(self.print_button)
+        top.addWidget(self.save_button)
+        bar = QHBoxLayout()
+        for text, w in (("&Date", self.day), ("S&hift", self.shift), ("P&aper", self.paper)):
+            lb = QLabel(text)
+            lb.setFont(theme.font(1.1))
+            lb.setBuddy(w)
+            bar.addWidget(lb)
+            bar.addWidget(w)
+        bar.addWidget(self.show_button)
+        bar.addStretch(1)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        # the preview draws at the screen's resolution: the same layout in fewer pixels
+        self.preview_printer = QPrinter(QPrinter.PrinterMode.ScreenResolution)
+        self.preview_printer.setPageLayout(paper.page_layout("letter"))
+        self.preview = QPrintPreviewWidget(self.preview_printer, self)
+        self.preview.setObjectName("report_preview")
+        self.preview.paintRequested.connect(self._paint)
+        self.preview.setZoomMode(QPrintPreviewWidget.ZoomMode.FitToWidth)
+
+        box = QVBoxLayout(self)
+        box.setContentsMargins(12, 8, 12, 8)
+        box.addLayout(top)
+        box.addLayout(bar)
+        box.addWidget(self.status)
+        box.addWidget(self.preview, 1)
+
+        self.show_button.clicked.connect(self.load)
+        self.print_button.clicked.connect(self.print_report)
+        self.save_button.clicked.connect(lambda: self.save_pdf())
+        self.paper.currentIndexChanged.connect(self._paper_changed)
+        self._enable()
+
+    # -- choosing and reading ---------------------------------------------------------------------
+    def activate(self, on: bool) -> None:
+        """Shown for the first time: the shifts of the workstation, and the last shift that ended."""
+        if on and not self._shown:
+            self._shown = True
+            plan = self.bridge.shifts
+            self.shift.addItems(plan.names())
+            last = plan.shifts_back(self.bridge.clock(), 1)
+            self.choose(last.start.date(), last.name, load=True)
+
+    def choose(self, day: date, shift: str, load: bool = False) -> None:
+        self.day.setDate(QDate(day.year, day.month, day.day))
+        i = self.shift.findText(shift)
+        if i < 0:
+            raise ValueError(f"unknown shift {shift!r}; the shifts are {', '.join(self.bridge.shifts.names())}")
+        self.shift.setCurrentIndex(i)
+        if load:
+            self.load()
+
+    def chosen(self) -> tuple[date, str]:
+        return self.day.date().toPython(), self.shift.currentText()
+
+    def load(self) -> None:
+        if self.reading:
+            return
+        day, name = self.chosen()
+        self.reading = True
+        say(self.status, f"reading the {name} {day:%Y-%m-%d} shift…")
+        self.bridge.read_aside(lambda ws: ws.shift_report(day, name), self._got, self._failed)
+        self._enable()
+
+    def _got(self, report) -> None:
+        self.reading = False
+        self.report = report
+        t = sum(1 for s in report.tables if s.rounds)
+        say(self.status, f"{LEVEL_MARK[OK]} {report.shift.label} shift ({report.shift.hours}): {report.rounds:,} "
+                         f"rounds at {t} tables · chain head {report.head_text[:24]}… · not numbered until printed "
+                         "or saved", OK)
+        self.reads += 1
+        self.preview.updatePreview()
+        self._enable()
+
+    def _failed(self, error: BaseException) -> None:
+        self.reading = False
+        self.report = None
+        say(self.status, f"{LEVEL_MARK[RED]} {error}", RED)
+        self.preview.updatePreview()
+        self._enable()
+
+    def _paper_changed(self) -> None:
+        self.preview_printer.setPageLayout(paper.page_layout(self.paper.currentData()))
+        self.preview.updatePreview()
+
+    def _paint(self, printer) -> None:
+        if self.report is not None:
+            paper.print_report(self.report, printer, self.paper.currentData())
+
+    def _enable(self) -> None:
+        ready = self.report is not None and not self.reading
+        self.print_button.setEnabled(ready)
+        self.save_button.setEnabled(ready)
+        self.show_button.setEnabled(not self.reading)
+
+    # -- printing and saving ------------------------------------------------------------------------
+    def print_report(self) -> QPrintDialog | None:
+        """The report shown, to a printer chosen in the print dialog (opened, not run: the window
+        keeps pumping); numbered and logged when the dialog is accepted."""
+        if not self._ready():
+            return None
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        printer.setPageLayout(paper.page_layout(self.paper.currentData()))
+        d = QPrintDialog(printer, self)
+        d.setObjectName("print_report_dialog")
+        d.setWindowTitle(f"Print the {self.report.shift.label} shift report")
+        d.accepted.connect(lambda *_: self.print_to(printer))
+        self._open(d)
+        return d
+
+    def print_to(self, printer: QPrinter) -> None:
+        where = f"printer {printer.printerName()}" if printer.printerName() else f"file {printer.outputFileName()}"
+        self._issue(where, lambda r: paper.print_report(r, printer, self.paper.currentData()))
+
+    def save_pdf(self, path: str | None = None) -> None:
+        """The report shown as a PDF: at ``path``, or where a person chooses in a file dialog."""
+        if not self._ready():
+            return
+        if path is None:
+            d = QFileDialog(self, "Save the shift report as PDF")
+            d.setObjectName("save_report_dialog")
+            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+            d.setNameFilter("PDF (*.pdf)")
+            d.setDefaultSuffix("pdf")
+            d.selectFile(f"shift-{self.report.shift.start:%Y-%m-%d}-{self.report.shift.name}.pdf")
+            d.fileSelected.connect(lambda p: self.save_pdf(p))
+            self._open(d)
+            return
+        self._issue(f"file {path}", lambda r: paper.write_pdf(r, path, self.paper.currentData()))
+
+    def _ready(self) -> bool:
+        if self.report is None:
+            say(self.status, f"{LEVEL_MARK[AMBER]} Choose a day and a shift and press Show first.", AMBER)
+            return False
+        if self.session() is None:
+            say(self.status, f"{LEVEL_MARK[AMBER]} Sign in (F9) to print or save a report: it is logged with its "
+                             "number and who printed it.", AMBER)
+            return False
+        return True
+
+    def _issue(self, where: str, draw) -> None:
+        report = copy.copy(self.report)
+        report.extra = dict(report.extra)
+
+        def logged(_changes) -> None:
+            try:
+                draw(report)
+            except OSError as e:
+                reason = str(e)      # the exception's name is gone when the lane runs the lambda
+                self.bridge.act(lambda ws: ws.log_report_failed(report, where, reason))
+                say(self.status, f"{LEVEL_MARK[RED]} report No. {report.number} was not made: {reason} (logged as "
+                                 "failed)", RED)
+                return
+            self.issued = report
+            self.issues += 1
+            say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{' (COPY)' if report.copy else ''} of the "
+                             f"{report.shift.label} shift: {where}, by {report.printed_by}", OK)
+
+        def refused(e: BaseException) -> None:
+            say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
+
+        self.bridge.act(lambda ws: ws.log_report_printed(report, where), logged, refused)
+
+    def _open(self, d) -> None:
+        self.dialog = d
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        d.finished.connect(lambda _=None, d=d: setattr(self, "dialog", None) if self.dialog is d else None)
+        d.open()
+
+
+__all__ = ["ReportsPage"]

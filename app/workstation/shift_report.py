@@ -1,0 +1,250 @@
+"""The shift report: the paper record of a shift, per table and for the pit (docs/reports.md).
+
+``shift_report(conn, shift)`` reads the store's read models only (app/store/shiftlog.py and the
+hold, app/workstation/hold.py) and adds no rule of its own: every figure is a sum of logged
+cents, every list a set of logged rows. The pit's figures are the sums of its tables'.
+
+A printed report is logged (``report_printed``): its own number, one more than the last report's
+(so a gap in the numbers shows a report that went missing), the shift, who printed it and where,
+and the chain head printed on it. A report of a shift already printed says COPY.
+
+The chain head is the last event logged before the shift's end: its sequence number and hash, as
+``pitdesk audit verify --head SEQ:HASH`` takes it. A history rewritten after the report was
+printed no longer ends at that head.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+
+from app.store import shiftlog
+from app.store.reading import log_meta, read_db
+
+from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
+from .shifts import DEFAULT, Shift, ShiftPlan
+
+# the wager types the report lists, in its order (the issue's: base, Fortune, envy, toke,
+# insurance, three-card, seven-card, Ace-High, additional, progressive, with the banks and fees)
+BANKING = ("house", "player", "co-bank", "player-dealer")
+BANKING_LABEL = {"house": "House banks", "player": "Player bank", "co-bank": "Co-bank",
+                 "player-dealer": "Player-dealer (002)"}
+
+
+class ReportError(ValueError):
+    """A report that cannot be made; the message names the fault (exit 2 on the command line)."""
+
+
+@dataclass
+class TableSection:
+    table: str
+    profiles: tuple[str, ...]
+    rounds: int                      # settled rounds counted (a settlement sent back is not)
+    void_rounds: int
+    sent_back: int
+    lines: list[HoldLine]
+    total: Total
+    banking: list[dict]              # per banking mode: rounds, house_net
+    aggregate_limits: list[dict]     # approval requests of kind aggregate_limit
+    meter: dict | None               # start, end, resets; None: no meter at this table
+    hits: list[dict]                 # progressive hits (approval requests), in the order made
+    slips: list[dict]
+    decks: list[dict]
+    dice: list[dict]
+    irregularities: list[dict]
+    alarms: list[dict]
+    approvals: list[dict]
+
+    @property
+    def late(self) -> int:
+        return sum(1 for d in self.decks if d["late"]) + sum(1 for d in self.dice if d["late"])
+
+
+@dataclass
+class ShiftReport:
+    shift: Shift
+    db: str
+    db_id: str
+    tables: list[TableSection]
+    pit_lines: list[HoldLine]
+    pit_total: Total
+    head: tuple[int, str] | None
+    events: int                      # events logged in the shift
+    made: datetime                   # when the figures were read
+    number: int | None = None        # the report's own number once logged as printed
+    copy: bool = False               # a reprint
+    printed_by: str | None = None
+    printed_at: datetime | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        return sum(t.rounds for t in self.tables)
+
+    @property
+    def void_rounds(self) -> int:
+        return sum(t.void_rounds for t in self.tables)
+
+    @property
+    def head_text(self) -> str:
+        return f"{self.head[0]}:{self.head[1]}" if self.head else "0:(no event before the shift's end)"
+
+    def section(self, table: str) -> TableSection | None:
+        return next((t for t in self.tables if t.table == table), None)
+
+
+def _iso(t: datetime) -> str:
+    return t.isoformat(timespec="seconds")
+
+
+def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: datetime | None = None,
+                 db: str = "", db_id: str = "") -> ShiftReport:
+    """The report of ``shift`` over the log on ``conn`` (read-only is enough). ``tables``: the
+    floor's tables in its order (every table the log knows otherwise; a quiet table is listed)."""
+    s, e = _iso(shift.start), _iso(shift.end)
+    if shiftlog.events_in(conn, s, e) == 0:
+        raise ReportError(f"no events in the {shift.label} shift ({shift.hours}): nothing to report")
+    h = hold(conn, shift.start, shift.end)
+    known = [t for t in (tables or [])]
+    for t in h.tables:
+        if t.table not in known:
+            known.append(t.table)
+    if not tables:
+        from app.store.hold import table_ids
+        known = sorted(set(known) | set(table_ids(conn)), key=lambda x: (len(x), x))
+    by = {}
+    for name, rows in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
+                       ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
+                       ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
+                       ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
+                       ("alarms", shiftlog.alarms(conn, s, e))):
+        for r in rows:
+            by.setdefault((name, r["table_id"]), []).append(r)
+    sections = []
+    for t in known:
+        th: TableHold | None = h.table_hold(t)
+        rounds = (by.get(("rounds", t)) or [{"settled": 0, "void": 0}])[0]
+        approvals = by.get(("approvals", t), [])
+        meter = (by.get(("meter", t)) or [None])[0]
+        sections.append(TableSection(
+            t, th.profiles if th else (), th.rounds if th else 0, rounds["void"] or 0, th.sent_back if th else 0,
+            th.lines if th else [], th.total if th else Total(0, 0, 0, _empty()),
+            by.get(("banking", t), []), [a for a in approvals if a["kind"] == "aggregate_limit"], meter,
+            [a for a in approvals if a["kind"] == "progressive_meter_payout"], by.get(("slips", t), []),
+            by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
+            by.get(("alarms", t), []), approvals))
+    return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
+                       shiftlog.events_in(conn, s, e), made or datetime.now())
+
+
+def _empty():
+    from .theoretical import Expectation
+    return Expectation()
+
+
+def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
+                      made: datetime | None = None) -> ShiftReport:
+    """The report of shift ``name`` starting on ``day``, read-only from the database at ``db``
+    (app/store/reading.py: nothing written beside it, the live workstation's WAL read)."""
+    shift = plan.shift_named(name, day)
+
+    def work(conn, access):
+        meta = log_meta(conn, Path(db))
+        report = shift_report(conn, shift, tables, made, str(db), meta["db_id"])
+        report.extra["printed_before"] = [json.loads(r["body"])["data"] for r in shiftlog.reports_printed(conn)]
+        return report
+
+    report, _ = read_db(Path(db), work)
+    return report
+
+
+# -- the report's number, logged ---------------------------------------------------------------------
+def next_number(printed: list[dict]) -> int:
+    return max((p.get("number", 0) for p in printed), default=0) + 1
+
+
+def is_copy(printed: list[dict], report: ShiftReport, scope: str = "pit") -> bool:
+    return any(p.get("shift") == report.shift.name and p.get("date") == f"{report.shift.start:%Y-%m-%d}"
+               and p.get("scope", "pit") == scope for p in printed)
+
+
+def printed_record(report: ShiftReport, number: int, copy: bool, where: str, scope: str = "pit") -> dict:
+    """The ``report_printed`` event's data."""
+    return {"kind": "shift", "number": number, "shift": report.shift.name, "date": f"{report.shift.start:%Y-%m-%d}",
+            "from": _iso(report.shift.start), "to": _iso(report.shift.end), "scope": scope, "copy": copy,
+            "where": where, "head": report.head_text, "rounds": report.rounds}
+
+
+def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, when: datetime,
+                scope: str = "pit") -> ShiftReport:
+    """Log the report as printed through the open audit log ``log`` (app/store/log.py): numbered
+    one more than the last report, COPY if its shift was printed before. The number is decided
+    inside the writer's transaction, so two workstations printing at once never share one. The
+    report gets its number, COPY, who and when."""
+    def prepare(conn, data):
+        printed = [json.loads(b)["data"] for (b,) in conn.execute(
+            "SELECT body FROM events WHERE type = 'report_printed' ORDER BY seq")]
+        data.update(printed_record(report, next_number(printed), is_copy(printed, report, scope), where, scope))
+
+    seq = log.append("report_printed", when, actor, role, None, prepare=prepare)
+    data = json.loads(log.query("SELECT body FROM events WHERE seq = ?", (seq,))[0]["body"])["data"]
+    report.number, report.copy = data["number"], data["copy"]
+    report.printed_by, report.printed_at = actor, when
+    report.extra["logged_seq"] = seq
+    return report
+
+
+def log_failed(log, report: ShiftReport, where: str, actor: str, role: str, when: datetime, reason: str) -> int:
+    """A report numbered but not printed (the printer refused, the file could not be written): the
+    number's gap explained in the log."""
+    return log.append("report_failed", when, actor, role, None,
+                      {"kind": "shift", "number": report.number, "shift": report.shift.name,
+                       "date": f"{report.shift.start:%Y-%m-%d}", "where": where, "reason": reason})
+
+
+# -- JSON --------------------------------------------------------------------------------------------
+def _section_json(t: TableSection) -> dict:
+    return {"table": t.table, "profiles": list(t.profiles), "rounds": t.rounds, "void_rounds": t.void_rounds,
+            "sent_back": t.sent_back,
+            "wagers": {ln.wager: line_json(ln) for ln in t.lines}, "total": total_json(t.total),
+            "banking": {b["banking"]: {"rounds": b["rounds"], "house_net": b["house_net"]} for b in t.banking},
+            "aggregate_limits": t.aggregate_limits, "meter": t.meter, "hits": t.hits, "slips": t.slips,
+            "decks": t.decks, "dice": t.dice, "late_changes": t.late, "irregularities": t.irregularities,
+            "alarms": t.alarms, "approvals": t.approvals}
+
+
+def pit_banking(report: ShiftReport) -> dict:
+    out: dict[str, dict] = {}
+    for t in report.tables:
+        for b in t.banking:
+            o = out.setdefault(b["banking"], {"rounds": 0, "house_net": 0})
+            o["rounds"] += b["rounds"]
+            o["house_net"] += b["house_net"]
+    return out
+
+
+def as_json(r: ShiftReport) -> dict:
+    return {
+        "report": "shift", "db": r.db, "db_id": r.db_id, "shift": r.shift.name, "date": f"{r.shift.start:%Y-%m-%d}",
+        "from": _iso(r.shift.start), "to": _iso(r.shift.end), "events": r.events,
+        "chain_head": {"seq": r.head[0], "hash": r.head[1]} if r.head else None,
+        "number": r.number, "copy": r.copy,
+        "pit": {"rounds": r.rounds, "void_rounds": r.void_rounds,
+                "sent_back": sum(t.sent_back for t in r.tables),
+                "wagers": {ln.wager: line_json(ln) for ln in r.pit_lines}, "total": total_json(r.pit_total),
+                "banking": pit_banking(r),
+                "slips": sum(len(t.slips) for t in r.tables),
+                "void_slips": sum(1 for t in r.tables for s in t.slips if s["status"] == "VOID"),
+                "late_changes": sum(t.late for t in r.tables),
+                "irregularities": sum(len(t.irregularities) for t in r.tables),
+                "alarms": sum(len(t.alarms) for t in r.tables),
+                "approvals": sum(len(t.approvals) for t in r.tables),
+                "aggregate_limits": sum(len(t.aggregate_limits) for t in r.tables)},
+        "tables": [_section_json(t) for t in r.tables],
+    }
+
+
+__all__ = ["ShiftReport", "TableSection", "ReportError", "shift_report", "read_shift_report", "log_printed", "log_failed",
+           "as_json", "LABELS", "BANKING", "BANKING_LABEL", "next_number", "is_copy"]
