@@ -89,6 +89,9 @@ table { border-collapse: collapse; margin: 0 0 4pt 0; }
 th { font-weight: bold; background: #e6e6e6; text-align: left; }
 td { }
 td.n, th.n { text-align: right; white-space: nowrap; }
+td.f, th.f { white-space: nowrap; }
+td.r { text-align: right; }
+th.r { text-align: right; white-space: nowrap; }
 .copy { font-size: 20pt; font-weight: bold; color: #a00000; }
 .late { font-weight: bold; color: #a00000; }
 .dim { color: #555555; }
@@ -100,17 +103,20 @@ _PAD = [3]     # a cell's padding in layout units (96 an inch): about 0.8 mm
 
 
 def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset(), empty: str = "none",
-           pt: float | None = None, pad: int | None = None) -> str:
+           pt: float | None = None, pad: int | None = None, wrap: set[int] = frozenset()) -> str:
+    """An HTML table; ``numeric`` columns right-aligned and never broken, ``wrap`` right-aligned
+    and broken where they must (a theoretical hold's interval), the first column never broken."""
     if not rows:
         return f"<p class='dim'>{escape(empty)}</p>"
     style = f" style='font-size: {pt}pt'" if pt else ""
     out = [f"<table cellspacing='0' cellpadding='{_PAD[0] if pad is None else pad}' width='100%'{style}><tr>"]
-    out += [f"<th class='{'n' if i in numeric else ''}'>{escape(h)}</th>" for i, h in enumerate(head)]
+    def cls(i: int) -> str:
+        return "n" if i in numeric else "r" if i in wrap else "f" if i == 0 else ""
+    out += [f"<th class='{cls(i)}'>{escape(h)}</th>" for i, h in enumerate(head)]
     out.append("</tr>")
     for row in rows:
-        # a figure is never broken across lines
-        out.append("<tr>" + "".join(f"<td class='n' nowrap>{c}</td>" if i in numeric else f"<td>{c}</td>"
-                                    for i, c in enumerate(row)) + "</tr>")
+        # a figure, and what a row is (its first cell), are never broken across lines
+        out.append("<tr>" + "".join(f"<td class='{cls(i)}'>{c}</td>" for i, c in enumerate(row)) + "</tr>")
     out.append("</table>")
     return "".join(out)
 
@@ -124,7 +130,8 @@ def _wagers(lines, total) -> str:
                      f"<b>{money(total.house_net)}</b>", f"<b>{pct(total.actual_hold)}</b>",
                      f"<b>{theory(total.theoretical)}</b>"])
     return _table(["Wager", "Wagered", "House won", "House lost", "Commission", "Fees", "To meter", "House net",
-                   "Actual hold", "Theoretical"], rows, set(range(1, 10)), "no wagers settled", pt=6.6, pad=2)
+                   "Actual hold", "Theoretical"], rows, set(range(1, 9)), "no wagers settled", pt=6.4, pad=2,
+                  wrap={9})
 
 
 def _banking(banking: dict) -> str:
