@@ -23,6 +23,7 @@ from PySide6.QtCore import (
     QElapsedTimer,
     QEvent,
     QEventLoop,
+    QLibraryInfo,
     QMarginsF,
     QModelIndex,
     QObject,
@@ -48,6 +49,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetrics,
     QGuiApplication,
+    QIcon,
     QImage,
     QKeySequence,
     QPageLayout,
@@ -57,7 +59,7 @@ from PySide6.QtGui import (
     QPdfWriter,
     QPen,
 )
-from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrinterInfo
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
