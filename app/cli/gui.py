@@ -167,8 +167,11 @@ def run(args) -> int:
     except WorkstationError as e:     # ConfigError: none found, unreadable, or wrong (file, line, key)
         return startup_fault("configuration", str(e))
 
-    from app.views import startup
-    problem = startup.platform_problem()
+    try:
+        from app.views import startup
+        problem = startup.platform_problem()
+    except Exception as e:            # Qt itself cannot be imported: a broken installation
+        return startup_fault("Qt", f"Qt could not be loaded: {type(e).__name__}: {e}", e, qt_usable=False)
     if problem is not None:           # Qt would end the process from C++, with no dialog and no log
         return startup_fault("Qt platform plugin", problem, qt_usable=False)
 

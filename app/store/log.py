@@ -96,7 +96,7 @@ class AuditLog:
         except sqlite3.Error as e:
             if "locked" in str(e) or "busy" in str(e):
                 raise StoreError(f"cannot open the audit database {self.path}: another process (another workstation, "
-                                 f"or a tool holding it open) has it locked; waited {busy_timeout:g} s ({e})") from None
+                                 f"or a tool holding it open) has it locked ({e})") from None
             raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
         self._head_path = paths.head_file(self.db_id) if record_head else None
         if self._head_path is not None:
