@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-slow test-print bench clean
+.PHONY: setup run test test-slow test-print bench dist test-dist clean
 
 setup: $(STAMP)
 
@@ -42,6 +42,18 @@ test-print: setup
 
 bench: setup
 	$(BIN)/python bench/run_all.py
+
+# The frozen one-folder build (installer/pitdesk.spec): dist/pitdesk/pitdesk runs with no Python
+# and no virtual environment; copy the folder to install it (README, "Installing").
+dist: setup
+	$(BIN)/pyinstaller installer/pitdesk.spec --noconfirm --distpath dist --workpath build
+	du -sh dist/pitdesk
+
+# Build, then check the build in a clean environment (no .venv on PATH, nothing of ours in it):
+# the self-test, then every command of the command line against the source tree's.
+test-dist: dist
+	env -i PATH=/usr/bin:/bin HOME=$(HOME) QT_QPA_PLATFORM=offscreen dist/pitdesk/pitdesk --self-test
+	$(BIN)/python installer/compare_cli.py dist/pitdesk/pitdesk
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis .benchmarks

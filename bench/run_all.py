@@ -19,6 +19,8 @@
    tab opened and filtered by table in the real window (skip with --no-logs).
 11. The hold view (bench/hold_bench.py): 14,400 settled rounds (made once, kept under /tmp), the
    hold of every round and of a shift read and shown in the real window (skip with --no-hold).
+12. The shift report (bench/report_bench.py): the same log's 14,353 rounds as one shift, --json and
+   --out FILE.pdf as a person runs them (skip with --no-report).
 
 Each rate is the best of three timed passes (time.perf_counter). Results are printed as a
 Markdown table and written to bench/results.json; record them in docs/benchmarks.md.
@@ -86,6 +88,7 @@ def main() -> int:
     ap.add_argument("--no-rounds", action="store_true", help="skip settling rounds from the round panel")
     ap.add_argument("--no-logs", action="store_true", help="skip the logs view benchmark (a million events)")
     ap.add_argument("--no-hold", action="store_true", help="skip the hold view benchmark (14,400 rounds)")
+    ap.add_argument("--no-report", action="store_true", help="skip the shift report benchmark (14,400 rounds)")
     args = ap.parse_args()
 
     from treys import Card, Evaluator
@@ -210,6 +213,12 @@ def main() -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         import hold_bench
         hold_rows = hold_bench.rows_for_run_all(hold_bench.bench())
+    # 13. the shift report of 14,400 rounds
+    report_rows: list[tuple[str, str, str, str]] = []
+    if not args.no_report:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        import report_bench
+        report_rows = report_bench.rows_for_run_all(report_bench.bench())
 
     print(f"Machine: {machine()}\n")
     _table(rows, "hands/s", GOALS, rate=True)
@@ -231,6 +240,9 @@ def main() -> int:
         _table(logs_rows, "figure", LOGS_GOALS)
     if hold_rows:
         _table(hold_rows, "figure", {})
+    if report_rows:
+        from report_bench import GOALS as REPORT_GOALS
+        _table(report_rows, "figure", REPORT_GOALS)
     out = Path(__file__).with_name("results.json")
     out.write_text(json.dumps({"machine": machine(), "rows": [
         {"benchmark": k, "what": w, "hands_per_second": round(r), "note": n} for k, w, r, n in rows],
@@ -241,7 +253,8 @@ def main() -> int:
         "gui": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in gui_rows],
         "rounds": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in round_rows],
         "logs": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in logs_rows],
-        "hold": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in hold_rows]}, indent=2) + "\n")
+        "hold": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in hold_rows],
+        "report": [{"benchmark": k, "what": w, "figure": f, "note": n} for k, w, f, n in report_rows]}, indent=2) + "\n")
     return 0
 
 

@@ -6,13 +6,24 @@
                 [--size 1920x1080]                      open, wait, save the window as a PNG, exit 0
     pitdesk gui --demo --quit-after SECONDS             open, wait, close everything cleanly, exit 0
 
-The demo's database is ``demo.db`` in the user's data folder (QStandardPaths' AppDataLocation),
-so a second run continues the same log. A bad configuration file, a bad --view or --size is an
-error naming the fault (the key and line of the file), exit 2, before any window opens.
+    pitdesk gui                                         the configuration found where it is kept (below)
+
+The demo's database is ``demo.db`` in the user's data folder (QStandardPaths' AppDataLocation, or
+a frozen build's ``data/`` folder), so a second run continues the same log. Without ``--demo`` or
+``--config`` the configuration is ``PITDESK_CONFIG``, else ``workstation.toml`` beside a frozen
+build's executable, else in the user's configuration folder (app/store/paths.py
+``config_candidates``). A bad --view or --size is an error naming the option, exit 2.
+
+A start-up fault (no configuration found, a bad or unreadable configuration file, a Qt platform
+plugin that is missing or cannot load, an audit database that cannot be opened, locked by another
+workstation, anything raised before the window is up) is written to ``<data folder>/logs/pitdesk.log``
+(app/cli/faults.py), said on stderr, and shown in a dialog naming it (on the offscreen platform:
+the log and stderr only); exit 2, never a silent exit.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import sys
@@ -33,10 +44,12 @@ def add_parser(sub) -> None:
     g = sub.add_parser("gui", help="the workstation window: floor, tables, alarms, approvals",
                        description="Open the pit supervisor's window on the demo floor (--demo) or on the tables "
                                    "of a configuration file (--config). Shortcuts: Help > Shortcuts (F1).")
-    src = g.add_mutually_exclusive_group(required=True)
+    src = g.add_mutually_exclusive_group()
     src.add_argument("--demo", action="store_true",
                      help="the demo floor: seven tables of simulated devices, demo users (README)")
-    src.add_argument("--config", metavar="FILE", help="the workstation's TOML configuration")
+    src.add_argument("--config", metavar="FILE", help="the workstation's TOML configuration (default: PITDESK_CONFIG, "
+                                                      "else workstation.toml beside the frozen build's executable, "
+                                                      "else in the user's configuration folder)")
     g.add_argument("--db", metavar="PATH", help="the audit database (default: the configuration's, else the "
                                                 "user data folder's; --demo: demo.db there)")
     g.add_argument("--view", default=None, metavar="VIEW",
@@ -75,6 +88,8 @@ def _check(args) -> tuple[tuple[int, int] | None, object]:
     if args.font_pt is not None and not 6 <= args.font_pt <= 72:
         raise GuiError(f"--font-pt: 6 to 72 points, got {args.font_pt:g}")
     config = None
+    if not args.demo and args.config is None:
+        args.config = str(_find_config())
     if args.config is not None:
         from app.workstation.config import load
         config = load(args.config)          # ConfigError names the file, the line and the key
@@ -120,7 +135,22 @@ class _Opening:
         return self._out["ws"]
 
 
+def _find_config() -> Path:
+    """The configuration where it is kept, when neither --demo nor --config is given."""
+    from app.store.paths import config_candidates
+    from app.workstation.errors import ConfigError
+    places = config_candidates()
+    for p in places:
+        if p.exists():
+            return p
+    raise ConfigError("no configuration file: looked for " + ", ".join(str(p) for p in places)
+                      + " (give --config FILE, or --demo for the demo floor)")
+
+
 def _demo_db() -> Path:
+    from app.store.paths import portable_dir
+    if portable_dir() is not None and not os.environ.get("PITDESK_HOME"):
+        return portable_dir() / "demo.db"      # a frozen build's data/ folder keeps everything
     from app.views.qt import QStandardPaths
     folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
     folder.mkdir(parents=True, exist_ok=True)
@@ -128,12 +158,22 @@ def _demo_db() -> Path:
 
 
 def run(args) -> int:
-    from app.workstation.errors import WorkstationError
+    from app.workstation.errors import LogStopped, WorkstationError
     try:
         size, config = _check(args)
-    except (GuiError, WorkstationError) as e:
+    except GuiError as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except WorkstationError as e:     # ConfigError: none found, unreadable, or wrong (file, line, key)
+        return startup_fault("configuration", str(e))
+
+    try:
+        from app.views import startup
+        problem = startup.platform_problem()
+    except Exception as e:            # Qt itself cannot be imported: a broken installation
+        return startup_fault("Qt", f"Qt could not be loaded: {type(e).__name__}: {e}", e, qt_usable=False)
+    if problem is not None:           # Qt would end the process from C++, with no dialog and no log
+        return startup_fault("Qt platform plugin", problem, qt_usable=False)
 
     from app.views.qt import QCoreApplication
     QCoreApplication.setApplicationName("pitdesk")
@@ -145,16 +185,23 @@ def run(args) -> int:
         from app.views import main_window as _, theme  # noqa: F401  (imported while the log opens)
         from app.views.qt import QApplication
         app = QApplication.instance() or QApplication(sys.argv[:1])
+        _set_icon(app)
         theme.apply(app, args.font_pt)
         app.setStyleSheet(theme.stylesheet())
+    except Exception as e:
+        opening.close()
+        return startup_fault("Qt", f"the window system could not be started: {type(e).__name__}: {e}", e)
     except BaseException:
         opening.close()
         raise
     try:
         ws = opening.result()
-    except WorkstationError as e:
-        print(f"pitdesk: error: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except LogStopped as e:           # the database: locked by another workstation, read-only, cut, no key
+        return startup_fault("audit database", str(e))
+    except WorkstationError as e:     # a table whose profile differs from the log's
+        return startup_fault("configuration", str(e))
+    except Exception as e:
+        return startup_fault("opening the workstation", f"{type(e).__name__}: {e}", e)
     try:
         if args.view and args.view.startswith("table:") and args.view[6:] not in ws.tables():
             print(f"pitdesk: error: --view: no table {args.view[6:]!r} on this floor (tables: "
@@ -167,6 +214,29 @@ def run(args) -> int:
         return _window(app, ws, args, size)
     finally:
         ws.close()      # links, simulated devices, the log
+
+
+def startup_fault(kind: str, message: str, error: BaseException | None = None, *, qt_usable: bool = True) -> int:
+    """A fault before the window is up: logged (app/cli/faults.py), on stderr, in a dialog; exit 2."""
+    from . import faults
+    path = faults.record(kind, message, error)
+    print(f"pitdesk: error: {message}\npitdesk: the workstation did not start ({kind}); written to {path}",
+          file=sys.stderr)
+    try:
+        from app.views import startup
+        startup.show_fault("pitdesk did not start", f"The workstation did not start: {kind}.\n\n{message}",
+                           f"This is written to {path}.", qt_usable=qt_usable)
+    except Exception as e:           # the dialog itself failed: the log and stderr have it
+        faults.record("dialog", f"the fault could not be shown: {type(e).__name__}: {e}", e)
+    return EXIT_BAD_INPUT
+
+
+def _set_icon(app) -> None:
+    from app.resources import RESOURCES
+    from app.views.qt import QIcon
+    icon = RESOURCES / "icons" / "pitdesk.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
 
 
 def _window(app, ws, args, size) -> int:

@@ -3,6 +3,7 @@
 One module per command group (app/cli/hand.py, settle.py, deal.py, round.py, analyze.py,
 audit.py, users.py, simulate.py, devices.py, hold.py, report.py, gui.py), each with ``add_parser(sub)`` and
 ``run(args) -> int``; this module assembles the parser and hands the parsed command to its group.
+``pitdesk --self-test`` checks an installation (app/cli/selftest.py).
 Bad input exits with status 2 and a message naming the fault.
 """
 
@@ -16,7 +17,7 @@ import sys
 from app.engine.cards import CardError
 from app.resources import ResourceError
 
-from . import analyze, audit, deal, devices, gui, hand, hold, report, round as rounds, settle, simulate, users
+from . import analyze, audit, deal, devices, gui, hand, hold, report, round as rounds, selftest, settle, simulate, users
 from .common import EXIT_BAD_INPUT, InputError
 
 # in the order ``pitdesk --help`` lists them
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pitdesk",
         description="pitdesk: the Pai Gow Poker pit supervisor's workstation. "
                     "Cards are written As Kd Th 10h 9c Jk (case-insensitive).")
+    selftest.add_argument(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in GROUPS.values():
         group.add_parser(sub)
@@ -52,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.self_test:
+        if args.command is not None:
+            parser.error(f"--self-test takes no command (got {args.command!r})")
+        return selftest.run(args)
     if args.command is None:
         parser.print_help()
         return 0

@@ -153,9 +153,10 @@ def _chart_ref(doc: QTextDocument, name: str, lines, width: int, dpi: int) -> st
     return f"<p><img src='chart:{name}' width='{width}' height='{height}'></p>"
 
 
-def build(r: ShiftReport, width: int, dpi: int = 300) -> QTextDocument:
+def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool = True) -> QTextDocument:
     """The report's document, as wide as the page's body (``width`` in layout units, 96 an
-    inch); its charts drawn at ``dpi``."""
+    inch); its charts drawn at ``dpi``; ``tables=False``: the pit alone, without a line or a page
+    per table (a one-page summary)."""
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
     f = QFont("DejaVu Sans")
@@ -195,13 +196,14 @@ def build(r: ShiftReport, width: int, dpi: int = 300) -> QTextDocument:
     h.append(_wagers(r.pit_lines, r.pit_total))
     h.append("<h3>Banking</h3>" + _banking(pit_banking(r)))
     h.append("<h3>Actual against theoretical hold</h3>" + _chart_ref(doc, "pit", r.pit_lines, chart_w, dpi))
-    h.append("<h3>Tables</h3>")
-    h.append(_table(["Table", "Profiles", "Rounds", "Void", "Wagered", "House net", "Actual hold", "Theoretical",
-                     "Late changes"],
-                    [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
-                      money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
-                      theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
-    for t in r.tables:
+    if tables:
+        h.append("<h3>Tables</h3>")
+        h.append(_table(["Table", "Profiles", "Rounds", "Void", "Wagered", "House net", "Actual hold", "Theoretical",
+                         "Late changes"],
+                        [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
+                          money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
+                          theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
+    for t in r.tables if tables else ():
         h.append(_section(doc, r, t, chart_w, dpi))
     doc.setHtml("<html><body>" + "".join(h) + "</body></html>")
     return doc
@@ -338,7 +340,7 @@ LAYOUT_DPI = 96      # the document is laid out in these units whatever the devi
 IMAGE_DPI = 300      # a chart's own pixels: sharp on paper
 
 
-def render(r: ShiftReport, device) -> int:
+def render(r: ShiftReport, device, tables: bool = True) -> int:
     """Draw the report on ``device`` (a QPdfWriter or QPrinter whose page layout is set): the pages
     of its document, a foot on each. The document is laid out in ``LAYOUT_DPI`` units and the
     painter scaled to the device, so a PDF, a printer of any resolution and the preview break the
@@ -349,7 +351,7 @@ def render(r: ShiftReport, device) -> int:
     width, height = body.width() / scale, body.height() / scale
     foot_h = LAYOUT_DPI * FOOT_PT / 72 * 2.2
     page_h = height - foot_h
-    doc = build(r, int(width), IMAGE_DPI)
+    doc = build(r, int(width), IMAGE_DPI, tables)
     doc.setPageSize(QSizeF(width, page_h))
     pages = doc.pageCount()
     painter = QPainter()
@@ -395,7 +397,8 @@ def render(r: ShiftReport, device) -> int:
     return pages
 
 
-def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int = 300) -> tuple[Path, int]:
+def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int = 300,
+              tables: bool = True) -> tuple[Path, int]:
     """The report as a PDF at ``path`` (written beside and moved into place whole); (path, pages)."""
     path = Path(path)
     part = path.with_name(path.name + ".part")
@@ -405,7 +408,7 @@ def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int 
     writer.setTitle(title(r) + (" (COPY)" if r.copy else ""))
     writer.setCreator("pitdesk")
     try:
-        pages = render(r, writer)
+        pages = render(r, writer, tables)
     except BaseException:
         del writer
         part.unlink(missing_ok=True)

@@ -99,6 +99,9 @@ class AuditLog:
             self.db_id = self._conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
             self._resync()
         except sqlite3.Error as e:
+            if "locked" in str(e) or "busy" in str(e):
+                raise StoreError(f"cannot open the audit database {self.path}: another process (another workstation, "
+                                 f"or a tool holding it open) has it locked ({e})") from None
             raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
         self._head_path = paths.head_file(self.db_id) if record_head else None
         if self._head_path is not None:

@@ -13,15 +13,56 @@ import sys
 from pathlib import Path
 
 
+def install_dir() -> Path | None:
+    """The folder of the frozen build's executable (``dist/pitdesk/``, installer/), None when
+    pitdesk runs from its source."""
+    return Path(sys.executable).resolve().parent if getattr(sys, "frozen", False) else None
+
+
+def portable_dir() -> Path | None:
+    """A frozen build's ``data/`` folder beside the executable, if the technician made one: then
+    the whole install (program, database, key, logs) is one folder (README, "Installing")."""
+    d = install_dir()
+    return d / "data" if d is not None and (d / "data").is_dir() else None
+
+
 def data_dir() -> Path:
+    """``PITDESK_HOME``; else a frozen build's ``data/`` beside its executable; else the user's
+    data folder (``$XDG_DATA_HOME/pitdesk``, ``~/.local/share/pitdesk``)."""
     home = os.environ.get("PITDESK_HOME")
     if home:
         return Path(home)
+    portable = portable_dir()
+    if portable is not None:
+        return portable
     if sys.platform == "win32":
         return Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming")) / "pitdesk"
     if sys.platform == "darwin":
         return Path.home() / "Library" / "Application Support" / "pitdesk"
     return Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "pitdesk"
+
+
+def config_dir() -> Path:
+    """The user's configuration folder for pitdesk (``$XDG_CONFIG_HOME/pitdesk``)."""
+    if sys.platform == "win32":
+        return data_dir()
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Preferences" / "pitdesk"
+    return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "pitdesk"
+
+
+CONFIG_NAME = "workstation.toml"
+
+
+def config_candidates() -> list[Path]:
+    """Where ``pitdesk gui`` without ``--config`` looks for the configuration, in order:
+    ``PITDESK_CONFIG``; else ``workstation.toml`` beside a frozen build's executable, then in
+    the user's configuration folder (docs/workstation-config.md)."""
+    given = os.environ.get("PITDESK_CONFIG")
+    if given:
+        return [Path(given)]
+    d = install_dir()
+    return ([d / CONFIG_NAME] if d is not None else []) + [config_dir() / CONFIG_NAME]
 
 
 def default_db() -> Path:
