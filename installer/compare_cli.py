@@ -3,7 +3,7 @@
     python installer/compare_cli.py dist/pitdesk/pitdesk [--source .venv/bin/pitdesk]
 
 Each command of the command line (every group's --help, hand, settle, deal, round replay and
-round settle, analyze paytables, simulate shift and device, devices watch, hold, users, audit
+round settle, analyze paytables, simulate shift and device, devices watch, hold, report shift, users, audit
 verify, export and backup, gui --screenshot) runs once with each executable, each in a clean
 environment of its own (``PATH=/usr/bin:/bin``, its own HOME and data folder, no virtual
 environment), and the two must end with the same exit status and print the same thing (times and
@@ -60,7 +60,7 @@ def free_port() -> int:
 
 HELP = [[], ["hand"], ["settle"], ["deal"], ["round"], ["round", "replay"], ["round", "settle"], ["analyze"],
         ["audit"], ["users"], ["simulate"], ["simulate", "shift"], ["simulate", "device"], ["simulate", "floor"],
-        ["devices"], ["devices", "watch"], ["hold"], ["gui"]]
+        ["devices"], ["devices", "watch"], ["hold"], ["report"], ["report", "shift"], ["gui"]]
 DB = "{tmp}/shift.db"
 # (name, argv, stdin, what is set aside in the comparison)
 COMMANDS = [
@@ -83,6 +83,12 @@ COMMANDS = [
     ("simulate shift", ["simulate", "shift", "--tables", "3", "--rounds", "40", "--db", DB, "--start",
                         "2026-11-21 14:00", "--seed", "1"], "", "the database's own id and seal"),
     ("hold", ["hold", "--db", DB, "--from", "2026-11-21 14:00", "--to", "2026-11-22", "--json"], "", None),
+    ("report shift --json", ["report", "shift", "--db", DB, "--date", "2026-11-21", "--shift", "swing", "--json"], "",
+     "the database's own id and path"),
+    ("report shift --out", ["report", "shift", "--db", DB, "--date", "2026-11-21", "--shift", "swing", "--paper", "a4",
+                            "--out", "{tmp}/swing.pdf"], "", "when and where it was written"),
+    ("report shift, unknown shift", ["report", "shift", "--db", DB, "--date", "2026-11-21", "--shift", "night",
+                                     "--json"], "", None),
     ("audit verify", ["audit", "verify", "--db", DB], "", "the chain's hashes (each install its own key)"),
     ("audit export", ["audit", "export", "--db", DB, "--out", "{tmp}/audit.jsonl"], "", "the chain's hashes"),
     ("audit verify --export", ["audit", "verify", "--export", "{tmp}/audit.jsonl"], "", "the chain's hashes"),
@@ -106,9 +112,10 @@ def compare(name: str, a: subprocess.CompletedProcess, b: subprocess.CompletedPr
         if fa.scrub(a.stdout) != fb.scrub(b.stdout):
             return f"stdout differs:\n--- frozen\n{a.stdout[:600]}\n--- source\n{b.stdout[:600]}"
         return None
-    if name.startswith(("audit", "simulate")):
+    if name.startswith(("audit", "simulate", "report")):
         ja, jb = (json.loads(x.stdout) if x.stdout.strip().startswith("{") else x.stdout for x in (a, b))
-        keep = ("ok", "rows", "intact_to", "exported", "tables", "rounds", "events", "first_bad")
+        keep = ("ok", "rows", "intact_to", "exported", "tables", "rounds", "events", "first_bad", "pit", "from", "to",
+                "chain_head", "number", "copy", "shift", "pages")
         pick = (lambda j: {k: v for k, v in j.items() if k in keep}) if isinstance(ja, dict) else (lambda j: j)
         if pick(ja) != pick(jb):
             return f"differs beyond {aside}: {pick(ja)} against {pick(jb)}"
