@@ -13,7 +13,9 @@ Times (``time.perf_counter``, medians of ``--runs``):
   (a new process: the interpreter's start included), to its last byte on stdout (goal <= 1 s);
 - ``pdf_s``: the same with ``--out FILE.pdf`` (goal <= 5 s): read, numbered and logged, drawn;
 - in the bench's own process: ``read_s`` (``read_shift_report``), ``layout_s`` (the document built
-  and laid out), ``pdf_render_s`` (``write_pdf``), and the pages.
+  and laid out), ``pdf_render_s`` (``write_pdf``), and the pages;
+- ``preview_ms``: the Reports view's QPrintPreviewWidget (1600x900, the screen's resolution) drawing
+  the pit's pages, the pit's and one table's, and every page (on the GUI thread: what it holds).
 
 Run: ``.venv/bin/python bench/report_bench.py [--runs 3] [--page1 docs/screenshots/report-page1.png]``;
 it prints one JSON object. ``make bench`` runs it (``bench/run_all.py --no-report`` skips it).
@@ -100,6 +102,7 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
             read.append(t1 - t0)
             layout.append(t2 - t1)
             render.append(t3 - t2)
+        preview = preview_ms(r, runs)
         rounds = r.rounds
         size_mb = (work / "r0.pdf").stat().st_size / 1e6
         if page1 is not None:
@@ -111,10 +114,36 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
                 "json_s": round(statistics.median(json_s), 3), "json_s_all": [round(x, 3) for x in json_s],
                 "pdf_s": round(statistics.median(pdf_s), 3), "pdf_s_all": [round(x, 3) for x in pdf_s],
                 "read_s": round(statistics.median(read), 3), "layout_s": round(statistics.median(layout), 3),
-                "pdf_render_s": round(statistics.median(render), 3),
+                "pdf_render_s": round(statistics.median(render), 3), "preview_ms": preview,
                 "load": [round(x, 2) for x in os.getloadavg()]}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def preview_ms(r, runs: int) -> dict:
+    """The preview's paint of part of the report and of all of it, medians in ms, and its pages."""
+    from app.reports import shift_report as paper
+    from app.views.qt import QApplication, QPrinter, QPrintPreviewWidget
+    app = QApplication.instance()
+    printer = QPrinter(QPrinter.PrinterMode.ScreenResolution)
+    printer.setPageLayout(paper.page_layout("letter"))
+    w = QPrintPreviewWidget(printer)
+    w.resize(1600, 900)
+    w.show()
+    out = {}
+    for name, part in (("pit", ()), ("pit_and_T1", ("T1",)), ("every_page", True)):
+        w.paintRequested.connect(lambda p, part=part: paper.print_report(r, p, "letter", part))
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            w.updatePreview()
+            app.processEvents()
+            times.append((time.perf_counter() - t0) * 1000)
+        w.paintRequested.disconnect()
+        out[name] = {"ms": round(statistics.median(times)), "pages": w.pageCount()}
+    w.close()
+    w.deleteLater()
+    return out
 
 
 def rows_for_run_all(result: dict) -> list[tuple[str, str, str, str]]:

@@ -45,6 +45,8 @@ def test_the_view_opens_on_the_last_shift_and_previews_its_pages(qtbot, window):
     page = shown(qtbot, window)
     assert page.chosen() == (date.fromisoformat(DAY), SHIFT)
     assert [page.shift.itemText(i) for i in range(page.shift.count())] == ["grave", "day", "swing"]
+    qtbot.waitUntil(lambda: page.preview.pageCount() >= 1, timeout=WAIT_MS)     # the pit's page first
+    page.part.setCurrentIndex(page.part.count() - 1)                               # every page
     qtbot.waitUntil(lambda: page.preview.pageCount() >= 4, timeout=WAIT_MS)
     assert page.report.rounds == as_json(read_shift_report(window.db, date.fromisoformat(DAY), SHIFT))["pit"]["rounds"]
     assert "not numbered until printed" in page.status.text()
@@ -107,3 +109,26 @@ def test_the_json_command_is_what_the_view_read(window):
     mine = as_json(window.ws.shift_report(date.fromisoformat(DAY), SHIFT))
     for k in ("pit", "tables", "chain_head", "from", "to", "events"):
         assert cli[k] == mine[k], k
+
+
+def test_the_preview_shows_the_pit_with_a_table_or_every_page_and_the_pdf_has_every_page(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    parts = [page.part.itemText(i) for i in range(page.part.count())]
+    assert parts == ["The pit", "The pit and T1", "The pit and T2", "The pit and T3", "Every page (3 tables)"]
+    counts = {}
+    for i, name in enumerate(parts):
+        page.part.setCurrentIndex(i)
+        qtbot.waitUntil(lambda: page.preview.pageCount() > 0, timeout=WAIT_MS)
+        counts[name] = page.preview.pageCount()
+    assert counts["The pit"] < counts["The pit and T1"] < counts["Every page (3 tables)"]
+    assert counts["Every page (3 tables)"] - counts["The pit"] == sum(counts[f"The pit and T{n}"] - counts["The pit"]
+                                                                      for n in (1, 2, 3))
+    page.part.setCurrentIndex(0)
+    done = []
+    window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
+    page.save_pdf(str(tmp_path / "all.pdf"))
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    text = " ".join(pdf_text(tmp_path / "all.pdf").split())
+    assert all(f"Table {t} —" in text for t in ("T1", "T2", "T3"))
+    assert f"page {counts['Every page (3 tables)']} of {counts['Every page (3 tables)']}" in text

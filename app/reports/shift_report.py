@@ -153,10 +153,11 @@ def _chart_ref(doc: QTextDocument, name: str, lines, width: int, dpi: int) -> st
     return f"<p><img src='chart:{name}' width='{width}' height='{height}'></p>"
 
 
-def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool = True) -> QTextDocument:
+def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, ...] = True) -> QTextDocument:
     """The report's document, as wide as the page's body (``width`` in layout units, 96 an
-    inch); its charts drawn at ``dpi``; ``tables=False``: the pit alone, without a line or a page
-    per table (a one-page summary)."""
+    inch); its charts drawn at ``dpi``. ``tables``: True, every table's page; False, the pit alone
+    without a line or a page per table (a one-page summary); names, the pit and those tables'
+    pages (a preview of part of it)."""
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
     f = QFont("DejaVu Sans")
@@ -203,8 +204,9 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool = True) -> QT
                         [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
                           money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
                           theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
-    for t in r.tables if tables else ():
-        h.append(_section(doc, r, t, chart_w, dpi))
+    for t in r.tables:
+        if tables is True or (not isinstance(tables, bool) and t.table in tables):
+            h.append(_section(doc, r, t, chart_w, dpi))
     doc.setHtml("<html><body>" + "".join(h) + "</body></html>")
     return doc
 
@@ -340,7 +342,7 @@ LAYOUT_DPI = 96      # the document is laid out in these units whatever the devi
 IMAGE_DPI = 300      # a chart's own pixels: sharp on paper
 
 
-def render(r: ShiftReport, device, tables: bool = True) -> int:
+def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int:
     """Draw the report on ``device`` (a QPdfWriter or QPrinter whose page layout is set): the pages
     of its document, a foot on each. The document is laid out in ``LAYOUT_DPI`` units and the
     painter scaled to the device, so a PDF, a printer of any resolution and the preview break the
@@ -418,11 +420,11 @@ def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int 
     return path, pages
 
 
-def print_report(r: ShiftReport, printer, paper: str = "letter") -> int:
-    """The report on ``printer`` (a QPrinter), the same pages as the PDF."""
+def print_report(r: ShiftReport, printer, paper: str = "letter", tables: bool | tuple[str, ...] = True) -> int:
+    """The report on ``printer`` (a QPrinter), the same pages as the PDF (``tables``: as ``build``)."""
     printer.setPageLayout(page_layout(paper))
     printer.setDocName(title(r) + (" (COPY)" if r.copy else ""))
-    return render(r, printer)
+    return render(r, printer, tables)
 
 
 __all__ = ["render", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]

@@ -3,7 +3,9 @@
 Choose the day and the shift (the workstation's shifts); the report is read on the bridge's logs
 lane (``Workstation.shift_report``: the read models only, on a connection of its own) and shown
 in a QPrintPreviewWidget, drawn by the same function as the PDF and the paper
-(app/reports/shift_report.py). The preview is not numbered. Print (a printer chosen in the print
+(app/reports/shift_report.py). The preview is not numbered; it shows the pit's page with one
+table's, or every page, as chosen (a hundred pages hold the GUI thread a second or two to draw;
+the paper and the PDF always have every page). Print (a printer chosen in the print
 dialog) and Save as PDF first log the report with its number (``log_report_printed``: a signed-in
 supervisor; COPY when the shift was printed before), then draw it with that number, so the paper,
 the file and the log say the same. A report that could not be drawn after it was numbered is
@@ -58,6 +60,14 @@ class ReportsPage(QWidget):
         self.paper.setObjectName("report_paper")
         self.paper.addItem("US Letter", "letter")
         self.paper.addItem("A4", "a4")
+        # what the preview draws: the pit's page and one table's, or every page (a shift of 30
+        # tables is a hundred pages, a second or two of drawing on the GUI thread); the paper and
+        # the PDF always hold every page
+        self.part = QComboBox()
+        self.part.setObjectName("report_part")
+        self.part.setToolTip("the pages the preview shows; Print and Save as PDF give every page")
+        self.part.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.part.setMinimumContentsLength(11)      # "The pit and T12": the table names do not widen the window
         self.show_button = QPushButton("&Show")
         self.show_button.setObjectName("report_show")
         self.show_button.setToolTip("read the report of the day and shift chosen")
@@ -69,13 +79,18 @@ class ReportsPage(QWidget):
         self.status.setObjectName("report_status")
         self.status.setFont(theme.font(1.1, bold=True))
         self.status.setWordWrap(True)
-        for w in (self.day, self.shift, self.paper, self.show_button, self.print_button, self.save_button):
+        for w in (self.day, self.shift, self.paper, self.part, self.show_button, self.print_button, self.save_button):
             w.setFont(theme.font(1.1))
         # three rows, so that a 760-pixel window holds them: what it is and what to do with it, which
         # shift, where the report stands
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)
+        part_label = QLabel("Pre&view")
+        part_label.setFont(theme.font(1.1))
+        part_label.setBuddy(self.part)
+        top.addWidget(part_label)
+        top.addWidget(self.part)
         top.addWidget(self.print_button)
         top.addWidget(self.save_button)
         bar = QHBoxLayout()
@@ -108,6 +123,7 @@ class ReportsPage(QWidget):
         self.print_button.clicked.connect(self.print_report)
         self.save_button.clicked.connect(lambda: self.save_pdf())
         self.paper.currentIndexChanged.connect(self._paper_changed)
+        self.part.currentIndexChanged.connect(lambda _=None: self.preview.updatePreview())
         self._enable()
 
     # -- choosing and reading ---------------------------------------------------------------------
@@ -149,6 +165,7 @@ class ReportsPage(QWidget):
                          f"rounds at {t} tables · chain head {report.head_text[:24]}… · not numbered until printed "
                          "or saved", OK)
         self.reads += 1
+        self._parts(report)
         self.preview.updatePreview()
         self._enable()
 
@@ -159,13 +176,31 @@ class ReportsPage(QWidget):
         self.preview.updatePreview()
         self._enable()
 
+    def _parts(self, report) -> None:
+        """The preview's choices: the pit alone, the pit and one table, every page."""
+        keep = self.part.currentData()
+        self.part.blockSignals(True)
+        self.part.clear()
+        self.part.addItem("The pit", ())
+        for t in report.tables:
+            self.part.addItem(f"The pit and {t.table}", (t.table,))
+        self.part.addItem(f"Every page ({len(report.tables)} tables)", True)
+        i = self.part.findData(keep) if keep is not None else 0
+        self.part.setCurrentIndex(i if i >= 0 else 0)
+        self.part.blockSignals(False)
+
+    def preview_tables(self):
+        """What the preview draws (``build``'s ``tables``)."""
+        data = self.part.currentData()
+        return True if data is True else tuple(data or ())
+
     def _paper_changed(self) -> None:
         self.preview_printer.setPageLayout(paper.page_layout(self.paper.currentData()))
         self.preview.updatePreview()
 
     def _paint(self, printer) -> None:
         if self.report is not None:
-            paper.print_report(self.report, printer, self.paper.currentData())
+            paper.print_report(self.report, printer, self.paper.currentData(), self.preview_tables())
 
     def _enable(self) -> None:
         ready = self.report is not None and not self.reading
