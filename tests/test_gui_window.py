@@ -539,6 +539,9 @@ def test_a_key_pressed_in_the_window_keeps_the_session_alive(pit, qtbot):
     touched = pit.window.bridge._last_touch
     QTest.keyClick(w.windowHandle(), Qt.Key.Key_Right)     # as the platform delivers a key
     qtbot.waitUntil(lambda: w.bridge._last_touch != touched, timeout=WAIT_MS)
+    # the touch taken by the workstation before time moves on: a pump on the lane that read the
+    # clock after the advance and before the touch would sign the session out for idleness
+    qtbot.waitUntil(lambda: w.bridge.lane.pending == 0, timeout=WAIT_MS)
     pit.clock.advance(minutes=2)                           # six minutes signed in, two idle
     pit.window.bridge.pump_soon()
     qtbot.waitUntil(lambda: "signs out after 0:03:00 idle" in w.who.text() or "0:02:59" in w.who.text(),

@@ -280,3 +280,24 @@ def test_a_report_printed_as_a_user_says_who(shift, tmp_path):
                   str(tmp_path / "s.pdf"), "--as", "floor-1", stdin="1111\n")
     assert bad.returncode == 2 and "--as floor-1" in bad.stderr and not (tmp_path / "s.pdf").exists()
     assert len([e for e in events(shift) if e["type"] == "report_printed"]) == 1
+
+
+def test_nothing_logged_in_the_shift_is_left_out_of_the_pit(shift, tmp_path):
+    """A table taken off the floor (not in the configuration) and a row of no table (a pit-wide
+    alarm) still have their sections, so the pit's sums hold every row of the shift."""
+    from app.store.log import AuditLog
+    with AuditLog(shift) as log:
+        log.append("alarm_raised", datetime(2026, 11, 21, 23, 0), "workstation", "system", None,
+                   {"kind": "link_lost", "message": "the pit's network switch stopped answering"})
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[[tables]]\nid = "T2"\nprofile = "nj"\n')
+    p = pitdesk("report", "shift", "--db", str(shift), "--config", str(cfg), "--date", DAY, "--shift", SHIFT, "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    names = [t["table"] for t in out["tables"]]
+    assert names[0] == "T2" and set(names) == {"T1", "T2", "T3", "(no table)"}
+    kinds = Counter(e["type"] for e in events(shift))
+    assert out["pit"]["alarms"] == kinds["alarm_raised"] == sum(len(t["alarms"]) for t in out["tables"])
+    assert [a["message"] for a in out["tables"][names.index("(no table)")]["alarms"]] == \
+        ["the pit's network switch stopped answering"]
+    assert out["pit"]["rounds"] == sum(1 for e in events(shift) if e["type"] == "settlement")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from app.engine.money import dollars
 from app.workstation.hold import LABELS
-from app.workstation.shift_report import BANKING, BANKING_LABEL, ShiftReport, pit_banking
+from app.workstation.shift_report import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
 from app.views.qt import (QColor, QFont, QImage, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
                           QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
@@ -212,8 +212,9 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
 
 
 def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
-    h = ["<h2 style='page-break-before: always'>"
-         f"Table {escape(t.table)} — {escape(', '.join(t.profiles) or 'no round settled')}</h2>"]
+    name = ("Logged without a table" if t.table == NO_TABLE else
+            f"Table {escape(t.table)} — {escape(', '.join(t.profiles) or 'no round settled')}")
+    h = [f"<h2 style='page-break-before: always'>{name}</h2>"]
     h.append(f"<p>Rounds played <b>{t.rounds:,}</b> · void rounds <b>{t.void_rounds:,}</b> · settlements sent back "
              f"<b>{t.sent_back:,}</b></p>")
     h.append("<h3>Wagers, wins and losses by wager type</h3>" + _wagers(t.lines, t.total))

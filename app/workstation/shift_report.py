@@ -33,6 +33,9 @@ BANKING_LABEL = {"house": "House banks", "player": "Player bank", "co-bank": "Co
                  "player-dealer": "Player-dealer (002)"}
 
 
+NO_TABLE = "(no table)"      # the section of rows logged without a table (a pit-wide alarm)
+
+
 class ReportError(ValueError):
     """A report that cannot be made; the message names the fault (exit 2 on the command line)."""
 
@@ -107,21 +110,24 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
     if shiftlog.events_in(conn, s, e) == 0:
         raise ReportError(f"no events in the {shift.label} shift ({shift.hours}): nothing to report")
     h = hold(conn, shift.start, shift.end)
-    known = [t for t in (tables or [])]
-    for t in h.tables:
-        if t.table not in known:
-            known.append(t.table)
-    if not tables:
-        from app.store.hold import table_ids
-        known = sorted(set(known) | set(table_ids(conn)), key=lambda x: (len(x), x))
-    by = {}
+    by: dict[tuple[str, str | None], list[dict]] = {}
     for name, rows in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
                        ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
                        ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
                        ("alarms", shiftlog.alarms(conn, s, e))):
         for r in rows:
-            by.setdefault((name, r["table_id"]), []).append(r)
+            by.setdefault((name, r["table_id"] if r["table_id"] is not None else NO_TABLE), []).append(r)
+    # the floor's tables in its order, then any other table the shift's rows name (a table taken
+    # off the floor, rows of no table): nothing logged in the shift is left out of the pit's sums
+    known = list(tables or [])
+    if not tables:
+        from app.store.hold import table_ids
+        known = sorted(table_ids(conn), key=lambda x: (len(x), x))
+    for t in [x.table for x in h.tables] + sorted({k[1] for k in by} - {NO_TABLE}) + \
+            ([NO_TABLE] if any(k[1] == NO_TABLE for k in by) else []):
+        if t not in known:
+            known.append(t)
     sections = []
     for t in known:
         th: TableHold | None = h.table_hold(t)
