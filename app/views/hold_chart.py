@@ -132,7 +132,8 @@ class HoldChart:
                 plot.addItem(label)
                 self.labels.append(label)
         plot.getAxis("left").setTicks([[(y, LABELS.get(w, w)) for y, (w, _, _) in zip(ys, self.bars)], []])
-        plot.setYRange(-0.7, max(n - 0.3, 3.3), padding=0)   # a bar no thicker than a quarter of the plot
+        # the first wager type at the top; a bar no thicker than a quarter of the plot (room left below)
+        plot.setYRange(min(-0.7, n - 4.3), n - 0.3, padding=0)
         plot.setXRange(lo * 100 - span * 22, hi * 100 + span * 22, padding=0)
 
 __all__ = ["HoldChart", "CLIP"]
