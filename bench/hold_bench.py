@@ -66,11 +66,9 @@ def wait_read(app, page, reads: int, limit: float = 60.0) -> None:
 
 
 def bench(runs: int = 3) -> dict:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from logs_bench import window_over
+    from logs_bench import themed_app, window_over
 
-    from app.views import theme
-    from app.views.qt import QApplication, QTimer
+    from app.views.qt import QTimer
     db = fixture()
     work = Path(tempfile.mkdtemp(prefix="pitdesk-hold-bench-"))
     os.environ["PITDESK_HOME"] = str(work / "home")
@@ -81,9 +79,7 @@ def bench(runs: int = 3) -> dict:
                    .fetchone())
     rounds = conn.execute("SELECT count(*) FROM settlements").fetchone()[0]
     conn.close()
-    app = QApplication.instance() or QApplication([])
-    theme.apply(app)
-    app.setStyleSheet(theme.stylesheet())
+    app = themed_app()
     w, ws = window_over(copy, app)
     gaps, last_tick = [], [time.perf_counter()]
 
@@ -125,14 +121,10 @@ def bench(runs: int = 3) -> dict:
 
 def screenshots(folder: Path) -> list[str]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from logs_bench import window_over
+    from logs_bench import themed_app, window_over
 
     from app.simulate import run_shift
-    from app.views import theme
-    from app.views.qt import QApplication
-    app = QApplication.instance() or QApplication([])
-    theme.apply(app)
-    app.setStyleSheet(theme.stylesheet())
+    app = themed_app()
     work = Path(tempfile.mkdtemp(prefix="pitdesk-hold-shots-"))
     os.environ["PITDESK_HOME"] = str(work / "home")
     run_shift(work / "shift.db", 6, 150, datetime(2026, 11, 21, 8, 0), 4)

@@ -88,6 +88,17 @@ class Painted:
         return (self.opened - t0) * 1000, (self.painted - t0) * 1000
 
 
+def themed_app():
+    """The QApplication with the window's theme, as pitdesk gui makes it (offscreen unless set)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from app.views import theme
+    from app.views.qt import QApplication
+    app = QApplication.instance() or QApplication([])
+    theme.apply(app)
+    app.setStyleSheet(theme.stylesheet())
+    return app
+
+
 def window_over(db: Path, app, size=(1920, 1080), now: datetime | None = None):
     """The real window over ``db``: its tables from the log, its clock at ``now`` (default: five
     minutes after the last row)."""
@@ -124,11 +135,7 @@ def bench(runs: int = 3) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     import logs_fixture
     made = logs_fixture.fixture()
-    from app.views import theme
-    from app.views.qt import QApplication
-    app = QApplication.instance() or QApplication([])
-    theme.apply(app)
-    app.setStyleSheet(theme.stylesheet())
+    app = themed_app()
     work = Path(tempfile.mkdtemp(prefix="pitdesk-logs-bench-"))
     db = work / "log.db"
     t0 = time.perf_counter()
@@ -218,11 +225,7 @@ def screenshots(folder: Path) -> list[str]:
     """The logs view over a simulated shift at both sizes."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from app.simulate import run_shift
-    from app.views import theme
-    from app.views.qt import QApplication
-    app = QApplication.instance() or QApplication([])
-    theme.apply(app)
-    app.setStyleSheet(theme.stylesheet())
+    app = themed_app()
     work = Path(tempfile.mkdtemp(prefix="pitdesk-logs-shots-"))
     os.environ["PITDESK_HOME"] = str(work / "home")
     run_shift(work / "shift.db", 4, 200, datetime(2026, 11, 21, 14, 0), 1)

@@ -120,9 +120,3 @@ def chain_head(conn, end: str) -> tuple[int, str] | None:
 
 def events_in(conn, start: str, end: str) -> int:
     return conn.execute("SELECT COUNT(*) FROM events WHERE time >= ? AND time < ?", (start, end)).fetchone()[0]
-
-
-def reports_printed(conn) -> list[dict]:
-    """Every shift report logged as printed, in order (app/workstation/shift_report.py)."""
-    return [dict(zip(("seq", "time", "actor", "body"), r)) for r in conn.execute(
-        "SELECT seq, time, actor, body FROM events WHERE type = 'report_printed' ORDER BY seq")]

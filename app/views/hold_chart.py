@@ -17,6 +17,7 @@ import numpy as np
 from app.workstation.hold import LABELS
 
 from . import theme
+from .progressive_chart import dark_plot
 from .qt import QColor, QFontMetrics, pyqtgraph
 
 ACTUAL = QColor("#6cb6ff")
@@ -39,19 +40,8 @@ class HoldChart:
     def __init__(self, name: str = "hold_chart"):
         pg = pyqtgraph()
         self.pg = pg
-        self.widget = pg.PlotWidget(background=QColor("#111215"))
-        self.widget.setObjectName(name)
+        self.widget = dark_plot(pg, name, tick_scale=0.9, tick_pen=theme.TEXT, grid=(True, False))
         plot = self.widget.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
-        plot.showGrid(x=True, y=False, alpha=0.25)
-        font = theme.font(0.9)
-        for side in ("left", "bottom"):
-            axis = plot.getAxis(side)
-            axis.setTickFont(font)
-            axis.setTextPen(theme.TEXT)
-            axis.setPen(QColor("#3a3d46"))
         plot.getAxis("bottom").setLabel("hold", units="%", color=theme.TEXT_DIM.name())
         plot.getAxis("bottom").enableAutoSIPrefix(False)
         self.actual = pg.BarGraphItem(x=[], height=[], width=0.38, brush=pg.mkBrush(ACTUAL), pen=pg.mkPen(None))

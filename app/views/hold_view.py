@@ -125,10 +125,9 @@ class HoldPage(QWidget):
         self.lines = HoldLinesModel(self)
         self.tables_view = record_view(self.tables, "hold_tables")
         self.lines_view = record_view(self.lines, "hold_lines")
-        for view in (self.tables_view, self.lines_view):
+        for view, model in ((self.tables_view, self.tables), (self.lines_view, self.lines)):
             view.setFont(theme.font(1.1))
-            self.tables.set_font_scale(1.1)
-            self.lines.set_font_scale(1.1)
+            model.set_font_scale(1.1)
         self.tables_view.selectionModel().currentRowChanged.connect(self._table_chosen)
         self.lines_title = _label(1.3, True, "lines_title")
         self.totals = _label(1.3, True, "totals")

@@ -41,6 +41,25 @@ def _dollar_axis(pg):
     return _AXIS
 
 
+def dark_plot(pg, name: str, tick_scale: float, tick_pen, grid: tuple[bool, bool], **kw):
+    """A pyqtgraph PlotWidget as the window draws its charts: dark, still (no menu, buttons, pan
+    or zoom: it follows the data, not the mouse), its tick labels in the theme's font."""
+    widget = pg.PlotWidget(background=QColor("#111215"), **kw)
+    widget.setObjectName(name)
+    plot = widget.getPlotItem()
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.showGrid(x=grid[0], y=grid[1], alpha=0.25)
+    font = theme.font(tick_scale)
+    for side in ("left", "bottom"):
+        axis = plot.getAxis(side)
+        axis.setTickFont(font)
+        axis.setTextPen(tick_pen)
+        axis.setPen(QColor("#3a3d46"))
+    return widget
+
+
 class MeterChart:
     """``widget`` is the plot; ``extend`` appends readings, ``set_marks`` the hits and resets,
     ``redraw`` hands what changed to pyqtgraph (once per timer tick, never per reading)."""
@@ -48,21 +67,10 @@ class MeterChart:
     def __init__(self, name: str = "meter_chart"):
         pg = pyqtgraph()
         self.pg = pg
-        self.widget = pg.PlotWidget(background=QColor("#111215"),
-                                    axisItems={"bottom": pg.DateAxisItem(orientation="bottom", utcOffset=0),
-                                               "left": _dollar_axis(pg)(orientation="left")})
-        self.widget.setObjectName(name)
+        self.widget = dark_plot(pg, name, tick_scale=0.85, tick_pen=theme.TEXT_DIM, grid=(True, True),
+                                axisItems={"bottom": pg.DateAxisItem(orientation="bottom", utcOffset=0),
+                                           "left": _dollar_axis(pg)(orientation="left")})
         plot = self.widget.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.showGrid(x=True, y=True, alpha=0.25)
-        plot.setMouseEnabled(x=False, y=False)
-        font = theme.font(0.85)
-        for side in ("left", "bottom"):
-            axis = plot.getAxis(side)
-            axis.setTickFont(font)
-            axis.setTextPen(theme.TEXT_DIM)
-            axis.setPen(QColor("#3a3d46"))
         # the major ticks only: a chart a few lines tall (1366x768) keeps its labels apart
         plot.getAxis("left").setStyle(maxTickLevel=0, textFillLimits=[(0, 0.5)])
         self.curve = plot.plot(pen=pg.mkPen(theme.TEXT, width=2))

@@ -254,8 +254,7 @@ class ReportsPage(QWidget):
         return True
 
     def _issue(self, where: str, draw) -> None:
-        report = copy.copy(self.report)
-        report.extra = dict(report.extra)
+        report = copy.copy(self.report)      # numbered by the log; the one shown stays a preview
 
         def logged(_changes) -> None:
             try:

@@ -16,7 +16,7 @@ printed no longer ends at that head.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
 from .shifts import DEFAULT, Shift, ShiftPlan
+from .theoretical import Expectation
 
 # the wager types the report lists, in its order (the issue's: base, Fortune, envy, toke,
 # insurance, three-card, seven-card, Ace-High, additional, progressive, with the banks and fees)
@@ -80,7 +81,6 @@ class ShiftReport:
     copy: bool = False               # a reprint
     printed_by: str | None = None
     printed_at: datetime | None = None
-    extra: dict = field(default_factory=dict)
 
     @property
     def rounds(self) -> int:
@@ -136,18 +136,13 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
         meter = (by.get(("meter", t)) or [None])[0]
         sections.append(TableSection(
             t, th.profiles if th else (), th.rounds if th else 0, rounds["void"] or 0, th.sent_back if th else 0,
-            th.lines if th else [], th.total if th else Total(0, 0, 0, _empty()),
+            th.lines if th else [], th.total if th else Total(0, 0, 0, Expectation()),
             by.get(("banking", t), []), [a for a in approvals if a["kind"] == "aggregate_limit"], meter,
             [a for a in approvals if a["kind"] == "progressive_meter_payout"], by.get(("slips", t), []),
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
             by.get(("alarms", t), []), approvals))
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
                        shiftlog.events_in(conn, s, e), made or datetime.now())
-
-
-def _empty():
-    from .theoretical import Expectation
-    return Expectation()
 
 
 def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
@@ -158,9 +153,7 @@ def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT,
 
     def work(conn, access):
         meta = log_meta(conn, Path(db))
-        report = shift_report(conn, shift, tables, made, str(db), meta["db_id"])
-        report.extra["printed_before"] = [json.loads(r["body"])["data"] for r in shiftlog.reports_printed(conn)]
-        return report
+        return shift_report(conn, shift, tables, made, str(db), meta["db_id"])
 
     report, _ = read_db(Path(db), work)
     return report
@@ -198,7 +191,6 @@ def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, whe
     data = json.loads(log.query("SELECT body FROM events WHERE seq = ?", (seq,))[0]["body"])["data"]
     report.number, report.copy = data["number"], data["copy"]
     report.printed_by, report.printed_at = actor, when
-    report.extra["logged_seq"] = seq
     return report
 
 
