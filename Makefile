@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
-# The workstation window on the demo floor (app/workstation/demo.py); its log is kept in the
+# The workstation window on the demo floor (app/simulate/demo.py); its log is kept in the
 # user's data folder, so a second run continues it.
 run: setup
 	$(BIN)/pitdesk gui --demo

@@ -195,7 +195,7 @@ def _table_feeds(devices: _Devices):
     applied to the table's state. Returns the time the last action was made."""
     from app.devices import mapping
     from app.engine.procedure import Refused, apply
-    from app.resources import profile
+    from app.rules.resources import profile
     rules = profile("section6").rules
     tables = {}
     for d in devices.devices:

@@ -12,7 +12,7 @@
    just before it starts the child, and by the child at each phase.
 2. The live floor: the real ``MainWindow`` (offscreen) over a real ``Workstation`` of
    ``--tables`` tables (section6: shuffler, progressive controller, RNG display) whose simulated
-   devices (app/simulate/devices.py, no faults, no progressive hits) serve each on its own
+   devices (app/simulate/sim_device.py, no faults, no progressive hits) serve each on its own
    loopback TCP port, paced to about 10 frames/s each, for ``--seconds``:
    - event-loop stalls: a 5 ms precise ``QTimer`` on the GUI thread notes how late each of its
      timeouts is; a stall is a timeout more than 50 ms late (goal: none);
@@ -59,7 +59,7 @@ GOALS = {
 def _cold_child(argv: list[str]) -> int:
     """In the child: ``pitdesk gui --demo`` with the phases noted (see the module's text)."""
     marks = {"python_up": time.monotonic()}
-    from app.cli import gui as cli_gui
+    from app.cli import gui_command as cli_gui
     from app.cli import main
     marks["app_cli_imported"] = time.monotonic()
 
@@ -67,14 +67,14 @@ def _cold_child(argv: list[str]) -> int:
     open_original, window_original = cli_gui._open, cli_gui._window
 
     def timed_open(args, config):
-        # on the thread that opens the log while Qt starts (app/cli/gui.py)
+        # on the thread that opens the log while Qt starts (app/cli/gui_command.py)
         ws = open_original(args, config)
         marks["workstation_open"] = time.monotonic()
         return ws
 
     def timed_window(app, ws, args, size):
         from app.views import main_window
-        from app.views.qt import QApplication, QEvent, QObject, QTimer
+        from app.qt import QApplication, QEvent, QObject, QTimer
         marks["qt_app_ready"] = marks["main_window_imported"] = time.monotonic()
 
         class Phases(QObject):
@@ -155,7 +155,7 @@ def _serial(cls: str, n: int) -> str:
 def _make_devices(tables: int, seed: int = 13) -> dict:
     """serial -> a simulated device whose meter frames are stamped as they go to the line."""
     from app.devices.messages import BY_NAME, decode_message
-    from app.simulate.devices import SimDevice
+    from app.simulate.sim_device import SimDevice
     meter = BY_NAME["meter"].code
 
     class Stamped(SimDevice):
@@ -315,8 +315,8 @@ def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, dev
     from app.views import theme
     from app.views.bridge import Bridge
     from app.views.main_window import MainWindow
-    from app.views.qt import QApplication, QEvent, QObject, QSettings, Qt, QTimer
-    from app.workstation import demo
+    from app.qt import QApplication, QEvent, QObject, QSettings, Qt, QTimer
+    from app.simulate import demo
     from app.workstation.workstation import Workstation
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

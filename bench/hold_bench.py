@@ -68,7 +68,7 @@ def wait_read(app, page, reads: int, limit: float = 60.0) -> None:
 def bench(runs: int = 3) -> dict:
     from logs_bench import themed_app, window_over
 
-    from app.views.qt import QTimer
+    from app.qt import QTimer
     db = fixture()
     work = Path(tempfile.mkdtemp(prefix="pitdesk-hold-bench-"))
     os.environ["PITDESK_HOME"] = str(work / "home")

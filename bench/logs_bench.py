@@ -55,7 +55,7 @@ class Painted:
     """Notes the first paint of a view's viewport once its model holds the query asked for."""
 
     def __init__(self, page):
-        from app.views.qt import QEvent, QObject
+        from app.qt import QEvent, QObject
 
         class Filter(QObject):
             def eventFilter(inner, obj, event):       # noqa: N805
@@ -92,7 +92,7 @@ def themed_app():
     """The QApplication with the window's theme, as pitdesk gui makes it (offscreen unless set)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from app.views import theme
-    from app.views.qt import QApplication
+    from app.qt import QApplication
     app = QApplication.instance() or QApplication([])
     theme.apply(app)
     app.setStyleSheet(theme.stylesheet())
@@ -103,7 +103,7 @@ def window_over(db: Path, app, size=(1920, 1080), now: datetime | None = None):
     """The real window over ``db``: its tables from the log, its clock at ``now`` (default: five
     minutes after the last row)."""
     from app.views.main_window import MainWindow
-    from app.views.qt import QSettings
+    from app.qt import QSettings
     from app.workstation.config import TableSetup, WorkstationConfig
     from app.workstation.workstation import Workstation
 
@@ -184,7 +184,7 @@ def bench(runs: int = 3) -> dict:
 
 def whole_log(app, w) -> dict:
     """The million rows: the middle, a sort by a column, free text."""
-    from app.views.qt import Qt
+    from app.qt import Qt
     page = w.logs_page.pages["events"]
     w.show_view("logs:events")
     settle(app, page)

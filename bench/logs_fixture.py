@@ -38,7 +38,7 @@ def _digest(*names: str) -> str:
 
 def projection() -> str:
     """What the read models are projected by: a cached log made by other code is projected again."""
-    return _digest("models.py", "logrows.py")
+    return _digest("read_models.py", "logrows.py")
 
 
 def fixture(rounds: int = ROUNDS, tables: int = TABLES, cache: Path = CACHE, quiet: bool = False) -> dict:
@@ -55,7 +55,7 @@ def fixture(rounds: int = ROUNDS, tables: int = TABLES, cache: Path = CACHE, qui
         if made.get("projection") != projection():
             # the same events, read models projected by other code since: projected again
             from app.store.log import AuditLog
-            from app.store.models import rebuild
+            from app.store.read_models import rebuild
             t0 = time.perf_counter()
             with AuditLog(db) as log:
                 rebuild(log._conn)

@@ -71,7 +71,7 @@ def figures(ms: list[float]) -> dict:
 def app():
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from app.views import theme
-    from app.views.qt import QApplication
+    from app.qt import QApplication
     a = QApplication.instance() or QApplication([])
     theme.apply(a)
     a.setStyleSheet(theme.stylesheet())
@@ -81,7 +81,7 @@ def app():
 def shift_series(n: int):
     """``n`` readings 0.1 s apart from ``START``: seconds and dollars, with a reset every 40 minutes."""
     import numpy as np
-    from app.workstation.progressive import clock_seconds
+    from app.workstation.progressive_readout import clock_seconds
     t = clock_seconds(START) + np.arange(n) * 0.1
     step = np.arange(n) % (40 * 60 * 10)            # readings since the last reset
     cents = 1_000_000 + 21 * step
@@ -169,10 +169,10 @@ def feed(ws, clock, messages) -> None:
 
 def take_screenshots(folder: Path) -> list[str]:
     qapp = app()
-    from app.simulate.devices import SimDevice
+    from app.simulate.sim_device import SimDevice
     from app.views.main_window import MainWindow
-    from app.views.qt import QSettings
-    from app.workstation import demo
+    from app.qt import QSettings
+    from app.simulate import demo
     from app.workstation.workstation import Workstation
 
     class Clock:

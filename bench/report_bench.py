@@ -77,9 +77,9 @@ def timed(args: list[str]) -> float:
 def bench(runs: int = 3, page1: Path | None = None) -> dict:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from app.reports.shift_report import build, write_pdf
-    from app.views.qt import QApplication, QSizeF
+    from app.qt import QApplication, QSizeF
     from app.workstation.config import load
-    from app.workstation.shift_report import read_shift_report
+    from app.workstation.shift_figures import read_shift_report
     app = QApplication.instance() or QApplication([])  # noqa: F841
     work = Path(tempfile.mkdtemp(prefix="pitdesk-report-bench-"))
     try:
@@ -123,7 +123,7 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
 def preview_ms(r, runs: int) -> dict:
     """The preview's paint of part of the report and of all of it, medians in ms, and its pages."""
     from app.reports import shift_report as paper
-    from app.views.qt import QApplication, QPrinter, QPrintPreviewWidget
+    from app.qt import QApplication, QPrinter, QPrintPreviewWidget
     app = QApplication.instance()
     printer = QPrinter(QPrinter.PrinterMode.ScreenResolution)
     printer.setPageLayout(paper.page_layout("letter"))

@@ -1,7 +1,7 @@
 """Benchmark: settling a round from the round panel (issue 14, "Speed"): Settle pressed to the
 ledger shown, with the demo floor live (goal p99 <= 100 ms). Measured, never asserted in a test.
 
-The floor is the demo's (app/workstation/demo.py: T1-T7, every simulated device serving on its own
+The floor is the demo's (app/simulate/demo.py: T1-T7, every simulated device serving on its own
 loopback TCP port at the demo's pace, with its occasional faults, the shufflers reading every hand
 they deal). ``--floor demo`` (the default) settles the rounds at T7, the demo's table without
 devices (sd, 004): docs/rounds/sd-house.json with its wagers varied. ``--floor profiles`` adds a
@@ -66,8 +66,8 @@ class Bench:
         os.environ["PITDESK_HOME"] = str(home)
         from app.views import theme
         from app.views.main_window import MainWindow
-        from app.views.qt import QApplication, QEvent, QObject, QSettings
-        from app.workstation import demo
+        from app.qt import QApplication, QEvent, QObject, QSettings
+        from app.simulate import demo
         from app.workstation.config import TableSetup, WorkstationConfig
         from app.workstation.workstation import Workstation
 
@@ -107,7 +107,7 @@ class Bench:
     def _open(self, tables: list[str]) -> None:
         from app.engine.procedure import apply
         from app.store.log import Record
-        from app.workstation.opening import opening_events
+        from app.simulate.opening import opening_events
         records = []
         for t in tables:
             state, rules = self.ws.floor.state(t), self.ws.pit.rules[t]
@@ -121,7 +121,7 @@ class Bench:
     def wait(self, cond, timeout: float = 30.0, what: str = "") -> None:
         """Run the event loop until ``cond()``: asleep between events (a 5 ms timer wakes it to
         look), never spinning, so the bench takes no GIL from the links, the lane and the writer."""
-        from app.views.qt import QEventLoop, QTimer
+        from app.qt import QEventLoop, QTimer
         end = time.monotonic() + timeout
         tick = QTimer()
         tick.setInterval(5)

@@ -95,7 +95,7 @@ def main() -> int:
 
     from app.engine import bonus, vector
     from app.engine.rank import PACKED, Ranker
-    from app.resources import profile
+    from app.rules.resources import profile
 
     rng = random.Random(2026)
     rows: list[tuple[str, str, float, str]] = []
@@ -164,7 +164,7 @@ def main() -> int:
 
     # 5. full enumeration
     if not args.quick:
-        from app import analysis
+        from app.analysis import enumeration as analysis
         t = time.perf_counter()
         data = analysis.enumerate_all(workers=2)
         dt = time.perf_counter() - t

@@ -13,7 +13,7 @@ import time
 
 from app.engine.round import parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 
 
 def full_round(profile_name: str) -> dict:

@@ -1,7 +1,7 @@
 """The frozen build's entry point (installer/pitdesk.spec): ``pitdesk`` as the console script runs it.
 
 ``multiprocessing.freeze_support()`` comes first: the device links run in a spawned child process
-(app/devices/host.py) and the enumeration in a spawned pool (app/analysis.py); in a frozen build
+(app/devices/host.py) and the enumeration in a spawned pool (app/analysis/enumeration.py); in a frozen build
 such a child is this same executable started with multiprocessing's arguments, and must run the
 child's work rather than the command line.
 """

@@ -7,7 +7,7 @@ import random
 from app.engine.bank import cover_needed
 from app.engine.cards import cards_str, parse_cards
 from app.engine.profile import RuleProfile
-from app.resources import profile
+from app.rules.resources import profile
 
 
 def random_round(seed: int, profile_name: str, mode: str | None = None, rules: RuleProfile | None = None,

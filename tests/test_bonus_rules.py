@@ -18,7 +18,7 @@ import pytest
 from app.engine import bonus
 from app.engine.cards import parse_cards
 from app.engine.rank import Ranker
-from app.resources import paytable
+from app.rules.resources import paytable
 
 SECOND = Ranker("second")
 LOWEST = Ranker("lowest")

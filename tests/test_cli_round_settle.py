@@ -1,5 +1,5 @@
 """``pitdesk round settle --table T1 ROUND.json``: a round file settled into a live log through the
-workstation (app/cli/round.py), equal to ``pitdesk settle`` on the same file to the cent; refusals
+workstation (app/cli/round_command.py), equal to ``pitdesk settle`` on the same file to the cent; refusals
 exit 2 naming the fault with nothing of the round logged. Real SQLite files."""
 
 import io
@@ -14,7 +14,7 @@ import pytest
 from app.cli.main import main as pitdesk
 from app.store.log import AuditLog
 from app.workstation import config
-from app.workstation.demo import add_demo_users
+from app.simulate.demo import add_demo_users
 from app.workstation.workstation import Workstation
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from hypothesis import given, settings, strategies as st
 
 from app.engine.procedure import Deck, TableState
-from app.resources import profile
+from app.rules.resources import profile
 from app.workstation.clocks import (DECK_WARNING, DICE_WARNING, ClockWatch, deck_clocks, dice_clock, worst)
 
 T0 = datetime(2026, 11, 21, 14, 0)

@@ -23,7 +23,7 @@ from app.devices.session import Policy
 from app.engine.cards import card_str
 from app.engine.procedure import Event
 from app.workstation.pit import Pit, TableConfig
-from app.simulate.devices import SimDevice
+from app.simulate.sim_device import SimDevice
 from app.store import audit, paths
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))

@@ -17,7 +17,7 @@ from app.devices.mapping import (
 from app.devices.messages import SPECS, MessageError, decode_message, encode_message
 from app.engine import position as positions
 from app.engine.procedure import Event, Refused, TableState, apply, replay
-from app.resources import profile
+from app.rules.resources import profile
 from app.store.approvals import KINDS
 from test_procedure import WAGERS, a_round, ev, opened
 

@@ -1,4 +1,4 @@
-"""Simulated devices (app/simulate/devices.py) on real PTYs and TCP sockets, against a raw
+"""Simulated devices (app/simulate/sim_device.py) on real PTYs and TCP sockets, against a raw
 workstation end written here: the session rules of docs/devices.md, each device class's cycle,
 every fault as it shows on the wire, and ``pitdesk simulate device``."""
 
@@ -23,7 +23,7 @@ from app.cli import main
 from app.devices.frame import Decoder, Frame, encode
 from app.devices.messages import decode_message, encode_message
 from app.engine.cards import card_str
-from app.simulate.devices import SimDevice, SimError
+from app.simulate.sim_device import SimDevice, SimError
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 LINK = {"ack", "nak", "heartbeat"}

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from app import analysis
+from app.analysis import enumeration as analysis
 
 
 def test_tasks_cover_every_hand_exactly_once():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from app.views.qt import QImage
+from app.qt import QImage
 from tests.test_views_support import no_threads_left  # noqa: F401
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))

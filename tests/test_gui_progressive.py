@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 
 from app.views.progressive_models import HitModel, MeterRecordModel, RecordRow
-from app.views.qt import Qt
+from app.qt import Qt
 from app.views.theme import money
 from app.workstation.shifts import shift_of
 from tests.test_gui_window import FLOOR, PIT, error_shown, fill, gone

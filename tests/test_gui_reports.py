@@ -11,9 +11,9 @@ from datetime import date, datetime
 import pytest
 
 from app.simulate.shift import SIM_PIN
-from app.views.qt import QSettings
+from app.qt import QSettings
 from app.workstation.config import TableSetup, WorkstationConfig
-from app.workstation.shift_report import as_json, read_shift_report
+from app.workstation.shift_figures import as_json, read_shift_report
 from app.workstation.workstation import Workstation
 from tests.test_shift_report import DAY, SHIFT, events, made, money, pdf_text, shift  # noqa: F401  (fixtures)
 from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401

@@ -12,7 +12,7 @@ import json
 from datetime import datetime
 
 from app.views.dialogs import DecideDialog
-from app.views.qt import Qt
+from app.qt import Qt
 from app.views.round_dialogs import ReissueSlipDialog, ReopenRoundDialog, VoidSlipDialog
 from tests.test_gui_rounds import (DEALER, FLOOR, PAYEE, PIT, ROOT, activate, count, gone, idle, logged,  # noqa: F401
                                    no_threads_left, open_round_panel, pitdesk_settle, rpit, settle_from_panel,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from app.views.qt import Qt
+from app.qt import Qt
 from tests.test_gui_rounds import (DEALER, activate, count, idle, make_round_pit, no_threads_left,  # noqa: F401
                                    open_round_panel, pitdesk_settle, settle_from_panel, sign_in, start_round,
                                    themed, type_field, typed)

@@ -31,15 +31,15 @@ from app.devices.messages import decode_message, encode_message
 from app.engine.money import dollars
 from app.engine.procedure import apply
 from app.reports import slip as slip_report
-from app.resources import profile
-from app.simulate.devices import SimDevice
+from app.rules.resources import profile
+from app.simulate.sim_device import SimDevice
 from app.store.log import Record
 from app.views.main_window import MainWindow
-from app.views.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
+from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
 from app.views.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
-from app.workstation.demo import add_demo_users
-from app.workstation.opening import DEMO_DEALER, DEMO_FLOOR, opening_events
+from app.simulate.demo import add_demo_users
+from app.simulate.opening import DEMO_DEALER, DEMO_FLOOR, opening_events
 from app.workstation.readouts import SlipInfo
 from app.workstation.workstation import Workstation
 from tests.test_views_support import (QUICK, USERS, WAIT_MS, Clock, close_window, no_threads_left,  # noqa: F401

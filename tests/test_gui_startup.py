@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import faults, gui
+from app.cli import faults, gui_command as gui
 from app.cli.main import main as pitdesk
 from app.store import paths
 from app.store.log import AuditLog
 from app.views import startup
-from app.views.qt import QMessageBox
+from app.qt import QMessageBox
 from app.workstation import config
 from app.workstation.workstation import Workstation
 from tests.test_gui_cli import env, gui as run_gui

@@ -12,7 +12,7 @@ import shiboken6
 from datetime import timedelta
 
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
-from app.views.qt import QSettings, Qt, QTableView
+from app.qt import QSettings, Qt, QTableView
 from tests.test_views_support import (USERS, WAIT_MS, close_pit, hit_pit, make_pit, no_threads_left, pit,  # noqa: F401
                                       themed, wait_online)
 
@@ -513,7 +513,7 @@ def test_a_device_event_is_pumped_at_once_not_at_the_next_tick(pit, qtbot):
 
 def test_a_tile_is_measured_again_only_when_its_size_may_change(pit, qtbot):
     """A new meter value of the same length redraws the meter and nothing else; a longer text
-    says the tile may need another size (app/views/floor.py measures again only then)."""
+    says the tile may need another size (app/views/floor_view.py measures again only then)."""
     from dataclasses import replace
     wait_online(qtbot, pit)
     w = pit.window.floor.tiles["T1"]

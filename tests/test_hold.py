@@ -1,7 +1,7 @@
 """The hold: actual against theoretical, per table and wager type and for the pit.
 
 The figures of a simulated shift are checked against sums the test makes itself from the
-logged events (json over the ``events`` rows, never through app/store/hold.py); the money is
+logged events (json over the ``events`` rows, never through app/store/hold_lines.py); the money is
 conserved; the theoretical hold of every pay table equals docs/analysis.md; the base game's
 estimate says it is one and gives its interval; ``pitdesk hold`` prints the same figures and
 refuses bad input with exit 2, naming the fault, without writing anything.
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from app import estimate
-from app.resources import names, paytable, profile
+from app.analysis import estimate
+from app.rules.resources import names, paytable, profile
 from app.workstation import theoretical
 from app.workstation.hold import HoldError, as_json, read_hold
 from tests.logs_support import simulate
@@ -288,7 +288,7 @@ def test_a_missing_group_is_simulated_once_and_kept_in_the_users_folder(tmp_path
 
 @pytest.mark.slow
 def test_the_shipped_files_are_what_the_analysis_computes():
-    from app import analysis
+    from app.analysis import enumeration as analysis
     data = analysis.enumerate_all(workers=2)
     shipped = json.loads(theoretical.ENUMERATION.read_text())
     for k in ("total_hands", "counts", "progressive", "three_card", "ace_high_joint"):
@@ -414,7 +414,7 @@ def _hold_rows(db: Path) -> dict:
 def test_a_log_made_before_migration_4_reads_the_same_hold_and_gets_the_rows_a_new_log_has(shift, tmp_path,
                                                                                              monkeypatch):
     from app.store.log import AuditLog
-    from app.store.models import rebuild
+    from app.store.read_models import rebuild
     monkeypatch.setenv("PITDESK_HOME", str(shift.parent / "home"))
     live = _hold_rows(shift)
     assert live["hold_house"] and live["hold_stakes"]

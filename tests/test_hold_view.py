@@ -16,7 +16,7 @@ import pytest
 from app.simulate.shift import SIM_PIN
 from app.views.hold_models import PIT, HoldLinesModel, HoldTablesModel, table_rows
 from app.views.hold_view import REFRESH_MS, period_of
-from app.views.qt import QSettings
+from app.qt import QSettings
 from app.views.theme import money
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold

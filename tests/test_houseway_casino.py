@@ -26,7 +26,7 @@ import pytest
 
 from app.engine.houseway import HouseWay
 from app.engine.rank import Ranker
-from app.resources import house_way_table
+from app.rules.resources import house_way_table
 
 from tests.houseway_cases import CARDS, RANKS, RANKS_JK_A, check_setting
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.rank import legal_set
-from app.resources import profile
+from app.rules.resources import profile
 
 WAYS = [("casino", profile("casino")), ("face-up", profile("face-up-ca"))]
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from app.store import logbook
 from app.store.log import AuditLog
-from app.store.models import rebuild
+from app.store.read_models import rebuild
 from app.workstation.errors import FieldsRefused, Refused
 from app.workstation.logs import Logs, time_range
 from tests.logs_support import Shift, expected, make_shift

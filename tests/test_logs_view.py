@@ -16,7 +16,7 @@ from app.simulate.shift import SIM_PIN
 from app.views.log_models import PAGE, KeyRole, LevelRole
 from app.views.logs_page import LogTabPage
 from app.views.main_window import MainWindow
-from app.views.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
+from app.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
 from app.views.theme import OK, RED
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
@@ -303,6 +303,6 @@ def test_a_tab_shown_is_not_kept_waiting_by_another_tabs_sort(logs, qtbot):
 
 
 def test_pitdesk_gui_takes_a_log_as_its_view():
-    from app.cli.gui import VIEW
+    from app.cli.gui_command import VIEW
     assert all(VIEW.match(v) for v in ("logs", "logs:events", "logs:sign_ins", "table:T1"))
     assert not any(VIEW.match(v) for v in ("logs:", "logs:Every event", "log"))

@@ -31,7 +31,7 @@ def test_the_printer_is_there():
 
 def test_a_report_printed_through_cups_says_what_its_pdf_says(shift, tmp_path, qapp):
     from app.reports.shift_report import write_pdf
-    from app.workstation.shift_report import read_shift_report
+    from app.workstation.shift_figures import read_shift_report
     before = set(OUT.glob("*.pdf")) if OUT.exists() else set()
     p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--print", PRINTER,
                 "--paper", "a4")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.engine.procedure import Event, Refused, TableState, apply, due, replay
-from app.resources import profile
+from app.rules.resources import profile
 
 T0 = datetime(2026, 11, 21, 14, 0)
 RULES = profile("section6").rules

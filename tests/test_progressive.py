@@ -1,4 +1,4 @@
-"""The progressive readout of the workstation (app/workstation/progressive.py) and the acceptor
+"""The progressive readout of the workstation (app/workstation/progressive_readout.py) and the acceptor
 check (app/workstation/acceptors.py), on a real audit database: the controller's messages go
 into the workstation's link queue as its link would put them, and each figure is compared with
 the log read here with SQL of its own."""
@@ -11,7 +11,7 @@ import pytest
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
 from app.workstation import config
-from app.workstation.demo import add_demo_users
+from app.simulate.demo import add_demo_users
 from app.workstation.workstation import Workstation
 
 T0 = datetime(2026, 11, 23, 15, 0)

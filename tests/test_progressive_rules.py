@@ -12,7 +12,7 @@ from app.engine.bonus import PROGRESSIVE_LINES
 from app.engine.progressive import progressive_payout
 from app.engine.round import parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 from app.workstation.acceptors import compare
 from app.workstation.shifts import shift_of, shifts_back, shifts_between
 

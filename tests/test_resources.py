@@ -4,8 +4,8 @@ import shutil
 
 import pytest
 
-from app import resources
-from app.resources import (ResourceError, load_house_way_file, load_paytable_file, load_profile_file, names,
+from app.rules import resources
+from app.rules.resources import (ResourceError, load_house_way_file, load_paytable_file, load_profile_file, names,
                            paytable, profile)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.resources import names, profile
+from app.rules.resources import names, profile
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))

@@ -13,7 +13,7 @@ from contextlib import redirect_stderr
 from pathlib import Path
 
 from app.cli import selftest
-from app.resources import names
+from app.rules.resources import names
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ import pytest
 
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 
 BANK = {"seat": 3, "cards": "Qs Qd 9h 7c 5s 3d 2h", "high": "Qs Qd 7c 5s 3d", "low": "9h 2h"}
 WINNER = {"seat": 1, "cards": "Ks Kd Ah Jc 8d 6s 4c", "high": "Ks Kd 8d 6s 4c", "low": "Ah Jc"}  # beats the bank

@@ -9,7 +9,7 @@ import pytest
 from app.engine.profile import Commission
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 
 # The dealer's seven cards set by the house way as K-7-5-3-2 / Q-9 (003 NO PAIR).
 DEALER = "Ks Qd 9c 7h 5s 3d 2c"

@@ -181,8 +181,8 @@ def test_the_pdf_says_what_the_json_says_and_a_reprint_says_copy(shift, tmp_path
 
 def test_qprinter_prints_the_same_pages_as_the_pdf(shift, tmp_path, qapp):
     from app.reports.shift_report import print_report, write_pdf
-    from app.views.qt import QPrinter
-    from app.workstation.shift_report import read_shift_report
+    from app.qt import QPrinter
+    from app.workstation.shift_figures import read_shift_report
     r = read_shift_report(shift, date.fromisoformat(DAY), SHIFT)
     r.number = 5
     _, pages = write_pdf(r, tmp_path / "out.pdf", "letter")

@@ -11,10 +11,10 @@ import pytest
 
 from app.cli import main
 from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply
-from app.resources import names, profile
+from app.rules.resources import names, profile
 from app.simulate import ShiftError, run_shift
 from app.store.approvals import KINDS
-from app.store.models import PROCEDURE_EVENTS
+from app.store.read_models import PROCEDURE_EVENTS
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 START = datetime(2026, 11, 21, 14, 0)

@@ -12,11 +12,11 @@ import pytest
 from app.engine.procedure import Event, Refused
 from app.engine.round import parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 from app.store.approvals import ApprovalError, Approvals
 from app.store.floor import Floor, FloorError
 from app.store.log import AuditLog
-from app.store.models import rebuild
+from app.store.read_models import rebuild
 from app.store.slips import SlipError, Slips, needs_w2g
 from app.store.users import Session, SignInError, UserError, Users
 
@@ -347,6 +347,6 @@ def test_users_role_cli(tmp_path):
 
 
 def test_the_command_line_offers_the_stores_roles():
-    from app.cli import users as users_cli
+    from app.cli import users_command as users_cli
     from app.store.users import ROLES
     assert users_cli.ROLES == ROLES

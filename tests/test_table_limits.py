@@ -13,7 +13,7 @@ import pytest
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
 from app.engine.tablelimits import TableLimitsError
-from app.resources import names, profile
+from app.rules.resources import names, profile
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 CARDS = {"cards": "Ah Ad 8c 6d 4h Kc Jh", "high": "Ah Ad 8c 6d 4h", "low": "Kc Jh"}

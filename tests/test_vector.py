@@ -75,7 +75,7 @@ def test_large_random_sample_agrees():
 
 def test_progressive_codes_agree_with_the_scalar_best_setting():
     # 000(q)(4), (l)(9): the best-paying setting, at two meter values, for both wager sizes
-    from app.resources import paytable
+    from app.rules.resources import paytable
     rng = random.Random(9)
     hands = [rng.sample(range(53), 7) for _ in range(8_000)] + [rng.sample(range(52), 6) + [52] for _ in range(4_000)]
     hands += [parse_cards(t) for t in ("As Ks Qs Js Ts Ah Ad", "As Ks Qs Js Ts Jk Ah", "As Ah Ad Ac Jk 2c 2d",

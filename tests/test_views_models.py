@@ -9,9 +9,9 @@ import pytest
 
 from app.views import theme
 from app.views.lists import WaitingProxy
-from app.views.models import (AlarmModel, ApprovalModel, DeckModel, HistoryModel, IrregularityModel, ShortcutModel,
+from app.views.pit_models import (AlarmModel, ApprovalModel, DeckModel, HistoryModel, IrregularityModel, ShortcutModel,
                               UserModel)
-from app.views.qt import QModelIndex, Qt
+from app.qt import QModelIndex, Qt
 from app.views.records import LevelRole, RecordRole, SortRole
 from app.workstation.clocks import DeckClock
 from app.workstation.readouts import (AlarmInfo, ApprovalInfo, DeckInfo, HistoryPage, HistoryRow, IrregularityInfo,
@@ -188,7 +188,7 @@ def test_the_qt_binding_keeps_its_references_to_none_and_true():
     import subprocess
     import sys
     code = ("import sys\n"
-            "from app.views.qt import QObject, Signal\n"
+            "from app.qt import QObject, Signal\n"
             "class S(QObject):\n    said = Signal()\n"
             "s = S()\n"
             "n, t = sys.getrefcount(None), sys.getrefcount(True)\n"

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from app.devices.session import Policy
-from app.simulate.devices import SimDevice
+from app.simulate.sim_device import SimDevice
 from app.views import theme
 from app.views.main_window import MainWindow
-from app.views.qt import QSettings, QThreadPool, QTimer
-from app.workstation import demo
+from app.qt import QSettings, QThreadPool, QTimer
+from app.simulate import demo
 from app.workstation.workstation import Workstation
 
 T0 = datetime(2026, 11, 23, 20, 0, 0)

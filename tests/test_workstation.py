@@ -8,12 +8,12 @@ import pytest
 
 from app.store import audit, paths
 from app.workstation import config
-from app.workstation.demo import add_demo_users
+from app.simulate.demo import add_demo_users
 from app.workstation.errors import LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
 from app.workstation.workstation import Workstation
 
 T0 = datetime(2026, 11, 21, 14, 0)
-# the demo people (app/workstation/demo.py)
+# the demo people (app/simulate/demo.py)
 ADMIN, FLOOR = ("demo-admin", "1111"), ("demo-floor", "2222")
 PIT, DEALER = ("demo-pit", "3333"), ("demo-dealer", "4444")
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.workstation import config
 from app.workstation.config import ConfigError
-from app.workstation.demo import DEMO_TABLES, demo_config
+from app.simulate.demo import DEMO_TABLES, demo_config
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -110,7 +110,7 @@ def test_a_file_that_cannot_be_read_is_named(tmp_path):
 def test_the_demo_floor_covers_every_profile_with_the_devices_it_uses():
     """Every profile that uses devices has a table with each device class it has a use for, and
     the demo configuration passes the same checks as a file."""
-    from app.resources import profile
+    from app.rules.resources import profile
     from app.workstation import equipment
     serials = [f"{p}-{t}" for t, _, _, _ in DEMO_TABLES for p in ("SHF", "SHO", "PRG", "RNG")]
     c = demo_config({s: f"socket://127.0.0.1:{4000 + n}" for n, s in enumerate(serials)})

@@ -1,4 +1,4 @@
-"""The workstation with real simulated devices over loopback TCP (app/simulate/devices.py), its
+"""The workstation with real simulated devices over loopback TCP (app/simulate/sim_device.py), its
 links, the live pit and a real audit database: alarms on the tiles, acknowledgements, approvals,
 lights, the progressive controller, and a clean close.
 
@@ -13,10 +13,10 @@ import time
 import pytest
 
 from app.devices.session import Policy
-from app.simulate.devices import SimDevice
+from app.simulate.sim_device import SimDevice
 from app.store import audit, paths
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
-from app.workstation.demo import DEMO_TABLES, add_demo_users, open_demo, open_demo_tables
+from app.simulate.demo import DEMO_TABLES, add_demo_users, open_demo, open_demo_tables
 from app.workstation.errors import NotPermitted, Refused, SignInRefused
 from app.workstation.workstation import Workstation
 

@@ -12,7 +12,7 @@ import time
 from app.devices.host import LinkHost
 from app.devices.link import DeviceMessage, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US, OFFLINE, ONLINE, Policy
-from app.simulate.devices import SimDevice
+from app.simulate.sim_device import SimDevice
 from app.workstation.runner import HostedLinkRunner, LinkRunner, runner_for
 from app.workstation.config import DeviceSetup
 

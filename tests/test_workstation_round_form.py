@@ -1,4 +1,4 @@
-"""What the round panel shows a field for: ``RoundDraftInfo.form`` (app/workstation/rounds.py
+"""What the round panel shows a field for: ``RoundDraftInfo.form`` (app/workstation/round_draft.py
 ``round_form``), read from the table's profile so that the window decides nothing itself."""
 
 import pytest

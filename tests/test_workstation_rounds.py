@@ -1,4 +1,4 @@
-"""Rounds at the workstation without a window (app/workstation/rounds.py, roundlog.py, the Rounds
+"""Rounds at the workstation without a window (app/workstation/round_draft.py, roundlog.py, the Rounds
 section of app/workstation/workstation.py; docs/workstation.md, "Rounds"): a round typed as a
 person types it or read by a card-reading shuffler, settled exactly as ``pitdesk settle`` settles
 the same round file, logged through the floor, approved, released with its payout slips, and read
@@ -19,10 +19,10 @@ from app.devices.messages import decode_message, encode_message
 from app.engine.money import dollars
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
-from app.resources import profile
+from app.rules.resources import profile
 from app.store.slips import Slips
 from app.workstation import config
-from app.workstation.demo import add_demo_users
+from app.simulate.demo import add_demo_users
 from app.workstation.errors import FieldsRefused, NotPermitted, Refused, SignInRequired
 from app.workstation.workstation import Workstation
 from tests.rounds import random_round

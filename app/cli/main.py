@@ -1,6 +1,6 @@
 """The ``pitdesk`` command line: JSON out, for scripting and audits.
 
-One module per command group (app/cli/hand.py, settle.py, deal.py, round.py, analyze.py,
+One module per command group (app/cli/hand_command.py, settle.py, deal.py, round.py, analyze.py,
 audit.py, users.py, simulate.py, devices.py, hold.py, report.py, gui.py), each with ``add_parser(sub)`` and
 ``run(args) -> int``; this module assembles the parser and hands the parsed command to its group.
 ``pitdesk --self-test`` checks an installation (app/cli/selftest.py).
@@ -15,9 +15,12 @@ import signal
 import sys
 
 from app.engine.cards import CardError
-from app.resources import ResourceError
+from app.rules.resources import ResourceError
 
-from . import analyze, audit, deal, devices, gui, hand, hold, report, round as rounds, selftest, settle, simulate, users
+from . import (analyze_command as analyze, audit_command as audit, deal_command as deal, devices_command as devices,
+               gui_command as gui, hand_command as hand, hold_command as hold, report_command as report,
+               round_command as rounds, selftest, settle_command as settle, simulate_command as simulate,
+               users_command as users)
 from .common import EXIT_BAD_INPUT, InputError
 
 # in the order ``pitdesk --help`` lists them

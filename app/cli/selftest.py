@@ -139,7 +139,7 @@ class SelfTest:
 
     def wait(self, what: str, done: Callable[[], bool], timeout: float = WAIT_S) -> None:
         """Qt's events run until ``done()``; a check fails naming ``what`` after ``timeout``."""
-        from app.views.qt import QEventLoop
+        from app.qt import QEventLoop
         end = time.monotonic() + timeout
         while not done():
             if time.monotonic() > end:
@@ -160,7 +160,7 @@ class SelfTest:
     # -- the checks -----------------------------------------------------------------------------
     def qt_plugins(self) -> dict:
         from app.views import startup
-        from app.views.qt import QApplication, QLibraryInfo
+        from app.qt import QApplication, QLibraryInfo
         problem = startup.platform_problem()
         if problem is not None:
             raise CheckFailed(problem, platform=os.environ.get("QT_QPA_PLATFORM"))
@@ -180,8 +180,8 @@ class SelfTest:
     def main_window(self) -> dict:
         from app.views import theme
         from app.views.main_window import MainWindow
-        from app.views.qt import QSettings
-        from app.workstation.demo import DEMO_TABLES, open_demo
+        from app.qt import QSettings
+        from app.simulate.demo import DEMO_TABLES, open_demo
         theme.apply(self.app)
         self.app.setStyleSheet(theme.stylesheet())
         self.ws, _ = open_demo(self.db, faults=(), fault_rate=0.0, seed=17)
@@ -255,9 +255,9 @@ class SelfTest:
         from datetime import datetime, timedelta
 
         from app.views.progressive_chart import MeterChart
-        from app.views.qt import QColor
+        from app.qt import QColor
         from app.views.theme import TEXT
-        from app.workstation.progressive import clock_seconds
+        from app.workstation.progressive_readout import clock_seconds
         if self.app is None:
             raise CheckFailed("not run: Qt did not start")
         chart = MeterChart("selftest_chart")
@@ -277,7 +277,6 @@ class SelfTest:
         want = QColor(TEXT).rgb() & 0xFFFFFF
         drawn = sum(1 for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
                     if image.pixel(x, y) & 0xFFFFFF == want)
-        import pyqtgraph.exporters   # noqa: F401  (a submodule pyqtgraph does not import itself)
         exporter = chart.pg.exporters.ImageExporter(chart.widget.getPlotItem())
         png = self.tmp / "chart.png"
         exporter.export(str(png))
@@ -309,7 +308,7 @@ class SelfTest:
                 "chain_head": report.head_text, "bytes": len(data), "pages": pages}
 
     def printers(self) -> dict:
-        from app.views.qt import QPrinter, QPrinterInfo
+        from app.qt import QPrinter, QPrinterInfo
         if self.app is None:
             raise CheckFailed("not run: Qt did not start")
         names = list(QPrinterInfo.availablePrinterNames())

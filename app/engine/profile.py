@@ -1,7 +1,7 @@
 """A table's rule profile as values: everything on which the rule texts differ is a setting.
 
 The data lives in resources/rules/*.toml (one profile per text) and is validated by
-app/resources.py; the engine only reads these values and never asks which text a profile is.
+app/rules/resources.py; the engine only reads these values and never asks which text a profile is.
 """
 
 from __future__ import annotations

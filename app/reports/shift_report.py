@@ -5,7 +5,7 @@ The pages are a QTextDocument (HTML: the figures as tables) laid out on the devi
 resolution and drawn a page at a time with a foot on every page: the report's number (or COPY),
 the shift, the chain head and "page N of M". The charts (actual against theoretical hold per
 wager type) are drawn with QPainter into images the document holds. Every figure is the
-workstation's (app/workstation/shift_report.py); nothing here computes one but the layout.
+workstation's (app/workstation/shift_figures.py); nothing here computes one but the layout.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from app.engine.money import dollars
 from app.workstation.hold import LABELS
-from app.workstation.shift_report import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
+from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
-from app.views.qt import (QColor, QFont, QImage, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+from app.qt import (QColor, QFont, QImage, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
                           QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
 
 MARGIN_MM = 14.0

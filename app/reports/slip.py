@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from app.engine.money import dollars
-from app.views.qt import (QColor, QFont, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPointF,
+from app.qt import (QColor, QFont, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPointF,
                           QRectF, Qt)
 
 MARGIN_MM = 16.0

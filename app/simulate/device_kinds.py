@@ -6,7 +6,7 @@ draw a random fault. The code after a ``yield`` runs once that message has gone 
 state a message announces (the progressive meter) changes only when the message is sent.
 ``take(fault)`` consumes an injected content fault (jam, miscount, misread) at the point of the round where
 a real device would show it. The link faults (garbage, bad-crc, drop, silence, slow) are the
-link's business (app/simulate/devices.py), not the class's. The names of the classes and the
+link's business (app/simulate/sim_device.py), not the class's. The names of the classes and the
 faults, and the usage errors for them, are here too.
 """
 

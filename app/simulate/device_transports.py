@@ -1,4 +1,4 @@
-"""The lines a simulated device talks on (app/simulate/devices.py): a pseudo-terminal behind a
+"""The lines a simulated device talks on (app/simulate/sim_device.py): a pseudo-terminal behind a
 symlink, or a TCP server for one workstation at a time. Each waits (select) until there is
 something to read or room to write, or until it is woken from another thread, and never blocks
 on a write: ``write`` returns how many bytes went out.

@@ -14,7 +14,7 @@ few tables see every profile), and each deck brought to a table may be dealt by 
 profile's deal methods. The simulator prefers what the shift has not shown yet: the first
 rounds that can show an irregularity kind, an approval kind, a banking mode, a deal or
 position method, a deck or dice change, a slip with W-2G data or a void slip usually do. The
-rare hands behind some approvals are planted (app/simulate/rounds.py).
+rare hands behind some approvals are planted (app/simulate/random_rounds.py).
 
 Determinism: every choice comes from ``random.Random`` seeded from ``seed``; the tables run as
 generators merged in simulated-time order, so the same seed and start give the same event
@@ -48,14 +48,14 @@ from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, app
 from app.engine.round import RoundError, parse_round
 from app.engine.rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
 from app.engine.settle import settle
-from app.resources import names, profile
+from app.rules.resources import names, profile
 from app.store.approvals import Approvals
 from app.store.floor import Floor
 from app.store.log import AuditLog, Record
 from app.store.slips import Slips, needs_w2g
 from app.store.users import Session, Users
 
-from . import rounds as gen
+from . import random_rounds as gen
 
 SIM_PIN = "2468"
 START_FORMAT = "%Y-%m-%d %H:%M"

@@ -15,7 +15,7 @@ from app.engine.settle import Settlement
 
 from .approvals import Approvals
 from .log import AuditLog, Record
-from .models import _profile
+from .read_models import _profile
 
 
 class FloorError(ValueError):

@@ -29,7 +29,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import chain, heads, paths
-from .models import PROCEDURE_EVENTS, Projector, catch_up, restore
+from .read_models import PROCEDURE_EVENTS, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, connect, migrate
 
 
@@ -96,6 +96,7 @@ class AuditLog:
         try:
             self._conn = connect(self.path, busy_timeout)
             migrate(self._conn)
+            reproject(self._conn)   # a migration that added read-model columns: filled from the log
             self.db_id = self._conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
             self._resync()
         except sqlite3.Error as e:

@@ -1,4 +1,4 @@
-"""The logs' own read models, folded from the log beside the others (app/store/models.py).
+"""The logs' own read models, folded from the log beside the others (app/store/read_models.py).
 
 ``device_log``: every device fault, and every change of a device's link: a link that went offline
 or failed (the device faults ``offline``, ``link`` and ``gap``), came back (the ``alarm_cleared``

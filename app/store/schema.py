@@ -3,7 +3,7 @@
 Every connection runs in WAL mode with synchronous=FULL, so a commit that returned is on disk.
 The event log is append-only by trigger: no UPDATE, no DELETE, and an INSERT must carry the
 next sequence number and the previous row's hash. Read models are ordinary tables that
-``app.store.models`` rebuilds from the log.
+``app.store.read_models`` rebuilds from the log.
 """
 
 from __future__ import annotations
@@ -180,7 +180,8 @@ REPROJECT = "reproject"   # meta key: a migration added read-model columns the l
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the migrations not yet applied, each in its own transaction; the schema version.
+    """Apply the migrations not yet applied, each in its own transaction; the schema version. A
+    step that added read-model columns leaves ``REPROJECT`` in meta for ``read_models.reproject``.
 
     Two processes may open a new database at the same moment (two commands at first run): each
     step is decided inside its write transaction, so only one of them applies it."""
@@ -204,23 +205,4 @@ def migrate(conn: sqlite3.Connection) -> int:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-    _reproject(conn)
     return max(v for v, _, _ in MIGRATIONS)
-
-
-def _reproject(conn: sqlite3.Connection) -> None:
-    """After the migrations: a step that added read-model columns left a note in meta; the read
-    models are projected again from the log (app/store/models.py) and the note removed, in one
-    transaction, so that a process stopped half way projects them again at its next start."""
-    if not conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
-        return
-    from .models import project_all   # the read models import this module
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
-            project_all(conn)
-            conn.execute("DELETE FROM meta WHERE key = ?", (REPROJECT,))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise

@@ -2,7 +2,7 @@
 
 Every function takes the period as ISO times in the log's local time and returns plain rows
 (dicts), ordered as the report prints them. Nothing is computed here beyond picking the rows
-and saying how each stood at the shift's end; the figures of money come from app/store/hold.py.
+and saying how each stood at the shift's end; the figures of money come from app/store/hold_lines.py.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from typing import Any
 from app.workstation.changes import Changes
 from app.workstation.errors import LogStopped
 
-from .qt import QObject, Qt, QTimer, Signal
+from app.qt import QObject, Qt, QTimer, Signal
 from .tasks import Lane
 
 PUMP_MS = 100

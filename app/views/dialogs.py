@@ -12,8 +12,8 @@ from __future__ import annotations
 from app.store.users import ROLES
 
 from . import theme
-from .models import UserModel, seat_text, when, words
-from .qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
+from .pit_models import UserModel, seat_text, when, words
+from app.qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
                  QPushButton, Qt, QVBoxLayout, QWidget)
 from .table_page import record_view
 

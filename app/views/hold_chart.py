@@ -18,7 +18,7 @@ from app.workstation.hold import LABELS
 
 from . import theme
 from .progressive_chart import dark_plot
-from .qt import QColor, QFontMetrics, pyqtgraph
+from app.qt import QColor, QFontMetrics, pyqtgraph
 
 ACTUAL = QColor("#6cb6ff")
 THEORETICAL = QColor("#a4abb8")

@@ -22,7 +22,7 @@ from app.workstation.shifts import DEFAULT, ShiftPlan
 
 from . import theme
 from .hold_models import PIT, HoldLinesModel, HoldTablesModel, percent, table_rows, theoretical_text
-from .qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTimer, QVBoxLayout,
+from app.qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTimer, QVBoxLayout,
                  QWidget)
 from .records import RecordRole
 from .table_page import record_view

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import theme
-from .models import AlarmModel, ApprovalModel
-from .qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
+from .pit_models import AlarmModel, ApprovalModel
+from app.qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
                  QVBoxLayout, QWidget)
 from .records import RecordRole, SortRole
 from .table_page import record_view

@@ -28,7 +28,7 @@ from app.workstation.logs import Interrupted
 
 from . import theme
 from .log_columns import COLUMNS, Record, recorder
-from .qt import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from app.qt import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 
 PAGE = 200             # rows read at a time
 KEEP = 4_000           # rows held at most (the pages asked for last)

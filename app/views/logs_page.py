@@ -19,7 +19,7 @@ from pathlib import Path
 from . import theme
 from .log_columns import COLUMNS, recorder
 from .log_models import LogModel
-from .qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                  QPushButton, Qt, QTableView, QTabWidget, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
 

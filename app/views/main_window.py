@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from . import theme
 from .bridge import Bridge, Update
 from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, SignInDialog, UsersDialog
-from .floor import FloorView
+from .floor_view import FloorView
 from .hold_view import HoldPage
 from .lists import AlarmsPage, ApprovalsPage
 from .logs_page import LogsPage
-from .models import ShortcutModel
+from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
 from .round_panel import RoundPanel
-from .qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
+from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage, record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
@@ -516,7 +516,7 @@ class MainWindow(QMainWindow):
         if self._closed:
             return
         self._closed = True
-        from .qt import QApplication
+        from app.qt import QApplication
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)

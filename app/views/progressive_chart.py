@@ -20,10 +20,10 @@ from datetime import datetime
 
 import numpy as np
 
-from app.workstation.progressive import clock_seconds
+from app.workstation.progressive_readout import clock_seconds
 
 from . import theme
-from .qt import QColor, pyqtgraph
+from app.qt import QColor, pyqtgraph
 from .theme import AMBER, NONE, OK, RED
 
 HIT_COLOUR = {"PENDING": AMBER, "PAID": OK, "DENIED": RED}

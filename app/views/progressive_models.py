@@ -1,13 +1,13 @@
 """The progressive view's record models: the controllers' hits and the meter's record.
 
-Each column only words what the workstation's readout says (app/workstation/progressive.py):
+Each column only words what the workstation's readout says (app/workstation/progressive_readout.py):
 where a hit stands beside its colour, money in dollars, each figure with the paragraph the
 readout gives it. Nothing here decides a rule.
 """
 
 from __future__ import annotations
 
-from .models import seat_text, stamp, when
+from .pit_models import seat_text, stamp, when
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 

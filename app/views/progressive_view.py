@@ -1,7 +1,7 @@
 """The progressive view: a card per progressive controller, its hits and the meter's record.
 
 A card shows one controller as the workstation reads it (``ControllerReadout``,
-app/workstation/progressive.py): the meter in large numerals, the tables it serves, its link,
+app/workstation/progressive_readout.py): the meter in large numerals, the tables it serves, its link,
 the lock-out, the acceptor lights against the round's progressive wagers, a PENDING banner
 while a hit waits for a supervisor, and the meter against time since the shift began with hits
 and resets marked (app/views/progressive_chart.py). Under the cards: the hits of every
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.workstation.progressive import clock_seconds
+from app.workstation.progressive_readout import clock_seconds
 
 from . import theme
 from .progressive_models import HIT_LEVEL, HitModel, MeterRecordModel, RecordRow
-from .qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt,
+from app.qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt,
                  QTabWidget, QTimer, QVBoxLayout, QWidget)
 from .records import RecordRole
 from .table_page import record_view

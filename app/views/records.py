@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import theme
-from .qt import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from app.qt import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 RecordRole = Qt.ItemDataRole.UserRole + 1    # the record itself, for the view that acts on it
 SortRole = Qt.ItemDataRole.UserRole + 2      # what the sort proxy compares

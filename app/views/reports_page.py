@@ -20,7 +20,7 @@ from datetime import date
 from app.reports import shift_report as paper
 
 from . import theme
-from .qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
+from app.qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
 

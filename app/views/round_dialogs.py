@@ -13,7 +13,7 @@ from app.workstation.changes import NOTHING
 
 from . import theme
 from .dialogs import PinDialog, WorkDialog
-from .qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
+from app.qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
                  QVBoxLayout, QWidget)
 from .round_models import wager_text
 from .theme import AMBER, LEVEL_MARK, money

@@ -9,7 +9,7 @@ nothing. Every one passes pytest-qt's ``qtmodeltester`` (tests/test_gui_rounds.p
 
 from __future__ import annotations
 
-from .models import seat_text, stamp, when
+from .pit_models import seat_text, stamp, when
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 

@@ -24,8 +24,8 @@ from app.reports import slip as slip_report
 from app.workstation.errors import Refused
 
 from . import theme
-from .models import seat_text, when
-from .qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+from .pit_models import seat_text, when
+from app.qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                  QLineEdit, QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
                  Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
 from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDialog, ReleaseDialog, ReopenRoundDialog,
@@ -1402,7 +1402,7 @@ class RoundPanel(QWidget):
         self.dialog = d
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: self._dialog_closed(d))
-        from .qt import QDialog
+        from app.qt import QDialog
         QDialog.open(d)
 
     def _dialog_closed(self, d) -> None:

@@ -5,7 +5,7 @@ platform plugin is missing, when the plugin's system libraries are (the xcb plug
 libxcb-cursor0, libxcb-icccm4, libxcb-keysyms1 and others, README "Installing"), or when there is
 no display. So ``platform_problem`` looks first: the plugin file, then loading it as Qt would
 (``dlopen``, which names the first missing library), then the display it will ask for. A problem
-found is a start-up fault like any other (app/cli/gui.py): logged, said on stderr, and shown in a
+found is a start-up fault like any other (app/cli/gui_command.py): logged, said on stderr, and shown in a
 dialog wherever one can be shown.
 """
 
@@ -17,7 +17,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .qt import QLibraryInfo
+from app.qt import QLibraryInfo
 
 # platforms that draw nowhere a person looks: a fault there is said on stderr and in the log only
 HEADLESS = ("offscreen", "minimal")
@@ -96,7 +96,7 @@ def show_fault(title: str, text: str, detail: str = "", *, qt_usable: bool = Tru
     if headless():
         return False
     if qt_usable and platform_problem() is None:
-        from .qt import QApplication, QMessageBox
+        from app.qt import QApplication, QMessageBox
         app = QApplication.instance() or QApplication(["pitdesk"])
         box = QMessageBox(QMessageBox.Icon.Critical, title, text)
         if detail:

@@ -11,8 +11,8 @@ with their consequences and citations, and the table's history, newest first.
 from __future__ import annotations
 
 from . import theme
-from .models import DeckModel, HistoryModel, IrregularityModel, seat_text
-from .qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
+from .pit_models import DeckModel, HistoryModel, IrregularityModel, seat_text
+from app.qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
                  QSplitter, Qt, QTableView, QTabWidget, QTimer, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text

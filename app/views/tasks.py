@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from .qt import QObject, QRunnable, Qt, QThreadPool, Signal
+from app.qt import QObject, QRunnable, Qt, QThreadPool, Signal
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from .qt import QApplication, QColor, QFont, QLabel, QPalette, QStyleFactory, QWidget
+from app.qt import QApplication, QColor, QFont, QLabel, QPalette, QStyleFactory, QWidget
 
 BASE_PT = 12.0          # readable at arm's length on a 24-inch 1920x1080 screen
 

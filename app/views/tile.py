@@ -9,7 +9,7 @@ or OVERDUE, a light says OFFLINE.
 from __future__ import annotations
 
 from . import theme
-from .qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
+from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",

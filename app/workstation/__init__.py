@@ -6,6 +6,6 @@ person takes is one method that returns a ``Changes`` or raises a ``WorkstationE
 the fault; the read side returns frozen dataclasses (``readouts``) the views render as they are.
 docs/workstation.md is the guide; docs/workstation-config.md the configuration file.
 
-This package imports nothing at import time, so ``app.workstation.opening`` stays cheap for the
+This package imports nothing at import time, so ``app.simulate.opening`` stays cheap for the
 command line.
 """

@@ -46,7 +46,7 @@ class TableSetup:
     row: int | None = None    # where the table stands in the pit, counted from 1; None: placed on a grid
     col: int | None = None
     # per-wager limit overrides in cents (docs/round-format.md, "Table limits"), checked against the
-    # profile when read; the rounds entered at the table are held to them (app/workstation/rounds.py)
+    # profile when read; the rounds entered at the table are held to them (app/workstation/round_draft.py)
     limits: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def device_classes(self) -> dict[str, str]:
@@ -192,7 +192,7 @@ class _Checker:
             raise self.bad(("shifts",), str(e)) from None
 
     def table(self, t: dict, path: tuple) -> TableSetup:
-        from app.resources import ResourceError, names, profile
+        from app.rules.resources import ResourceError, names, profile
         self.keys(t, path, _TABLE, ("id", "profile"))
         table_id = self.text(t["id"], path + ("id",))
         name = self.text(t["profile"], path + ("profile",))

@@ -1,7 +1,7 @@
 """The hold: per table and for the pit, over a period, what the house kept of what was wagered
 against it, beside what the engine says it should keep.
 
-``hold(conn, start, end, table=None)`` reads the settled rounds as logged (app/store/hold.py)
+``hold(conn, start, end, table=None)`` reads the settled rounds as logged (app/store/hold_lines.py)
 and gives, per table and per wager type: ``wagered`` (the stakes of the wagers the house took
 action on), ``house_won``, ``house_lost``, ``commission``, ``collection_fees`` and
 ``to_meter`` (cents, from the ledger lines to and from the house), ``house_net`` (their sum:
@@ -37,7 +37,7 @@ from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
 
-from app.store import hold as store
+from app.store import hold_lines as store
 from app.store.reading import log_meta, read_db
 
 from .theoretical import NOT_PRICED, Expectation, Theoretical, expectation, theoretical

@@ -19,7 +19,7 @@ from app.devices import mapping
 from app.devices.link import DeviceMessage, LinkEvent, LinkGap, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
-from app.resources import profile
+from app.rules.resources import profile
 from app.store.approvals import ApprovalError, request_record
 from app.store.floor import Floor
 from app.store.log import AuditLog, Record

@@ -205,7 +205,7 @@ class SessionInfo:
     expires: datetime               # signed out at this time unless touched
 
 
-# -- rounds (app/workstation/rounds.py; docs/workstation.md, "Rounds") ---------------------------
+# -- rounds (app/workstation/round_draft.py; docs/workstation.md, "Rounds") ---------------------------
 @dataclass(frozen=True)
 class FieldCheck:
     """One field as a person typed it (a wager, the bank's chips): the cents it reads as, or why not.
@@ -276,7 +276,7 @@ class WagerLimitInfo:
 @dataclass(frozen=True)
 class RoundForm:
     """What the table's profile lets a person enter in a round, so that a view shows a field for
-    each and decides nothing itself (app/workstation/rounds.py ``round_form``)."""
+    each and decides nothing itself (app/workstation/round_draft.py ``round_form``)."""
     seats: tuple[int, ...]          # the seats that may wager: 1-6, or 002's 1-7
     wagers: tuple[str, ...]         # every wager offered, as the round file names it ("additional 3")
     wager_names: dict               # wager -> its name in words ("Fortune bonus wager")

@@ -3,7 +3,7 @@
 Exact where the engine can count every hand:
 - Fortune (and the toke bet on its table, 003 GENERAL RULES 6, capped at $500), insurance,
   three-card, seven-card, Ace-High and progressive: the line probabilities of the exhaustive
-  enumeration (app/analysis.py, ``pitdesk analyze enumerate``), priced by ``analysis.price``
+  enumeration (app/analysis/enumeration.py, ``pitdesk analyze enumerate``), priced by ``analysis.price``
   for the table's pay table. The enumeration's counts are shipped in
   ``resources/analysis/enumeration.json`` (about a minute to recompute on two cores; a slow
   test checks the file against a fresh enumeration), and each pay table is priced once per
@@ -12,7 +12,7 @@ Exact where the engine can count every hand:
   the profile's odds rounded down to the dollar (000(p)(2)(vi)).
 - Collection fees (002 COLLECTION PROCEDURES): the posted fee of each wager.
 
-Estimated where it cannot: the base game (the house way against itself, app/estimate.py), and
+Estimated where it cannot: the base game (the house way against itself, app/analysis/estimate.py), and
 the dealer's wager against a player bank (the same game from the dealer's side, 000(m)(11)).
 The estimate's counts are shipped in ``resources/analysis/base-game.json``
 (``pitdesk analyze base``); a profile whose group is not in it is simulated once, with the
@@ -37,8 +37,8 @@ from functools import cache
 from pathlib import Path
 
 from app.engine.settle import additional_win, win_amount
-from app.estimate import Z95, BaseCounts, group_of, simulate
-from app.resources import RESOURCES, paytable, profile
+from app.analysis.estimate import Z95, BaseCounts, group_of, simulate
+from app.rules.resources import RESOURCES, paytable, profile
 from app.store.paths import data_dir
 
 ENUMERATION = RESOURCES / "analysis" / "enumeration.json"
@@ -100,7 +100,7 @@ class Theoretical:
             out["exact"] = f"{self.hold.numerator}/{self.hold.denominator}"
         else:
             out["interval_95"] = [round(self.interval[0], 6), round(self.interval[1], 6)]
-            out["note"] = "an estimate: the house way played against itself, simulated (app/estimate.py)"
+            out["note"] = "an estimate: the house way played against itself, simulated (app/analysis/estimate.py)"
         return out
 
 
@@ -131,7 +131,7 @@ def _enumeration() -> dict:
 def priced(table_name: str, royal_match: str = "king-queen") -> dict:
     """``analysis.price`` of one pay table, once per process (the A-K royal match of 001
     11.3(f)2.ii counts its own Fortune hands)."""
-    from app import analysis
+    from app.analysis import enumeration as analysis
     data = _enumeration()
     if royal_match == "ace-king":
         data = dict(data, counts=dict(data["counts"], fortune=data["counts"]["fortune_ak"]))
@@ -197,7 +197,7 @@ def base_counts(group: str) -> BaseCounts:
 
 
 def _profile_names() -> list[str]:
-    from app.resources import names
+    from app.rules.resources import names
     return names("rules")
 
 

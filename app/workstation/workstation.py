@@ -37,7 +37,7 @@ from app.engine.profile import RuleProfile
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
 from app.engine.tablelimits import TableLimits
-from app.resources import profile
+from app.rules.resources import profile
 from .pit import Pit, TableConfig, drain
 from app.store import paths
 from app.store.approvals import APPROVER_LEVEL, DECISIONS, ApprovalError
@@ -46,7 +46,7 @@ from app.store.log import AuditLog, Record, StoreError, StoreStopped
 from app.store.slips import SlipError, Slips, slip_record
 from app.store.users import ROLES, Session, SignInError, UserError, Users
 
-from . import detail, progressive, roundlog
+from . import detail, progressive_readout as progressive, roundlog
 from .acceptors import AcceptorWatch
 from .alarms import AlarmBook
 from .changes import NOTHING, Changes, changes
@@ -57,12 +57,12 @@ from .inbox import Inbox
 from .logs import Logs
 from .readouts import (AlarmInfo, ApprovalInfo, FieldCheck, HandSet, HistoryPage, RoundDraftInfo, RoundOutcome,
                        RoundResult, RoundSummary, SessionInfo, SlipInfo, TableDetail, Tile, UserInfo)
-from .rounds import DraftError, RoundDraft, bank_refusal, check_wager
+from .round_draft import DraftError, RoundDraft, bank_refusal, check_wager
 from .runner import runner_for, stop_together
-from .session import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an, roles_text
+from .signed_in import ADMINISTRATOR, AT_THE_TABLE, SUPERVISORS, SignedIn, a_or_an, roles_text
 from .tiles import round_at_hand, tile
 
-ACTOR = "pitdesk"   # the live pit's own rows (link faults), as app/simulate/floor.py names it
+ACTOR = "pitdesk"   # the live pit's own rows (link faults), as app/simulate/live_floor.py names it
 USER_EVENTS = ("user_added", "role_changed", "pin_changed", "user_locked", "user_unlocked", "sign_in",
                "sign_in_failed", "signed_out")
 
@@ -129,7 +129,7 @@ class Workstation:
         self._counts: dict[str, dict[str, int]] = {t: {} for t in self._setups}
         self._on_close = list(on_close)
         self._started = self._closed = False
-        # the round being entered at each table (app/workstation/rounds.py), and each table's limits:
+        # the round being entered at each table (app/workstation/round_draft.py), and each table's limits:
         # the profile's with the configuration's overrides (docs/round-format.md, "Table limits")
         self._drafts: dict[str, RoundDraft] = {}
         self._limits: dict[str, TableLimits] = {t.id: self.pit.rules[t.id].limits_for_table(t.limits or None)
@@ -697,16 +697,16 @@ class Workstation:
         return read_hold(self.log.path, start, end, table)
 
     def shift_report(self, day, name: str):
-        """The report of shift ``name`` starting on ``day`` (app/workstation/shift_report.py), over
+        """The report of shift ``name`` starting on ``day`` (app/workstation/shift_figures.py), over
         the floor's tables and the configuration's shifts, not yet numbered. Read on a read-only
         connection of its own, so it may run on any thread (a shift takes a moment)."""
-        from .shift_report import read_shift_report
+        from .shift_figures import read_shift_report
         return read_shift_report(self.log.path, day, name, self.shifts, list(self.tables()), self.clock())
 
     def log_report_printed(self, report, where: str) -> Changes:
         """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if
         its shift was printed before (the report gets both). Refused without a sign-in."""
-        from .shift_report import log_printed
+        from .shift_figures import log_printed
         with self._lock:
             s, now = self._require(SUPERVISORS, "print a shift report")
             try:
@@ -717,7 +717,7 @@ class Workstation:
 
     def log_report_failed(self, report, where: str, reason: str) -> Changes:
         """A numbered report that did not reach its paper or file: the gap in the numbers explained."""
-        from .shift_report import log_failed
+        from .shift_figures import log_failed
         with self._lock:
             s, now = self._require(SUPERVISORS, "print a shift report")
             log_failed(self.log, report, where, s.name, s.role, now, reason)
@@ -837,7 +837,7 @@ class Workstation:
 
     def _fold_hands(self, rows: list[dict]) -> set[str]:
         """``hand_read`` rows fill the table's round (created if none is being entered); a person's
-        ``hand_corrected`` replaces the read cards (app/workstation/rounds.py)."""
+        ``hand_corrected`` replaces the read cards (app/workstation/round_draft.py)."""
         out = set()
         states = None      # one look at the log for the whole batch (each look asks SQLite for its tail)
         for r in rows:
@@ -986,7 +986,7 @@ class Workstation:
     def progressive(self, since: datetime | None = None, after: int | Mapping[str, int] = 0,
                     record_from: datetime | None = None, now: datetime | None = None,
                     limit: int | None = None) -> tuple[progressive.ControllerReadout, ...]:
-        """Every progressive controller (app/workstation/progressive.py): link, lock-out, lights
+        """Every progressive controller (app/workstation/progressive_readout.py): link, lock-out, lights
         against the round's wagers, the meter and its readings logged after seq ``after`` (or
         ``after[serial]``) at or after ``since``, at most ``limit`` a controller (a view passes
         each controller's ``last_seq`` next time, and reads again at once while ``more``), the hits

@@ -57,7 +57,7 @@ def _day(text: str) -> date:
 
 
 def _printers() -> list[str]:
-    from app.views.qt import QPrinterInfo
+    from app.qt import QPrinterInfo
     return [p.printerName() for p in QPrinterInfo.availablePrinters()]
 
 
@@ -65,13 +65,13 @@ def _app():
     """A Qt application for drawing fonts and pages (no window: offscreen where no display is)."""
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from app.views.qt import QApplication
+    from app.qt import QApplication
     return QApplication.instance() or QApplication(["pitdesk"])
 
 
 def run(args) -> int:
     from app.store.reading import NotALog, missing
-    from app.workstation.shift_report import ReportError, as_json, read_shift_report
+    from app.workstation.shift_figures import ReportError, as_json, read_shift_report
     from app.workstation.shifts import DEFAULT, ShiftError
     day = _day(args.date)
     db = _db(args)
@@ -109,7 +109,7 @@ def _issue(args, db: Path, report) -> int:
     from app.reports.shift_report import print_report, write_pdf
     from app.store.log import AuditLog, StoreError
     from app.store.users import UserError, Users
-    from app.workstation.shift_report import log_failed, log_printed
+    from app.workstation.shift_figures import log_failed, log_printed
     where = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
     try:
         log = AuditLog(db)
@@ -131,7 +131,7 @@ def _issue(args, db: Path, report) -> int:
         log_printed(log, report, where, actor, role, now)
         try:
             if args.printer:
-                from app.views.qt import QPrinter, QPrinterInfo
+                from app.qt import QPrinter, QPrinterInfo
                 printer = QPrinter(QPrinterInfo.printerInfo(args.printer), QPrinter.PrinterMode.HighResolution)
                 pages = print_report(report, printer, args.paper)
             else:

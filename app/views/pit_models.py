@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from . import theme
-from .qt import QModelIndex
+from app.qt import QModelIndex
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from app.resources import profile
+from app.rules.resources import profile
 
 from .common import InputError, _json, _read_text
 

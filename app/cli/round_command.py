@@ -10,7 +10,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from app.resources import DEFAULT_PROFILE, profile
+from app.rules.resources import DEFAULT_PROFILE, profile
 
 from .common import EXIT_BAD_INPUT, InputError, _json, _pin, _read_text
 
@@ -124,7 +124,7 @@ def _settle(args) -> int:
 def _open(args):
     from app.workstation.workstation import Workstation
     if args.demo:
-        from app.workstation.demo import DEMO_TABLES, PREFIX, add_demo_users, demo_config
+        from app.simulate.demo import DEMO_TABLES, PREFIX, add_demo_users, demo_config
         # the demo's tables and profiles; its simulated devices are not started (no links here)
         urls = {f"{PREFIX[cls]}-{t}": f"demo://{PREFIX[cls]}-{t}" for t, _, _, classes in DEMO_TABLES
                 for cls in classes}

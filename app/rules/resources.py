@@ -22,7 +22,7 @@ from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_F
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _RANK_WORDS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
 
 

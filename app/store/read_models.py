@@ -17,7 +17,7 @@ from app.engine.procedure import (IRREGULARITIES, TRANSITIONS, Event, Refused, T
 from app.engine.profile import RuleProfile
 
 from . import logrows
-from .schema import (HOLD_HOUSE_INSERT, HOLD_HOUSE_SELECT, HOLD_STAKES_INSERT, HOLD_STAKES_SELECT,
+from .schema import (HOLD_HOUSE_INSERT, HOLD_HOUSE_SELECT, HOLD_STAKES_INSERT, HOLD_STAKES_SELECT, REPROJECT,
                      READ_MODELS)
 
 # one settlement's hold rows, from its JSON given as a parameter (app/store/schema.py, migration 4)
@@ -29,7 +29,7 @@ PROCEDURE_EVENTS = frozenset(TRANSITIONS) | frozenset(IRREGULARITIES)
 
 
 def _profile(name: str) -> RuleProfile:
-    from app.resources import profile  # resources read files; loaded once per profile name
+    from app.rules.resources import profile  # resources read files; loaded once per profile name
     return profile(name).rules
 
 
@@ -240,3 +240,20 @@ def rebuild(conn: sqlite3.Connection) -> Projector:
         conn.execute("ROLLBACK")
         raise
     return p
+
+
+def reproject(conn: sqlite3.Connection) -> None:
+    """After the migrations: a step that added read-model columns left a note in meta; the read
+    models are projected again from the log and the note removed, in one
+    transaction, so that a process stopped half way projects them again at its next start."""
+    if not conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM meta WHERE key = ?", (REPROJECT,)).fetchone():
+            project_all(conn)
+            conn.execute("DELETE FROM meta WHERE key = ?", (REPROJECT,))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -24,7 +24,7 @@ import numpy as np
 from app import __version__
 from app.engine import bonus, vector
 from app.engine.paytable import PayTable
-from app.resources import names, paytable
+from app.rules.resources import names, paytable
 
 TOTAL_HANDS = math.comb(53, 7)
 BLOCK = 2_000_000  # hands per task: large enough for numpy, small enough for memory and progress
@@ -202,7 +202,7 @@ def price(table: PayTable, data: dict) -> dict:
                  "dealer_ace_high_natural": Fraction(j["dealer_ace_high_natural"], total)
                  - Fraction(j["both_dealer_natural"], deals)}
         note = ("exact joint analysis of the player-dealer's and the player's seven cards "
-                "(app.analysis.ace_high_joint); the best qualifying line pays")
+                "(app.analysis.enumeration.ace_high_joint); the best qualifying line pays")
     elif table.kind == "progressive":
         return price_progressive(table, data)
     if counts is not None:

@@ -1,10 +1,10 @@
 """The demo floor: seven tables of simulated devices over loopback TCP, and four demo people.
 
-``open_demo(db)`` serves a simulated device (app/simulate/devices.py) for every device of the
+``open_demo(db)`` serves a simulated device (app/simulate/sim_device.py) for every device of the
 demo tables, each on its own loopback TCP port with occasional faults, builds the configuration
 with their URLs, opens the ``Workstation`` on ``db`` (a second run continues the same log), adds
 the demo people on a new database, opens the tables as a dealer and a floor supervisor would
-(app/workstation/opening.py) and starts the links. ``close()`` on the workstation stops the
+(app/simulate/opening.py) and starts the links. ``close()`` on the workstation stops the
 simulators too.
 
 | table | profile | devices | why |
@@ -25,13 +25,13 @@ from pathlib import Path
 
 from app.devices.session import Policy
 from app.engine.procedure import apply
-from app.resources import profile
+from app.rules.resources import profile
 from app.store.log import Record
 
-from .config import DeviceSetup, TableSetup, WorkstationConfig
+from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
-from .runner import stop_together
-from .workstation import Workstation
+from app.workstation.runner import stop_together
+from app.workstation.workstation import Workstation
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class DemoDevices:
     def __init__(self, tables=DEMO_TABLES, *, faults: tuple[str, ...] = DEMO_FAULTS,
                  fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0, seed: int | None = None):
         from app.simulate.device_kinds import applies
-        from app.simulate.devices import SimDevice
+        from app.simulate.sim_device import SimDevice
         self.tables = tables
         self.devices: dict[str, SimDevice] = {}
         n = 0

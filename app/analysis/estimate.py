@@ -99,7 +99,7 @@ def group_of(rules) -> str:
 
 def groups() -> dict[str, tuple[str, ...]]:
     """Every group of the shipped profiles, with the profiles in it."""
-    from app.resources import names, profile
+    from app.rules.resources import names, profile
     out: dict[str, list[str]] = {}
     for name in names("rules"):
         out.setdefault(group_of(profile(name).rules), []).append(name)
@@ -109,7 +109,7 @@ def groups() -> dict[str, tuple[str, ...]]:
 def _block(args: tuple[str, int, int, int]) -> tuple[int, int, int, int, int, int]:
     """(wins, losses, pushes, sum W^2, sum L^2, sum W*L) of ``n`` deals of block ``block``."""
     profile_name, seed, block, n = args
-    from app.resources import profile
+    from app.rules.resources import profile
     prof = profile(profile_name)
     rules, ranker, house = prof.rules, prof.ranker(), prof.house()
     rng = random.Random(f"{seed}:{block}")
@@ -160,7 +160,7 @@ def estimate_all(deals: int, seed: int, workers: int = 0, progress=None) -> dict
     started = time.monotonic()
     out = {g: simulate(g, profs, deals, seed, workers, progress).as_json() for g, profs in groups().items()}
     return {"pitdesk_version": __version__, "method": "the house way against itself, seven hands a deal, every "
-            "ordered pair of hands (app/estimate.py)", "seed": seed, "deals": deals,
+            "ordered pair of hands (app/analysis/estimate.py)", "seed": seed, "deals": deals,
             "elapsed_seconds": round(time.monotonic() - started, 1), "workers": workers, "groups": out}
 
 

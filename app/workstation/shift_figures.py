@@ -122,7 +122,7 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
     # off the floor, rows of no table): nothing logged in the shift is left out of the pit's sums
     known = list(tables or [])
     if not tables:
-        from app.store.hold import table_ids
+        from app.store.hold_lines import table_ids
         known = sorted(table_ids(conn), key=lambda x: (len(x), x))
     for t in [x.table for x in h.tables] + sorted({k[1] for k in by} - {NO_TABLE}) + \
             ([NO_TABLE] if any(k[1] == NO_TABLE for k in by) else []):

@@ -1,7 +1,7 @@
 """``pitdesk simulate floor --tables N``: a demo pit of simulated devices, watched live.
 
 Each table gets a shuffler, an automated dealing shoe, a progressive controller and an RNG
-display (app/simulate/devices.py), each on its own TCP port (or pseudo-terminal with --pty). The
+display (app/simulate/sim_device.py), each on its own TCP port (or pseudo-terminal with --pty). The
 workstation's side is the real one: a link per port (app/devices/link.py), the live pit
 (app/workstation/pit.py) mapping device events through each table's procedures into a new audit
 database. The tables are opened first as a dealer and floor supervisor would (000(e)): two decks
@@ -19,7 +19,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from app.workstation.opening import open_table as _open_table   # 000(e): shared with the workstation's demo
+from app.simulate.opening import open_table as _open_table   # 000(e): shared with the workstation's demo
 
 PROFILES = ("section6", "nj")   # both offer the progressive wager, the RNG and the shuffler
 CLASSES = ("shuffler", "shoe", "progressive", "rng")
@@ -39,7 +39,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
     from app.workstation.pit import Pit, TableConfig, drain
     from app.store.log import AuditLog
 
-    from .devices import SimDevice
+    from .sim_device import SimDevice
     out = out or sys.stdout
     if tables < 1:
         raise FloorError(f"--tables: at least one table, got {tables}")

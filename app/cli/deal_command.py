@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from app.engine.cards import CardError, parse_cards
-from app.resources import DEFAULT_PROFILE, profile
+from app.rules.resources import DEFAULT_PROFILE, profile
 
 from .common import InputError
 

@@ -1,6 +1,6 @@
 """Opening a table for the first time: what the dealer and the floor supervisor do before the
 first shuffle (000(e)(1)-(4), (d)(1)). Shared by the demo floors (``pitdesk simulate floor`` and
-the workstation's demo, app/workstation/demo.py)."""
+the workstation's demo, app/simulate/demo.py)."""
 
 from __future__ import annotations
 

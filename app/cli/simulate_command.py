@@ -113,7 +113,7 @@ def _floor(args) -> int:
     from datetime import datetime
     from pathlib import Path
 
-    from app.simulate.floor import FloorError, run_floor
+    from app.simulate.live_floor import FloorError, run_floor
     from app.store import paths
     from app.store.log import StoreError
 
@@ -194,7 +194,7 @@ def _read_faults(served, stop: threading.Event) -> None:
 
 
 def _device(args) -> int:
-    from app.simulate.devices import SimDevice
+    from app.simulate.sim_device import SimDevice
     try:
         silence = parse_span(args.silence, "silence")
         listen = parse_listen(args.listen) if args.listen is not None else None

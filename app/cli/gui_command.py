@@ -1,6 +1,6 @@
 """``pitdesk gui``: the workstation window (docs/views.md).
 
-    pitdesk gui --demo                                  the demo floor (app/workstation/demo.py)
+    pitdesk gui --demo                                  the demo floor (app/simulate/demo.py)
     pitdesk gui --config FILE [--db PATH]               a real installation (docs/workstation.example.toml)
     pitdesk gui --demo --screenshot FILE.png --after SECONDS [--view floor|table:T1|alarms|approvals|progressive|logs:TAB|hold|reports]
                 [--size 1920x1080]                      open, wait, save the window as a PNG, exit 0
@@ -99,7 +99,7 @@ def _check(args) -> tuple[tuple[int, int] | None, object]:
 def _open(args, config):
     """The workstation (and the demo's devices, or None)."""
     if args.demo:
-        from app.workstation.demo import open_demo
+        from app.simulate.demo import open_demo
         ws, _devices = open_demo(Path(args.db) if args.db else _demo_db())
         return ws
     from app.workstation.workstation import Workstation
@@ -151,7 +151,7 @@ def _demo_db() -> Path:
     from app.store.paths import portable_dir
     if portable_dir() is not None and not os.environ.get("PITDESK_HOME"):
         return portable_dir() / "demo.db"      # a frozen build's data/ folder keeps everything
-    from app.views.qt import QStandardPaths
+    from app.qt import QStandardPaths
     folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
     folder.mkdir(parents=True, exist_ok=True)
     return folder / "demo.db"
@@ -175,7 +175,7 @@ def run(args) -> int:
     if problem is not None:           # Qt would end the process from C++, with no dialog and no log
         return startup_fault("Qt platform plugin", problem, qt_usable=False)
 
-    from app.views.qt import QCoreApplication
+    from app.qt import QCoreApplication
     QCoreApplication.setApplicationName("pitdesk")
     if args.demo and not args.db:
         args.db = str(_demo_db())
@@ -183,7 +183,7 @@ def run(args) -> int:
     opening = _Opening(args, config)
     try:
         from app.views import main_window as _, theme  # noqa: F401  (imported while the log opens)
-        from app.views.qt import QApplication
+        from app.qt import QApplication
         app = QApplication.instance() or QApplication(sys.argv[:1])
         _set_icon(app)
         theme.apply(app, args.font_pt)
@@ -232,8 +232,8 @@ def startup_fault(kind: str, message: str, error: BaseException | None = None, *
 
 
 def _set_icon(app) -> None:
-    from app.resources import RESOURCES
-    from app.views.qt import QIcon
+    from app.rules.resources import RESOURCES
+    from app.qt import QIcon
     icon = RESOURCES / "icons" / "pitdesk.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
@@ -243,7 +243,7 @@ def _window(app, ws, args, size) -> int:
     import tempfile
 
     from app.views.main_window import MainWindow
-    from app.views.qt import QSettings, QTimer
+    from app.qt import QSettings, QTimer
     scratch = None
     if args.screenshot:
         # a picture run leaves the supervisor's remembered window alone

@@ -7,7 +7,7 @@ double click opens the table.
 
 from __future__ import annotations
 
-from .qt import QGridLayout, QScrollArea, Qt, QWidget, Signal
+from app.qt import QGridLayout, QScrollArea, Qt, QWidget, Signal
 from .tile import TileWidget
 
 ARROWS = {Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0)}

@@ -1,5 +1,5 @@
-"""``pitdesk analyze enumerate|paytables|base``: exact analysis (app/analysis.py, docs/analysis.md) and the
-base game's estimate (app/estimate.py)."""
+"""``pitdesk analyze enumerate|paytables|base``: exact analysis (app/analysis/enumeration.py, docs/analysis.md) and the
+base game's estimate (app/analysis/estimate.py)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from app import analysis   # numpy and the enumeration: loaded only for this command
+    from app.analysis import enumeration as analysis   # numpy and the enumeration: loaded only for this command
     if args.analyze_command == "enumerate":
         return analysis.enumerate_command(args.out, args.workers)
     if args.analyze_command == "base":
-        from app import estimate
+        from app.analysis import estimate
         return estimate.base_command(args.out, args.deals, args.seed, args.workers)
     return analysis.paytables_command(args.counts, as_json=args.json)

@@ -108,6 +108,7 @@ def pyqtgraph():
     import os
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
     import pyqtgraph as pg
+    import pyqtgraph.exporters   # noqa: F401  (a submodule pyqtgraph does not import itself: a chart's picture)
     return pg
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.rank import compare, describe, legal_set
-from app.resources import DEFAULT_PROFILE, ResourceError, names, profile
+from app.rules.resources import DEFAULT_PROFILE, ResourceError, names, profile
 
 from .common import EXIT_BAD_INPUT, InputError
 
@@ -63,7 +63,7 @@ def hand_set(text: str, prof, house_way: str | None = None) -> dict:
 
 def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
     from app.engine import bonus
-    from app.resources import paytable
+    from app.rules.resources import paytable
 
     cards = parse_cards(text, count=7)
     r = prof.ranker()
