@@ -106,7 +106,7 @@ def bench(runs: int = 3) -> dict:
         ticker.stop()
         for _ in range(runs):
             t0 = time.perf_counter()
-            ws.hold(first, last + timedelta(seconds=1))
+            ws.reads.hold(first, last + timedelta(seconds=1))
             read.append((time.perf_counter() - t0) * 1000)
     finally:
         w.close()

@@ -161,10 +161,10 @@ def feed(ws, clock, messages) -> None:
         ws.events.put(DeviceMessage(f"history://{serial}", serial, m["device"], m, when, 0.0))
         if ws.events.qsize() >= 500:
             clock.set(when)
-            ws.pump(when)
+            ws.live.pump(when)
     if messages:
         clock.set(messages[-1][1])
-        ws.pump(messages[-1][1])
+        ws.live.pump(messages[-1][1])
 
 
 def take_screenshots(folder: Path) -> list[str]:
@@ -206,19 +206,19 @@ def take_screenshots(folder: Path) -> list[str]:
         clock.set(now - timedelta(minutes=20))   # the tables opened with fresh decks (not overdue in the picture)
         demo.open_demo_tables(ws)
         # the hits were decided by the pit manager, one denied; then a hit at T5 that waits
-        ws.sign_in("demo-pit", "3333")
-        for n, r in enumerate(r for r in ws.approvals() if r.table and r.kind in ("progressive_meter_payout",
+        ws.people.sign_in("demo-pit", "3333")
+        for n, r in enumerate(r for r in ws.reads.approvals() if r.table and r.kind in ("progressive_meter_payout",
                                                                                     "meter_reset")):
             if r.kind == "progressive_meter_payout" and n == 2:
-                ws.decide(r.request, "denied", "the hand was a straight flush: paid from the pay table")
+                ws.decisions.decide(r.request, "denied", "the hand was a straight flush: paid from the pay table")
             else:
-                ws.decide(r.request, "approved")
-        ws.sign_out()
+                ws.decisions.decide(r.request, "approved")
+        ws.people.sign_out()
         t5 = next(s for s in serials if s.endswith("T5"))
         feed(ws, clock, [(t5, now - timedelta(minutes=1), "hit_pending",
                           {"seat": 4, "line": "five_aces_and_pair", "cents": meters[t5]})])
         clock.set(now)
-        ws.pump(now)
+        ws.live.pump(now)
         ws.start()
         settings = QSettings(str(home / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(ws, settings=settings, pump_ms=100, title="demo floor")
@@ -290,7 +290,7 @@ def read_bench(reads: int) -> dict:
         pages, after, got = [], {}, 0
         while True:
             a = time.perf_counter()
-            r = ws.progressive(since=START, after=after, now=now, limit=PAGE)[0]
+            r = ws.reads.progressive(since=START, after=after, now=now, limit=PAGE)[0]
             pages.append((time.perf_counter() - a) * 1000)
             after, got = {r.serial: r.last_seq}, got + len(r.series)
             if not r.more:
@@ -301,7 +301,7 @@ def read_bench(reads: int) -> dict:
             feed(ws, clock, [("PRG-T1", START + timedelta(seconds=i / 10), "meter", {"cents": 1_000_000 + 21 * i})
                              for i in range(base, base + 5)])
             a = time.perf_counter()
-            r = ws.progressive(since=START, after=after, now=now, limit=PAGE)[0]
+            r = ws.reads.progressive(since=START, after=after, now=now, limit=PAGE)[0]
             times.append((time.perf_counter() - a) * 1000)
             after, got = {r.serial: r.last_seq}, got + len(r.series)
         return {"readings": got, "hits": len(r.hits), "logged_s": round(logged, 1), "page": PAGE,

@@ -102,7 +102,7 @@ class Bench:
     def start(self) -> None:
         self.window.show()
         self.window.start()
-        self.act(lambda ws: ws.sign_in("demo-floor", "2222"))
+        self.act(lambda ws: ws.people.sign_in("demo-floor", "2222"))
 
     def _open(self, tables: list[str]) -> None:
         from app.engine.procedure import apply
@@ -151,9 +151,9 @@ class Bench:
 
     def enter(self, table: str, obj: dict) -> None:
         def load(ws):
-            if ws.round_draft(table) is not None:
-                ws.discard_round(table)
-            return ws.load_round(table, obj)
+            if ws.rounds.draft(table) is not None:
+                ws.rounds.discard(table)
+            return ws.rounds.load(table, obj)
         self.act(load)
         self.wait(lambda: self.panel.draft is not None and self.window.actions_by_name["settle"].isEnabled(),
                   what="the round in the panel")
@@ -248,7 +248,7 @@ def take_screenshots(b: Bench, folder: Path, home: Path) -> list[str]:
                      ("position_determined", {"method": "dice", "value": 9, "position": 1}),
                      ("hands_set", {}), ("revealed", {}), ("settled", {}), ("shuffle_started", {}),
                      ("shuffle_completed", {"deck": "red", "manual": True})):
-        b.act(lambda ws, tp=tp, data=data: ws.record("T8", tp, data))
+        b.act(lambda ws, tp=tp, data=data: ws.decisions.record("T8", tp, data))
     obj = json.loads((ROOT / "docs" / "rounds" / "section6-player.json").read_text())
     b.show_round("T8")
     b.enter("T8", obj)
@@ -267,15 +267,15 @@ def take_screenshots(b: Bench, folder: Path, home: Path) -> list[str]:
     b.enter("section6", obj)
     _, _, r = b.settle()
     def approve(ws):
-        ws.sign_in("demo-pit", "3333")     # 000(q)(3)(iii): 100 % of the meter is a pit manager's
-        return ws.decide(r.approvals[0].request, "approved", "meter checked")
+        ws.people.sign_in("demo-pit", "3333")     # 000(q)(3)(iii): 100 % of the meter is a pit manager's
+        return ws.decisions.decide(r.approvals[0].request, "approved", "meter checked")
 
     def release(ws):
-        ws.sign_in("demo-floor", "2222")   # payouts with a slip: a floor supervisor signs
-        return ws.release(r.settlement, {1: PAYEE})
+        ws.people.sign_in("demo-floor", "2222")   # payouts with a slip: a floor supervisor signs
+        return ws.rounds.release(r.settlement, {1: PAYEE})
     b.act(approve)
     out = b.act(release)
-    slip = next(s for s in b.act(lambda ws: ws.slip_book("section6")) if s.settlement == r.settlement)
+    slip = next(s for s in b.act(lambda ws: ws.rounds.slip_book("section6")) if s.settlement == r.settlement)
     from app.reports.slip import write_pdf
     pdf = home / "slip.pdf"
     write_pdf(slip, pdf, out.result.released)

@@ -125,7 +125,7 @@ def test_the_view_opens_from_its_shortcut_and_its_timer_stops_when_it_is_left(pi
 def test_the_progressive_models_pass_the_model_tester(hit_pit, qtbot, qtmodeltester):
     w, ws = hit_pit.window, hit_pit.ws
     qtbot.waitUntil(lambda: any(r.kind == "progressive_meter_payout" for r in w.approvals), timeout=WAIT_MS)
-    readouts = ws.progressive(since=shift_of(hit_pit.clock()).start)
+    readouts = ws.reads.progressive(since=shift_of(hit_pit.clock()).start)
     hits, record = HitModel(), MeterRecordModel()
     hits.set_records([h for r in readouts for h in r.hits])
     record.set_records([RecordRow(r.serial, r.tables[0], m) for r in readouts for m in r.record])

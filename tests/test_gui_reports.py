@@ -65,7 +65,7 @@ def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_sec
     assert "Sign in (F9)" in page.status.text() and not (tmp_path / "nobody.pdf").exists()
     assert len(events(window.db)) == before
     done = []
-    window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
     qtbot.waitUntil(lambda: bool(done) and window.session is not None, timeout=WAIT_MS)
     page.save_pdf(str(tmp_path / "one.pdf"))
     qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
@@ -90,7 +90,7 @@ def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_sec
 def test_a_file_that_cannot_be_written_is_logged_as_failed(qtbot, window, tmp_path):
     page = shown(qtbot, window)
     done = []
-    window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
     page.save_pdf(str(tmp_path / "no-such-folder" / "r.pdf"))
     qtbot.waitUntil(lambda: "was not made" in page.status.text(), timeout=WAIT_MS)
@@ -106,7 +106,7 @@ def test_the_json_command_is_what_the_view_read(window):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 0, p.stderr
     cli = json.loads(p.stdout)
-    mine = as_json(window.ws.shift_report(date.fromisoformat(DAY), SHIFT))
+    mine = as_json(window.ws.reads.shift_report(date.fromisoformat(DAY), SHIFT))
     for k in ("pit", "tables", "chain_head", "from", "to", "events"):
         assert cli[k] == mine[k], k
 
@@ -125,7 +125,7 @@ def test_the_preview_shows_the_pit_with_a_table_or_every_page_and_the_pdf_has_ev
                                                                       for n in (1, 2, 3))
     page.part.setCurrentIndex(0)
     done = []
-    window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
     page.save_pdf(str(tmp_path / "all.pdf"))
     qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)

@@ -117,7 +117,7 @@ def test_a_round_sent_back_while_another_is_entered_is_reopened_from_its_settlem
     qtbot.mouseClick(d.ok, LEFT)
     qtbot.waitUntil(lambda: d.error.isVisible() and not d.busy, timeout=WAIT_MS)
     assert "round 1 is being entered; settle it or discard it first" in d.error.text()
-    assert ws.round_draft("section6").replaces is None
+    assert ws.rounds.draft("section6").replaces is None
     d.reject()
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
     activate(qtbot, w)
@@ -194,7 +194,7 @@ def test_a_void_slips_payout_is_issued_a_new_slip_numbered_next_with_its_w2g_dat
                     timeout=WAIT_MS)
     assert panel.message.text() == "● Void slip 000001 issued again as payout slip 000002."
     assert [panel.slip_model.index(n, 1).data() for n in range(2)] == ["■ VOID", "● ISSUED"]
-    book = ws.slip_book("sd")
+    book = ws.rounds.slip_book("sd")
     assert [(s.number, s.status, s.replaces) for s in book] == [(1, "VOID", None), (2, "ISSUED", 1)]
     assert (book[1].win_cents, book[1].w2g["payee_name"], book[1].w2g["payee_tin"]) == (60_000, "Pat Lee",
                                                                                       "123-45-6789")

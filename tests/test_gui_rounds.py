@@ -342,7 +342,7 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
         qtbot.mouseClick(decide.ok, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: decide.error.isVisible() and error in decide.error.text() and not decide.busy,
                         timeout=WAIT_MS)
-        assert ws.round_result(r.settlement).status == "pending"
+        assert ws.rounds.result(r.settlement).status == "pending"
     decide.name.clear()
     qtbot.keyClicks(decide.name, PIT.name)
     qtbot.keyClicks(decide.pin, PIT.pin)
@@ -369,7 +369,7 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     slipped = [p for p in panel.result.payouts if p.slip is not None]
     assert [(p.seat, p.wager, p.slip) for p in slipped] == [(1, "progressive", 2)]
     assert view.status.text().startswith("● RELEASED · released by demo-floor")
-    book = ws.slip_book()
+    book = ws.rounds.slip_book()
     assert [(s.number, s.settlement) for s in book] == [(1, None), (2, r.settlement)]
     assert book[1].w2g["payee_name"] == "Pat Lee"
     qtbot.waitUntil(lambda: panel.slip_model.rowCount() == 1, timeout=WAIT_MS)   # this table's slips
@@ -468,7 +468,7 @@ def test_a_card_used_twice_is_refused_at_once_naming_both_positions(rpit, qtbot)
     idle(qtbot, w)
     assert "Kd is already at seat 1" in row.reason.text() and row.cards.text() == "qc kd qh qs kh 5c 2h"
     assert count(ws) == before
-    d = ws.round_draft("casino")
+    d = ws.rounds.draft("casino")
     assert [p.cards for p in d.positions if p.position == 2] == [("Qc",)]    # what was taken before the Kd
     # corrected: the reason goes
     type_field(qtbot, row.cards, "qc 9d qh qs kh 5c 2h")
@@ -497,7 +497,7 @@ def test_an_over_limit_wager_shows_its_reason_beside_the_field_as_it_is_typed(rp
     idle(qtbot, w)
     assert "an amount has at most two decimals" in row.reason.text()
     assert count(ws) == before
-    assert ws.round_draft("casino").seats[0].wagers == {"base": 2500}
+    assert ws.rounds.draft("casino").seats[0].wagers == {"base": 2500}
 
 
 def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit, qtbot):
@@ -505,7 +505,7 @@ def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit
     panel = w.round_panel
     sign_in(qtbot, w, DEALER)
     for seat in (1, 2):
-        w.bridge.act(lambda ws, seat=seat: ws.record("M1", "player_seated", {"seat": seat}))
+        w.bridge.act(lambda ws, seat=seat: ws.decisions.record("M1", "player_seated", {"seat": seat}))
     start_round(qtbot, w, "M1")        # opened, players seated: the start of the game
     before = people_rows(ws, "M1")
     bank = panel.bank
@@ -749,7 +749,7 @@ def test_the_tables_header_its_tile_and_the_round_panel_name_the_same_round(rpit
              ("shuffle_completed", {"deck": "blue", "manual": True})]
     done = []
     for type_, data in steps:
-        w.bridge.act(lambda ws, t=type_, d=data: ws.record("M1", t, d), done.append, done.append)
+        w.bridge.act(lambda ws, t=type_, d=data: ws.decisions.record("M1", t, d), done.append, done.append)
     qtbot.waitUntil(lambda: len(done) == len(steps), timeout=WAIT_MS)
     assert all(not isinstance(x, Exception) for x in done), [str(x) for x in done if isinstance(x, Exception)]
     type_round(qtbot, w, "M1", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))

@@ -74,7 +74,7 @@ def test_a_shuffler_miscount_is_on_the_tile_and_only_a_supervisor_acknowledges_i
     qtbot.waitUntil(lambda: error_shown(d, "dealer", "floor supervisor"), timeout=WAIT_MS)
     assert d.isVisible() and d.pin.text() == ""
     assert not events(ws, "alarm_acknowledged")
-    assert any(a.id == alarm.id and a.open for a in ws.alarms())
+    assert any(a.id == alarm.id and a.open for a in ws.reads.alarms())
 
     fill(qtbot, d, FLOOR.name, FLOOR.pin, "deck replaced with a new one")
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
@@ -158,10 +158,10 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
     qtbot.addWidget(second)
     second.show()
 
-    failures_before = next(u.failures for u in ws.users() if u.name == FLOOR.name)
+    failures_before = next(u.failures for u in ws.people.users() if u.name == FLOOR.name)
     fill(qtbot, first, FLOOR.name, "9999")
     qtbot.waitUntil(lambda: error_shown(first, "wrong PIN", "of 5"), timeout=WAIT_MS)
-    assert next(u.failures for u in ws.users() if u.name == FLOOR.name) == failures_before + 1
+    assert next(u.failures for u in ws.people.users() if u.name == FLOOR.name) == failures_before + 1
     assert events(ws, "sign_in_failed")[-1]["data"]["reason"] == "wrong PIN"
 
     fill(qtbot, first, FLOOR.name, FLOOR.pin)
@@ -170,7 +170,7 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
 
     fill(qtbot, first, PIT.name, PIT.pin)
     qtbot.waitUntil(lambda: gone(first), timeout=WAIT_MS)
-    decided = next(r for r in ws.approvals(pending_only=False) if r.request == request.request)
+    decided = next(r for r in ws.reads.approvals(pending_only=False) if r.request == request.request)
     assert (decided.status, decided.decided_by, decided.decided_role) == ("approved", PIT.name, "pit manager")
 
     fill(qtbot, second, PIT.name, PIT.pin)
@@ -191,7 +191,7 @@ def test_a_denial_needs_a_reason(hit_pit, qtbot):
     d.reason.setText("the hand was fouled before the reveal")
     qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
-    decided = next(r for r in hit_pit.ws.approvals(pending_only=False) if r.request == d.request.request)
+    decided = next(r for r in hit_pit.ws.reads.approvals(pending_only=False) if r.request == d.request.request)
     assert (decided.status, decided.decision_reason) == ("denied", "the hand was fouled before the reveal")
 
 
@@ -268,13 +268,13 @@ def test_an_administrator_adds_locks_and_unlocks_a_user_from_the_dialog(pit, qtb
     qtbot.mouseClick(u.add, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: u.model.row_of("fay") is not None, timeout=WAIT_MS)
     assert u.message.text() == "fay added as floor supervisor."
-    assert next(x.role for x in ws.users() if x.name == "fay") == "floor supervisor"
+    assert next(x.role for x in ws.people.users() if x.name == "fay") == "floor supervisor"
 
     u.view.selectRow(u.model.row_of("fay"))
     qtbot.mouseClick(u.lock, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "LOCKED by demo-admin" in u.model.index(u.model.row_of("fay"), 2).data(),
                     timeout=WAIT_MS)
-    assert next(x.locked_by for x in ws.users() if x.name == "fay") == ADMIN.name
+    assert next(x.locked_by for x in ws.people.users() if x.name == "fay") == ADMIN.name
     qtbot.mouseClick(u.unlock, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: u.model.index(u.model.row_of("fay"), 2).data() == "● ACTIVE", timeout=WAIT_MS)
     u.reject()
@@ -337,7 +337,7 @@ def test_only_an_administrator_adds_users(pit, qtbot):
     qtbot.keyClicks(u.pin2, "1234")
     qtbot.mouseClick(u.add, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: u.error.isVisible() and "administrator" in u.error.text(), timeout=WAIT_MS)
-    assert "gus" not in [x.name for x in pit.ws.users()]
+    assert "gus" not in [x.name for x in pit.ws.people.users()]
     u.reject()
 
 
@@ -467,7 +467,7 @@ def test_a_new_database_asks_for_its_first_administrator(themed, tmp_path, qtbot
         qtbot.mouseClick(d.ok, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
         qtbot.waitUntil(lambda: "SIGNED IN: ada (administrator)" in w.who.text(), timeout=WAIT_MS)
-        assert [(u.name, u.role) for u in ws.users()] == [("ada", "administrator")]
+        assert [(u.name, u.role) for u in ws.people.users()] == [("ada", "administrator")]
     finally:
         w.close()
         ws.close()
@@ -492,7 +492,7 @@ def test_who_sits_down_is_on_the_table_view(pit, qtbot):
     d = w.sign_in()
     fill(qtbot, d, DEALER.name, DEALER.pin)
     qtbot.waitUntil(lambda: w.session is not None, timeout=WAIT_MS)
-    w.bridge.act(lambda ws: ws.record("T7", "player_seated", {"seat": 3, "player": "Lee"}))
+    w.bridge.act(lambda ws: ws.decisions.record("T7", "player_seated", {"seat": 3, "player": "Lee"}))
     qtbot.waitUntil(lambda: w.table_page.positions[3].player.text() == "Lee", timeout=WAIT_MS)
     # the first player to the table (000(f)(4)(i)), and the event on top of the history
     assert "FIRST TO THE TABLE" in w.table_page.positions[3].marks.text()

@@ -373,15 +373,15 @@ def test_a_round_sent_back_by_a_denial_is_not_counted_and_its_settlement_again_i
     from tests.test_workstation_rounds import open_ws
     ws = open_ws(tmp_path, monkeypatch, Clock())
     try:
-        ws.sign_in(*DEALER)
-        ws.load_round("section6", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
-        first = ws.settle("section6").result
-        ws.sign_in(*PIT)
-        ws.decide(first.approvals[0].request, "denied", "the meter reads less")
-        ws.sign_in(*DEALER)
-        ws.set_round_info("section6", "12,300.00")
-        again = ws.settle("section6").result
-        report = ws.hold(table="section6")
+        ws.people.sign_in(*DEALER)
+        ws.rounds.load("section6", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
+        first = ws.rounds.settle("section6").result
+        ws.people.sign_in(*PIT)
+        ws.decisions.decide(first.approvals[0].request, "denied", "the meter reads less")
+        ws.people.sign_in(*DEALER)
+        ws.rounds.set_round_info("section6", "12,300.00")
+        again = ws.rounds.settle("section6").result
+        report = ws.reads.hold(table="section6")
     finally:
         ws.close()
     (t,) = report.tables

@@ -181,8 +181,8 @@ def test_a_round_settled_while_shown_reaches_the_view_without_a_reset(qtbot, win
     page.tables.modelReset.connect(lambda: resets.append(1))
     page.lines.modelReset.connect(lambda: resets.append(1))
     reads = page.reads
-    window.bridge.act(lambda w: (w.sign_in("floor-1", SIM_PIN), w.load_round(table, round_file))[-1])
-    window.bridge.act(lambda w: w.settle(table).changes)
+    window.bridge.act(lambda w: (w.people.sign_in("floor-1", SIM_PIN), w.rounds.load(table, round_file))[-1])
+    window.bridge.act(lambda w: w.rounds.settle(table).changes)
     qtbot.waitUntil(lambda: page.reads > reads and page.report.table_hold(table).rounds == before.rounds + 1,
                     timeout=WAIT_MS + 2 * REFRESH_MS)
     after = page.report.table_hold(table)

@@ -211,9 +211,9 @@ def test_rows_written_while_a_tab_is_shown_arrive_as_inserts_not_resets(logs, qt
     n = m.total
     texts(qtbot, page)                  # every row read, so an insert moves rows held
     failed = []
-    logs.window.bridge.act(lambda ws: ws.sign_in("floor-1", "0000"), on_error=failed.append)
+    logs.window.bridge.act(lambda ws: ws.people.sign_in("floor-1", "0000"), on_error=failed.append)
     qtbot.waitUntil(lambda: m.total == n + 1, timeout=WAIT_MS)
-    logs.window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN))
+    logs.window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN))
     qtbot.waitUntil(lambda: m.total == n + 2, timeout=WAIT_MS)
     assert failed and "wrong PIN" in str(failed[0])
     assert inserted == [(0, 0), (0, 0)] and not resets
@@ -231,7 +231,7 @@ def test_rows_written_while_a_tab_is_shown_arrive_as_inserts_not_resets(logs, qt
     m.rowsInserted.connect(lambda parent, first, last: inserted.append((first, last)))
     m.modelReset.connect(lambda: resets.append(1))
     n = m.total
-    logs.window.bridge.act(lambda ws: ws.sign_out())
+    logs.window.bridge.act(lambda ws: ws.people.sign_out())
     qtbot.waitUntil(lambda: m.total == n + 1, timeout=WAIT_MS)
     assert inserted == [(0, 0)] and not resets
     assert texts(qtbot, page)[0][col(page, "Event")] == "signed out"
@@ -258,8 +258,8 @@ def test_an_alarm_raised_then_acknowledged_arrives_and_changes_in_place(logs, qt
     ack = col(page, "Acknowledged")
     assert m.data(m.index(place, ack)) == "■ NOT ACKNOWLEDGED" and m.data(m.index(place, ack), LevelRole) == RED
     assert m.data(m.index(place, 0), KeyRole) == seq
-    logs.window.bridge.act(lambda ws: ws.sign_in("floor-1", SIM_PIN))
-    logs.window.bridge.act(lambda ws: ws.acknowledge_alarm(seq, "door closed and sealed"))
+    logs.window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN))
+    logs.window.bridge.act(lambda ws: ws.decisions.acknowledge_alarm(seq, "door closed and sealed"))
     qtbot.waitUntil(lambda: m.data(m.index(place, ack), LevelRole) == OK, timeout=WAIT_MS)
     assert changed and not resets
     assert m.data(m.index(place, col(page, "Why"))) == "door closed and sealed"
@@ -270,7 +270,7 @@ def test_a_tab_not_shown_hears_of_its_rows_when_it_is_shown_again(logs, qtbot):
     page = shown(qtbot, logs, "sign_ins")
     n = page.model.total
     logs.window.show_view("floor")
-    logs.window.bridge.act(lambda ws: ws.sign_in("pit-1", SIM_PIN))
+    logs.window.bridge.act(lambda ws: ws.people.sign_in("pit-1", SIM_PIN))
     qtbot.waitUntil(lambda: page.model._latest > page.model.query.top, timeout=WAIT_MS)
     assert page.model.total == n                  # nothing read while the view is not shown
     logs.window.show_view("logs")

@@ -85,13 +85,13 @@ def of(readouts, serial):
 
 def test_every_controller_is_read_with_its_tables_and_its_meter_series_since_a_time(ws, clock):
     say(ws, "PRG-T1", "meter", cents=1_000_000)
-    ws.pump()
+    ws.live.pump()
     clock.set(T0 + timedelta(minutes=5))
     for cents in (1_000_021, 1_000_042, 1_000_063):
         say(ws, "PRG-T1", "meter", cents=cents)
         say(ws, "PRG-T1", "meter", cents=cents)      # a broadcast of the same value is not a reading
-    ws.pump()
-    got = ws.progressive()
+    ws.live.pump()
+    got = ws.reads.progressive()
     assert [(r.serial, r.tables, r.profile, r.rule_text) for r in got] == \
         [("PRG-T1", ("T1",), "section6", "000"), ("PRG-T2", ("T2",), "nj", "001")]   # T3 has no progressive
     t1 = of(got, "PRG-T1")
@@ -103,14 +103,14 @@ def test_every_controller_is_read_with_its_tables_and_its_meter_series_since_a_t
     assert (t1.meter, t1.meter_time) == (1_000_063, T0 + timedelta(minutes=5))
     assert t1.link == "connecting" and t1.locked is None and t1.lit is None and t1.reset_cents == 1_000_000
     # since a time: the readings from then, and the meter as it stood then
-    later = ws.progressive(since=T0 + timedelta(minutes=1))
+    later = ws.reads.progressive(since=T0 + timedelta(minutes=1))
     t1 = of(later, "PRG-T1")
     assert list(t1.series.cents) == [1_000_021, 1_000_042, 1_000_063]
     assert t1.start.cents == 1_000_000 and t1.start.seq == log[0][0]
     # after the last row read: only what came since
     say(ws, "PRG-T1", "meter", cents=1_000_084)
-    ws.pump()
-    t1 = of(ws.progressive(since=T0 + timedelta(minutes=1), after=t1.last_seq), "PRG-T1")
+    ws.live.pump()
+    t1 = of(ws.reads.progressive(since=T0 + timedelta(minutes=1), after=t1.last_seq), "PRG-T1")
     assert list(zip(t1.series.seq, t1.series.cents)) == [(logged_readings(ws, "T1")[-1][0], 1_000_084)]
 
 
@@ -118,11 +118,11 @@ def test_a_long_series_is_read_a_page_at_a_time_each_controller_from_its_own_las
     for n in range(5):
         say(ws, "PRG-T1", "meter", cents=1_000_000 + 21 * n)
         say(ws, "PRG-T2", "meter", cents=2_000_000 + 21 * n)
-    ws.pump()
-    page = of(ws.progressive(since=T0, limit=2), "PRG-T1")
+    ws.live.pump()
+    page = of(ws.reads.progressive(since=T0, limit=2), "PRG-T1")
     assert list(page.series.cents) == [1_000_000, 1_000_021] and page.more
     assert page.last_seq == page.series.seq[-1]
-    rest = ws.progressive(since=T0, after={"PRG-T1": page.last_seq}, limit=10)
+    rest = ws.reads.progressive(since=T0, after={"PRG-T1": page.last_seq}, limit=10)
     assert list(of(rest, "PRG-T1").series.cents) == [1_000_042, 1_000_063, 1_000_084]
     assert not of(rest, "PRG-T1").more
     # a controller not named in ``after`` is read from the start of ``since``
@@ -132,13 +132,13 @@ def test_a_long_series_is_read_a_page_at_a_time_each_controller_from_its_own_las
 def test_hits_in_the_order_reported_pending_until_approved_with_the_profiles_payout_and_the_reset(ws, clock):
     say(ws, "PRG-T2", "meter", cents=1_234_567)
     say(ws, "PRG-T2", "hit_pending", seat=3, line="Natural Royal Flush and Pair", cents=1_234_567)
-    ws.pump()
+    ws.live.pump()
     clock.set(T0 + timedelta(seconds=30))
     say(ws, "PRG-T2", "reset", cents=1_000_000)
     say(ws, "PRG-T2", "meter", cents=1_000_021)
     say(ws, "PRG-T2", "hit_pending", seat=5, line="Royal Flush", cents=999)   # the pay table says $100.00
-    ws.pump()
-    first, second = of(ws.progressive(), "PRG-T2").hits
+    ws.live.pump()
+    first, second = of(ws.reads.progressive(), "PRG-T2").hits
     requests = ws.log.query("SELECT seq, body FROM events WHERE type = 'approval_requested' AND table_id = 'T2' "
                             "ORDER BY seq")
     assert [first.request, second.request] == [r["seq"] for r in requests
@@ -159,14 +159,14 @@ def test_hits_in_the_order_reported_pending_until_approved_with_the_profiles_pay
     assert second.agrees is False and [p.amount for p in second.payouts] == [10_000, 50_000]
     assert second.payout.paytable == "progressive-1" and second.reset is None and second.meter == 1_000_021
 
-    ws.sign_in(*PIT)
-    ws.decide(first.request, "approved")
-    ws.decide(second.request, "denied", "the hand was a straight, not a royal flush")
-    first, second = of(ws.progressive(), "PRG-T2").hits
+    ws.people.sign_in(*PIT)
+    ws.decisions.decide(first.request, "approved")
+    ws.decisions.decide(second.request, "denied", "the hand was a straight, not a royal flush")
+    first, second = of(ws.reads.progressive(), "PRG-T2").hits
     assert (first.state, first.decided_by, first.decided_role) == ("PAID", "demo-pit", "pit manager")
     assert (second.state, second.decision_reason) == ("DENIED", "the hand was a straight, not a royal flush")
     # a hit decided before ``since`` is left out; a pending one never is
-    assert of(ws.progressive(since=T0 + timedelta(hours=1)), "PRG-T2").hits == ()
+    assert of(ws.reads.progressive(since=T0 + timedelta(hours=1)), "PRG-T2").hits == ()
 
 
 def test_the_meter_at_the_start_and_end_of_each_shift_and_every_reset(ws, clock):
@@ -177,10 +177,10 @@ def test_the_meter_at_the_start_and_end_of_each_shift_and_every_reset(ws, clock)
                               (T0 + timedelta(minutes=100), "reset", 999_000)):
         clock.set(when)
         say(ws, "PRG-T1", name, cents=cents)
-        ws.pump()
+        ws.live.pump()
     now = T0 + timedelta(minutes=150)   # 17:30
     clock.set(now)
-    rec = of(ws.progressive(), "PRG-T1").record
+    rec = of(ws.reads.progressive(), "PRG-T1").record
     log = logged_readings(ws, "T1")
     rows = [(m.time, m.shift, m.what, m.cents, m.seq) for m in rec]
     day, swing = datetime(2026, 11, 23, 8), datetime(2026, 11, 23, 16)
@@ -193,7 +193,7 @@ def test_the_meter_at_the_start_and_end_of_each_shift_and_every_reset(ws, clock)
     assert rec[3].note == "the profile's reset amount" and rec[3].rule == "000(q)(6)" and not rec[3].below_reset
     assert rec[4].below_reset and rec[4].note == "under the profile's reset amount of $10,000.00"
     # the auditor's record over a chosen period: the swing shift only
-    only = of(ws.progressive(record_from=swing, now=now), "PRG-T1").record
+    only = of(ws.reads.progressive(record_from=swing, now=now), "PRG-T1").record
     assert [m.what for m in only] == ["start of shift", "reset", "reset"]
 
 
@@ -201,47 +201,47 @@ def open_round(ws, table, progressive_seats, lit):
     """A shuffled deck, three seated players, the controller lighting ``lit`` and locking out,
     and No more bets with the progressive wagers at ``progressive_seats``."""
     for deck in ("red", "blue"):
-        ws.sign_in(*DEALER)
+        ws.people.sign_in(*DEALER)
         for kind in ("deck_received", "deck_inspected"):
-            ws.record(table, kind, {"deck": deck})
-        ws.sign_in(*FLOOR)
-        ws.record(table, "deck_verified", {"deck": deck})
-        ws.sign_in(*DEALER)
-        ws.record(table, "deck_spread", {"deck": deck})
-        ws.record(table, "deck_washed", {"deck": deck})
-    ws.record(table, "dice_placed")
-    ws.record(table, "shuffle_started")
-    ws.record(table, "shuffle_completed", {"deck": "red", "manual": False, "card_count": 53})
+            ws.decisions.record(table, kind, {"deck": deck})
+        ws.people.sign_in(*FLOOR)
+        ws.decisions.record(table, "deck_verified", {"deck": deck})
+        ws.people.sign_in(*DEALER)
+        ws.decisions.record(table, "deck_spread", {"deck": deck})
+        ws.decisions.record(table, "deck_washed", {"deck": deck})
+    ws.decisions.record(table, "dice_placed")
+    ws.decisions.record(table, "shuffle_started")
+    ws.decisions.record(table, "shuffle_completed", {"deck": "red", "manual": False, "card_count": 53})
     for seat in (1, 2, 3):
-        ws.record(table, "player_seated", {"seat": seat})
+        ws.decisions.record(table, "player_seated", {"seat": seat})
     say(ws, "PRG-T1", "acceptor_lights", lit=sum(1 << (s - 1) for s in lit))
     say(ws, "PRG-T1", "lockout", locked=True)
-    ws.pump()
-    ws.record(table, "no_more_bets", {"method": "automated-shoe", "wagers": [1, 2, 3],
+    ws.live.pump()
+    ws.decisions.record(table, "no_more_bets", {"method": "automated-shoe", "wagers": [1, 2, 3],
                                       "progressive": list(progressive_seats)})
 
 
 def test_a_light_without_a_wager_or_a_wager_without_a_light_raises_the_alarm_once(ws):
     open_round(ws, "T1", progressive_seats=(2, 3), lit=(1, 2))
-    assert not [a for a in ws.alarms() if a.kind == "acceptor_mismatch"]
-    ws.pump()                      # the workstation looks at the state it holds, on its next pump
-    (alarm,) = [a for a in ws.alarms() if a.kind == "acceptor_mismatch"]
+    assert not [a for a in ws.reads.alarms() if a.kind == "acceptor_mismatch"]
+    ws.live.pump()                      # the workstation looks at the state it holds, on its next pump
+    (alarm,) = [a for a in ws.reads.alarms() if a.kind == "acceptor_mismatch"]
     assert alarm.table == "T1" and alarm.serial == "PRG-T1" and "000(q)(2)" in alarm.rule
     assert "acceptor light lit without a progressive wager at seat 1" in alarm.message
     assert "progressive wager without its acceptor light at seat 3" in alarm.message
-    t1 = of(ws.progressive(), "PRG-T1")
+    t1 = of(ws.reads.progressive(), "PRG-T1")
     assert (t1.locked, t1.lit, t1.round_wagers) == (True, (1, 2), (2, 3)) and not t1.acceptors.agrees
-    ws.pump()
-    ws.pump()
-    assert len([a for a in ws.alarms() if a.kind == "acceptor_mismatch"]) == 1   # once per round
+    ws.live.pump()
+    ws.live.pump()
+    assert len([a for a in ws.reads.alarms() if a.kind == "acceptor_mismatch"]) == 1   # once per round
 
 
 def test_lights_that_match_the_wagers_raise_nothing(ws):
     open_round(ws, "T1", progressive_seats=(1, 3), lit=(1, 3))
-    ws.pump()
-    ws.pump()
-    assert not [a for a in ws.alarms() if a.kind == "acceptor_mismatch"]
-    assert of(ws.progressive(), "PRG-T1").acceptors.text == "2 lights for 2 progressive wagers"
+    ws.live.pump()
+    ws.live.pump()
+    assert not [a for a in ws.reads.alarms() if a.kind == "acceptor_mismatch"]
+    assert of(ws.reads.progressive(), "PRG-T1").acceptors.text == "2 lights for 2 progressive wagers"
 
 
 def test_a_round_checked_before_a_restart_is_not_alarmed_again(tmp_path, monkeypatch, clock):
@@ -250,11 +250,11 @@ def test_a_round_checked_before_a_restart_is_not_alarmed_again(tmp_path, monkeyp
     with Workstation(cfg, tmp_path / "pit.db", clock=clock) as w:
         add_demo_users(w)
         open_round(w, "T1", progressive_seats=(2,), lit=(1,))
-        w.pump()
-        assert len([a for a in w.alarms() if a.kind == "acceptor_mismatch"]) == 1
+        w.live.pump()
+        assert len([a for a in w.reads.alarms() if a.kind == "acceptor_mismatch"]) == 1
     with Workstation(cfg, tmp_path / "pit.db", clock=clock) as w:
         say(w, "PRG-T1", "acceptor_lights", lit=1)
         say(w, "PRG-T1", "lockout", locked=True)
-        w.pump()
-        w.pump()
-        assert len([a for a in w.alarms() if a.kind == "acceptor_mismatch"]) == 1
+        w.live.pump()
+        w.live.pump()
+        assert len([a for a in w.reads.alarms() if a.kind == "acceptor_mismatch"]) == 1

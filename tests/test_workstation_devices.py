@@ -28,16 +28,16 @@ def until(ws, pred, what, timeout=20.0):
     """Pump ``ws`` until ``pred()`` is true (its value), at most ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        ws.pump()
+        ws.live.pump()
         got = pred()
         if got:
             return got
         time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s; tiles: {ws.tiles()}")
+    raise AssertionError(f"{what}: not within {timeout} s; tiles: {ws.reads.tiles()}")
 
 
 def light(ws, table, cls):
-    return next(x.state for x in ws.tile(table).lights if x.cls == cls)
+    return next(x.state for x in ws.reads.tile(table).lights if x.cls == cls)
 
 
 class Rig:
@@ -85,31 +85,31 @@ def test_a_shuffler_miscount_on_the_demo_floor_raises_an_alarm_only_a_supervisor
     before = set(threading.enumerate())
     ws, devices = open_demo(tmp_path / "demo.db", pace=0.2, fault_rate=0, seed=3, policy=QUICK)
     try:
-        assert [t.table for t in ws.tiles()] == [t for t, *_ in DEMO_TABLES]
-        until(ws, lambda: all(x.state == "online" for t in ws.tiles() for x in t.lights), "every light online")
-        assert ws.tile("T7").lights == ()   # 004: no devices
+        assert [t.table for t in ws.reads.tiles()] == [t for t, *_ in DEMO_TABLES]
+        until(ws, lambda: all(x.state == "online" for t in ws.reads.tiles() for x in t.lights), "every light online")
+        assert ws.reads.tile("T7").lights == ()   # 004: no devices
         devices.inject("SHF-T1", "miscount")
         # 001 11.17(i): a count other than 53 removes the deck, and the supervisor is told
-        until(ws, lambda: ws.tile("T1").open_alarms, "the miscount on T1's tile")
-        (alarm,) = [a for a in ws.alarms(table="T1") if a.kind == "deck_count_wrong"]
+        until(ws, lambda: ws.reads.tile("T1").open_alarms, "the miscount on T1's tile")
+        (alarm,) = [a for a in ws.reads.alarms(table="T1") if a.kind == "deck_count_wrong"]
         assert "not 53" in alarm.message and alarm.serial == "SHF-T1" and alarm.rule == "001 11.17(i); 000(b)(1)"
-        ws.sign_in(*DEALER)
+        ws.people.sign_in(*DEALER)
         with pytest.raises(NotPermitted, match="demo-dealer is a dealer"):
-            ws.acknowledge_alarm(alarm.id, "seen it")
-        ws.sign_in(*FLOOR)
-        changed = ws.acknowledge_alarm(alarm.id, "deck replaced from the pit stand")
+            ws.decisions.acknowledge_alarm(alarm.id, "seen it")
+        ws.people.sign_in(*FLOOR)
+        changed = ws.decisions.acknowledge_alarm(alarm.id, "deck replaced from the pit stand")
         assert changed.alarms == {alarm.id} and "T1" in changed.tables
         row = ws.log.query("SELECT actor, role, table_id, json_extract(body, '$.data.alarm') AS alarm, "
                            "json_extract(body, '$.data.reason') AS reason FROM events "
                            "WHERE type = 'alarm_acknowledged'")
         assert row == [{"actor": "demo-floor", "role": "floor supervisor", "table_id": "T1", "alarm": alarm.id,
                         "reason": "deck replaced from the pit stand"}]
-        assert alarm.id not in {a.id for a in ws.alarms()}
+        assert alarm.id not in {a.id for a in ws.reads.alarms()}
         # the device alarm stood for the engine's irregularity too: one alarm, one acknowledgement
         assert ws.log.query("SELECT kind, acknowledged_by FROM irregularities WHERE kind = 'deck_count_wrong'") == \
             [{"kind": "deck_count_wrong", "acknowledged_by": "demo-floor"}]
-        assert ws.tile("T1").pending_acknowledgements == 0
-        assert not [a for a in ws.alarms(table="T1", open_only=False) if a.kind == "irregularity"]
+        assert ws.reads.tile("T1").pending_acknowledgements == 0
+        assert not [a for a in ws.reads.alarms(table="T1", open_only=False) if a.kind == "irregularity"]
     finally:
         ws.close()
     assert set(threading.enumerate()) == before, "close() left threads running"
@@ -121,27 +121,27 @@ def test_a_progressive_hit_waits_for_the_role_it_needs_and_is_approved_once(rig)
     prg = SimDevice("progressive", "PRG-1", seed=2, pace=0.2, fault_rate=0, hit_rate=1.0, key_rate=0)
     r = rig({"T1": ("section6", [prg])})
     ws = r.ws
-    hit = until(ws, lambda: [a for a in ws.approvals() if a.kind == "progressive_meter_payout"], "a hit")[0]
+    hit = until(ws, lambda: [a for a in ws.reads.approvals() if a.kind == "progressive_meter_payout"], "a hit")[0]
     # the top line is 100% of the meter: the settlement asks a pit manager (000(q)(3)(iii))
     assert (hit.table, hit.role_needed, hit.rule) == ("T1", "pit manager", "000(q)(3)(iii), (5)")
     assert hit.cents >= 1_000_000 and 1 <= hit.seat <= 6
-    assert ws.tile("T1").pending_approvals >= 1
-    assert "progressive_hit" in {a.kind for a in ws.alarms(table="T1")}
+    assert ws.reads.tile("T1").pending_approvals >= 1
+    assert "progressive_hit" in {a.kind for a in ws.reads.alarms(table="T1")}
     with pytest.raises(SignInRefused, match=r"wrong PIN \(1 of 5"):
-        ws.sign_in("demo-pit", "9999")
-    assert {u.name: u.failures for u in ws.users()}["demo-pit"] == 1
-    ws.sign_in(*FLOOR)
+        ws.people.sign_in("demo-pit", "9999")
+    assert {u.name: u.failures for u in ws.people.users()}["demo-pit"] == 1
+    ws.people.sign_in(*FLOOR)
     with pytest.raises(NotPermitted, match="needs a pit manager; demo-floor is a floor supervisor"):
-        ws.decide(hit.request, "approved", "light and hand verified")
-    ws.sign_in(*PIT)
-    assert {u.name: u.failures for u in ws.users()}["demo-pit"] == 0   # a good sign-in clears the count
-    ws.decide(hit.request, "approved", "light and hand verified")
+        ws.decisions.decide(hit.request, "approved", "light and hand verified")
+    ws.people.sign_in(*PIT)
+    assert {u.name: u.failures for u in ws.people.users()}["demo-pit"] == 0   # a good sign-in clears the count
+    ws.decisions.decide(hit.request, "approved", "light and hand verified")
     with pytest.raises(Refused, match=f"request {hit.request} \\(progressive_meter_payout\\) was already approved "
                                       "by demo-pit"):
-        ws.decide(hit.request, "approved", "again")
+        ws.decisions.decide(hit.request, "approved", "again")
     decided = ws.log.query("SELECT actor, role FROM events WHERE type = 'approval_decided'")
     assert decided == [{"actor": "demo-pit", "role": "pit manager"}]
-    assert hit.request not in {a.request for a in ws.approvals()}
+    assert hit.request not in {a.request for a in ws.reads.approvals()}
 
 
 def test_a_link_dropped_and_restored_turns_its_light_offline_then_online_and_the_alarm_still_waits(rig):
@@ -151,17 +151,17 @@ def test_a_link_dropped_and_restored_turns_its_light_offline_then_online_and_the
     until(ws, lambda: light(ws, "T1", "rng") == "online", "online")
     r.served["RNG-1"].stop()
     until(ws, lambda: light(ws, "T1", "rng") == "offline", "offline")
-    (alarm,) = until(ws, lambda: [a for a in ws.alarms() if a.kind == "rng_offline"], "the rng_offline alarm")
+    (alarm,) = until(ws, lambda: [a for a in ws.reads.alarms() if a.kind == "rng_offline"], "the rng_offline alarm")
     assert alarm.cleared is None and alarm.table == "T1" and "count the starting position with the dice" in \
         alarm.message
     r.restart("RNG-1")
     until(ws, lambda: light(ws, "T1", "rng") == "online", "online again")
-    back = until(ws, lambda: [a for a in ws.alarms() if a.id == alarm.id and a.cleared], "cleared by itself")[0]
+    back = until(ws, lambda: [a for a in ws.reads.alarms() if a.id == alarm.id and a.cleared], "cleared by itself")[0]
     assert back.cleared_how == "the rng is back online" and back.open and back.acknowledged is None
-    assert ws.tile("T1").open_alarms == 1
-    ws.sign_in(*FLOOR)
-    ws.acknowledge_alarm(alarm.id, "display cable reseated")
-    assert ws.tile("T1").open_alarms == 0
+    assert ws.reads.tile("T1").open_alarms == 1
+    ws.people.sign_in(*FLOOR)
+    ws.decisions.acknowledge_alarm(alarm.id, "display cable reseated")
+    assert ws.reads.tile("T1").open_alarms == 0
 
 
 def test_the_progressive_controller_offline_closes_the_tables_progressive_wagers_until_it_is_back(rig):
@@ -169,23 +169,23 @@ def test_the_progressive_controller_offline_closes_the_tables_progressive_wagers
     r = rig({"T2": ("section6", [prg])})
     ws = r.ws
     until(ws, lambda: light(ws, "T2", "progressive") == "online", "online")
-    assert ws.tile("T2").progressive == "open"
-    ws.sign_in(*DEALER)
-    ws.record("T2", "shuffle_started")
-    ws.record("T2", "shuffle_completed", {"deck": "red", "manual": False})
-    ws.record("T2", "player_seated", {"seat": 1})
+    assert ws.reads.tile("T2").progressive == "open"
+    ws.people.sign_in(*DEALER)
+    ws.decisions.record("T2", "shuffle_started")
+    ws.decisions.record("T2", "shuffle_completed", {"deck": "red", "manual": False})
+    ws.decisions.record("T2", "player_seated", {"seat": 1})
     r.served["PRG-2"].stop()
-    until(ws, lambda: ws.tile("T2").progressive == "closed", "progressive wagers closed")
+    until(ws, lambda: ws.reads.tile("T2").progressive == "closed", "progressive wagers closed")
     assert light(ws, "T2", "progressive") == "offline"
     nmb = {"method": "automated-shoe", "wagers": [1], "progressive": [1]}
-    ws.touch()
+    ws.people.touch()
     with pytest.raises(Refused, match="progressive wagers are closed while the progressive controller is offline"):
-        ws.record("T2", "no_more_bets", nmb)
+        ws.decisions.record("T2", "no_more_bets", nmb)
     r.restart("PRG-2")
-    until(ws, lambda: ws.tile("T2").progressive == "open", "progressive wagers open again")
-    ws.record("T2", "no_more_bets", nmb)
-    assert ws.tile("T2").state == "no_more_bets"
-    assert ws.table_detail("T2").positions[1].progressive
+    until(ws, lambda: ws.reads.tile("T2").progressive == "open", "progressive wagers open again")
+    ws.decisions.record("T2", "no_more_bets", nmb)
+    assert ws.reads.tile("T2").state == "no_more_bets"
+    assert ws.reads.table_detail("T2").positions[1].progressive
 
 
 def test_close_stops_every_link_simulator_and_the_log(tmp_path, monkeypatch):
@@ -193,7 +193,7 @@ def test_close_stops_every_link_simulator_and_the_log(tmp_path, monkeypatch):
     before = set(threading.enumerate())
     ws, _ = open_demo(tmp_path / "demo.db", pace=0.3, fault_rate=0, seed=5, policy=QUICK)
     try:
-        until(ws, lambda: all(x.state == "online" for t in ws.tiles() for x in t.lights), "every light online")
+        until(ws, lambda: all(x.state == "online" for t in ws.reads.tiles() for x in t.lights), "every light online")
         devices = sum(len(t.devices) for t in ws.config.tables)
         # a simulator per device, the log's writer and the thread that receives from the links'
         # process (app/devices/host.py), which reads the 22 devices
@@ -204,12 +204,12 @@ def test_close_stops_every_link_simulator_and_the_log(tmp_path, monkeypatch):
         ws.close()
     assert set(threading.enumerate()) == before   # at once: close() waited for every one
     assert multiprocessing.active_children() == []
-    assert ws.pump() == ws.pump() and not ws.pump()   # a closed workstation does nothing
+    assert ws.live.pump() == ws.live.pump() and not ws.live.pump()   # a closed workstation does nothing
     assert ws.log.stopped
     # shutting down is not an outage: no alarm or device fault was logged for it
     again = Workstation(ws.config, tmp_path / "demo.db")
     try:
-        assert again.alarms() == ()
+        assert again.reads.alarms() == ()
         assert not again.log.query("SELECT * FROM device_faults WHERE code = 'offline'")
     finally:
         again.close()

@@ -15,11 +15,11 @@ def ws(tmp_path, monkeypatch):
 
 
 def test_each_profile_says_what_a_round_at_its_table_takes(ws):
-    ws.sign_in(*DEALER)
+    ws.people.sign_in(*DEALER)
     forms = {}
     for table in ("section6", "nj", "face-up-ca", "casino", "sd"):
-        ws.start_round(table)
-        forms[table] = ws.round_draft(table).form
+        ws.rounds.start(table)
+        forms[table] = ws.rounds.draft(table).form
     s6, nj, ca, casino, sd = (forms[t] for t in ("section6", "nj", "face-up-ca", "casino", "sd"))
     # 000(p): the additional wagers on the RNG's number 1..7; 000(q): the progressive with its meter
     assert s6.wagers == ("base", "fortune", "progressive", "fortune_toke") + tuple(f"additional {n}"

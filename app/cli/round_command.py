@@ -104,14 +104,14 @@ def _settle(args) -> int:
         except ValueError as e:
             raise InputError(str(e)) from None
         try:
-            ws.sign_in(args.name, pin)
-            ws.load_round(args.table, obj)
-            out = ws.settle(args.table)
+            ws.people.sign_in(args.name, pin)
+            ws.rounds.load(args.table, obj)
+            out = ws.rounds.settle(args.table)
         except WorkstationError as e:
             raise InputError(f"{path}: {e}") from None
         finally:
-            if ws.session() is not None:
-                ws.sign_out()
+            if ws.people.session() is not None:
+                ws.people.sign_out()
         print(json.dumps(round_json(out.result), indent=2))
         if out.result.status == "pending":
             print(f"pitdesk: round {out.result.settlement} at {args.table} waits for approval: "

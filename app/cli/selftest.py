@@ -195,7 +195,7 @@ class SelfTest:
 
         def online() -> bool:
             lights.clear()
-            lights.update({x.serial: x.state for t in self.ws.tiles() for x in t.lights})
+            lights.update({x.serial: x.state for t in self.ws.reads.tiles() for x in t.lights})
             return len(lights) == devices and all(s == "online" for s in lights.values())
         try:
             self.wait(f"all {devices} simulated devices online over loopback", online)
@@ -217,26 +217,26 @@ class SelfTest:
         def play(ws):
             """A dealer enters and settles the round; each approval is decided by the role it
             needs; a floor supervisor releases the payouts (W-2G data where a slip needs it)."""
-            ws.sign_in(SIGN_IN["dealer"], "4444")
+            ws.people.sign_in(SIGN_IN["dealer"], "4444")
             bank = obj.get("banking") or {}
             if bank.get("mode", "house") != "house":
                 # a player bank sits at the table first (000(m)(2), 002: the player-dealer is seated)
                 try:
-                    ws.record(table, "player_seated", {"seat": bank["seat"]})
+                    ws.decisions.record(table, "player_seated", {"seat": bank["seat"]})
                 except Refused:
                     pass      # seated already; anything else is named by load_round below
-            if ws.round_draft(table) is not None:     # a card-reading device began one: the file replaces it
-                ws.discard_round(table)
-            ws.load_round(table, obj)
-            r = ws.settle(table).result
+            if ws.rounds.draft(table) is not None:     # a card-reading device began one: the file replaces it
+                ws.rounds.discard(table)
+            ws.rounds.load(table, obj)
+            r = ws.rounds.settle(table).result
             for a in r.approvals:
                 who = SIGN_IN[a.role_needed]
-                ws.sign_in(who, {"demo-floor": "2222", "demo-pit": "3333"}[who])
-                ws.decide(a.request, "approved", "pitdesk --self-test")
-            ws.sign_in(SIGN_IN["floor supervisor"], "2222")
-            payees = {p.seat: PAYEE for p in ws.round_result(r.settlement).payouts if p.w2g}
-            done = ws.release(r.settlement, payees).result
-            ws.sign_out()
+                ws.people.sign_in(who, {"demo-floor": "2222", "demo-pit": "3333"}[who])
+                ws.decisions.decide(a.request, "approved", "pitdesk --self-test")
+            ws.people.sign_in(SIGN_IN["floor supervisor"], "2222")
+            payees = {p.seat: PAYEE for p in ws.rounds.result(r.settlement).payouts if p.w2g}
+            done = ws.rounds.release(r.settlement, payees).result
+            ws.people.sign_out()
             return r, done
         settled, released = self.on_lane(f"settling {path.name} at {table}", play)
         net = settled.net_by_party
@@ -293,7 +293,7 @@ class SelfTest:
             raise CheckFailed("not run: the main window did not open")
         path = self.tmp / "report.pdf"
         shift = self.ws.shifts.shift_of(self.ws.clock())
-        report = self.ws.shift_report(shift.start.date(), shift.name)
+        report = self.ws.reads.shift_report(shift.start.date(), shift.name)
         # (a self-test that straddles a shift's end leaves some of its rounds in the shift before)
         if not 1 <= report.rounds <= len(self.settled):
             raise CheckFailed(f"the shift report counts {report.rounds} rounds; {len(self.settled)} were settled")

@@ -12,10 +12,10 @@ import json
 import sys
 from datetime import datetime
 
+from app.engine.roles import PEOPLE as ROLES
+
 from .common import EXIT_BAD_INPUT, _db, _pin
 
-# app.store.users.ROLES, written out so that building the parser loads no store
-ROLES = ("dealer", "floor supervisor", "pit manager", "administrator")
 
 
 def add_parser(sub) -> None:

@@ -116,14 +116,14 @@ def demo_config(urls: dict[str, str], tables=DEMO_TABLES) -> WorkstationConfig:
 
 def add_demo_users(ws: Workstation) -> None:
     """On a new database: the demo administrator first, who adds the others."""
-    if not ws.needs_first_administrator():
+    if not ws.people.needs_first_administrator():
         return
     admin, *others = DEMO_USERS
-    ws.create_administrator(admin.name, admin.pin)
-    ws.sign_in(admin.name, admin.pin)
+    ws.people.create_administrator(admin.name, admin.pin)
+    ws.people.sign_in(admin.name, admin.pin)
     for u in others:
-        ws.add_user(u.name, u.role, u.pin)
-    ws.sign_out()
+        ws.people.add_user(u.name, u.role, u.pin)
+    ws.people.sign_out()
 
 
 def open_demo_tables(ws: Workstation) -> None:

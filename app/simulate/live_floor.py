@@ -122,8 +122,9 @@ def _watch(pit, links, stop, seconds, every, as_json, out) -> None:
 def _status_rows(pit, links) -> list[dict]:
     by_serial = {link.session.device_serial: link.state for link in links if link.session.device_serial}
     rows = []
-    for table, v in pit.snapshot().items():
-        s = v.state
+    states = pit.states()
+    for table, v in pit.heard.items():
+        s = states[table]
         rng = v.readings.get("rng_number")
         rows.append({"table": table, "profile": v.profile, "state": s.state, "deck": s.deck_in_play,
                      "decks": sorted(s.decks), "meter_cents": v.meter,
@@ -156,16 +157,14 @@ def _print_status(pit, links, as_json: bool, out) -> None:
 
 def _summary(pit, links, db: Path, log) -> dict:
     counters = [link.session.counters for link in links]
-    events = log.query("SELECT count(*) AS n FROM events")[0]["n"]
-    return {"type": "summary", "db": str(db), "tables": len(pit.views), "devices": len(links),
-            "events_logged": events,
-            "alarms": log.query("SELECT count(*) AS n FROM alarms")[0]["n"],
-            "device_faults": log.query("SELECT count(*) AS n FROM device_faults")[0]["n"],
-            "approvals": log.query("SELECT count(*) AS n FROM approvals")[0]["n"],
+    counts = log.counts("events", "alarms", "device_faults", "approvals")
+    return {"type": "summary", "db": str(db), "tables": len(pit.heard), "devices": len(links),
+            "events_logged": counts["events"], "alarms": counts["alarms"], "device_faults": counts["device_faults"],
+            "approvals": counts["approvals"],
             "frames_accepted": sum(c.frames_accepted for c in counters),
             "frames_rejected": sum(c.frames_rejected for c in counters),
             "delivered": sum(c.delivered for c in counters),
             "retransmitted": sum(c.retransmitted for c in counters),
             "gaps": sum(c.gaps for c in counters),   # device frames never received (docs/devices.md)
             "connects": sum(c.connects for c in counters),
-            "tables_state": {t: v.state.state for t, v in pit.snapshot().items()}}
+            "tables_state": {t: s.state for t, s in pit.states().items()}}

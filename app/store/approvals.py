@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from app.engine.roles import APPROVER_LEVEL
+
 from .log import AuditLog, Record
 from .users import Session
 
-APPROVER_LEVEL = {"floor supervisor": 1, "pit manager": 2}
 KINDS = {
     # kind: (the role it needs unless the request says more, the rule behind it)
     "progressive_meter_payout": ("floor supervisor", "000(q)(3)(iii)"),
@@ -88,3 +89,27 @@ class Approvals:
                                 f"{by.role}")
         return self.log.append("approval_decided", now, by.name, by.role, req["table_id"],
                                {"request": request, "decision": decision, "reason": reason})
+
+
+def listing(log: AuditLog, pending_only: bool = True, table: str | None = None) -> list[dict]:
+    """Approval requests, oldest first (the queue): pending only unless ``pending_only`` is False."""
+    where, params = [], []
+    if pending_only:
+        where.append("status = 'pending'")
+    if table is not None:
+        where.append("table_id = ?")
+        params.append(table)
+    return log.query("SELECT * FROM approvals" + (" WHERE " + " AND ".join(where) if where else "")
+                     + " ORDER BY request", tuple(params))
+
+
+def request_row(log: AuditLog, request: int) -> dict | None:
+    """The request's read-model row, or None."""
+    rows = log.query("SELECT * FROM approvals WHERE request = ?", (request,))
+    return rows[0] if rows else None
+
+
+def pending_counts(log: AuditLog) -> dict[str | None, int]:
+    """Requests waiting for a decision, per table."""
+    return {r["table_id"]: r["n"] for r in log.query(
+        "SELECT table_id, count(*) AS n FROM approvals WHERE status = 'pending' GROUP BY table_id")}

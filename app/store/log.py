@@ -15,10 +15,15 @@ Other processes may append to the same database (``pitdesk users add`` while a s
 each transaction starts with ``BEGIN IMMEDIATE`` (waiting up to the busy timeout for the other
 writer), re-reads the last row inside it, and folds the rows appended meanwhile into the engine
 states, so the chain stays one chain.
+
+Whoever keeps count of what is logged (the workstation's journal) ``listen``s: it is handed every
+row as committed (``Logged``: its data as sealed, after ``prepare``), this process's and the rows
+other processes appended, in the log's order, and never has to read them back.
 """
 
 from __future__ import annotations
 
+import json
 import queue
 import sqlite3
 import threading
@@ -30,7 +35,7 @@ from pathlib import Path
 
 from . import chain, heads, paths
 from .read_models import PROCEDURE_EVENTS, Projector, catch_up, reproject, restore
-from .schema import BUSY_TIMEOUT, connect, migrate
+from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
 
 
 class StoreError(RuntimeError):
@@ -53,6 +58,24 @@ class Record:
     table: str | None = None
     data: dict = field(default_factory=dict)
     prepare: Callable[[sqlite3.Connection, dict], None] | None = None
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One row as the log holds it: its place in the chain and what was sealed."""
+
+    seq: int
+    time: datetime
+    type: str
+    actor: str
+    role: str
+    table: str | None
+    data: dict
+
+
+def logged(seq: int, time: str, table: str | None, type_: str, actor: str, role: str, body: str) -> Logged:
+    """A row read from the events table (its body is the sealed JSON)."""
+    return Logged(seq, datetime.fromisoformat(time), type_, actor, role, table, json.loads(body)["data"])
 
 
 def explain(e: sqlite3.Error, path: Path) -> str:
@@ -107,6 +130,7 @@ class AuditLog:
         self._head_path = paths.head_file(self.db_id) if record_head else None
         if self._head_path is not None:
             self._check_head()
+        self._listeners: list[Callable[[list[Logged]], None]] = []
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"audit-writer {self.path.name}", daemon=True)
         self._thread.start()
@@ -163,13 +187,30 @@ class AuditLog:
                     pass  # the states so far; the writer reports a database that fails
             return self._projector if self._projector is not None else Projector()
 
+    def listen(self, listener: Callable[[list[Logged]], None]) -> None:
+        """Hand ``listener`` every row committed from now on, in order, as a list per commit (this
+        process's, on the writer's thread before its callers are answered; another process's
+        when this one catches up with them, on the thread that does). It must be quick and must
+        not call the log."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def _tell(self, rows: list[Logged]) -> None:
+        for listener in self._listeners:
+            listener(rows)
+
     def _catch_up(self, conn: sqlite3.Connection) -> tuple[int, str]:
         """The last row; rows appended by another process since this one's last are folded into
-        the engine states (their read-model rows were written by that process)."""
+        the engine states (their read-model rows were written by that process) and told to the
+        listeners."""
         seq, h = _tail(conn)
         if seq > self.seq:
             if self._projector is not None:    # else restored whole when first needed
                 catch_up(self._projector, conn, self.seq, seq)
+            if self._listeners:
+                self._tell([logged(*r) for r in conn.execute(
+                    "SELECT seq, time, table_id, type, actor, role, body FROM events WHERE seq > ? AND seq <= ? "
+                    "ORDER BY seq", (self.seq, seq))])
             self.seq, self.head_hash = seq, h
         elif seq < self.seq:  # the log was cut under this writer: the head check refuses to go on
             self._projector = None
@@ -177,15 +218,35 @@ class AuditLog:
         return seq, h
 
     # -- writing ------------------------------------------------------------------------------
-    def submit(self, records: Iterable[Record]) -> Future:
+    def _queued(self, records: Iterable[Record]) -> Future:
+        """``records`` queued for the writer; the future's result is the rows as logged."""
         if self.stopped:
             raise StoreStopped(self.stopped)
         fut: Future = Future()
         self._queue.put((list(records), fut))
         return fut
 
+    def submit(self, records: Iterable[Record]) -> Future:
+        """``records`` queued for the writer; the future's result is their sequence numbers."""
+        rows = self._queued(records)
+        seqs: Future = Future()
+
+        def done(f: Future) -> None:
+            e = f.exception()
+            if e is not None:
+                seqs.set_exception(e)
+            else:
+                seqs.set_result([r.seq for r in f.result()])
+        rows.add_done_callback(done)
+        return seqs
+
     def append_many(self, records: Iterable[Record]) -> list[int]:
-        return self.submit(records).result()
+        return [r.seq for r in self.write(records)]
+
+    def write(self, records: Iterable[Record]) -> list[Logged]:
+        """Append ``records`` in one transaction: the rows as logged (``append_many``'s seqs with
+        what was sealed)."""
+        return self._queued(records).result()
 
     def append(self, type_: str, time: datetime, actor: str, role: str, table: str | None = None,
                data: dict | None = None, prepare=None) -> int:
@@ -223,7 +284,7 @@ class AuditLog:
         submission whose record was refused, which alone gets the error)."""
         if self.stopped:
             return self._stop(batch, self.stopped)
-        done: list[list[int]] = []
+        done: list[list[Logged]] = []
         at = 0
         with self._lock:
             conn = self._conn
@@ -249,7 +310,7 @@ class AuditLog:
                         states = self._states(conn) if r.type in STATEFUL else _NO_STATES
                         states.project(conn, seq, t, r.table, r.type, r.actor, r.role, data)
                         head = h
-                        seqs.append(seq)
+                        seqs.append(Logged(seq, r.time, r.type, r.actor, r.role, r.table, data))
                     done.append(seqs)
                 if seq > after[0]:
                     try:
@@ -288,8 +349,10 @@ class AuditLog:
                 # let a later cut-off tail go unnoticed: stop here
                 self.stopped = (f"the head of {self.path} cannot be recorded in {self._head_path} ({e}); "
                                 "no more work is accepted")
-        for (_, fut), seqs in zip(batch, done):
-            fut.set_result(seqs)
+        if self._listeners:
+            self._tell([row for rows in done for row in rows])
+        for (_, fut), rows in zip(batch, done):
+            fut.set_result(rows)
         return []
 
     def _record_intent(self, conn: sqlite3.Connection, after: tuple[int, str], new: tuple[int, str]) -> None:
@@ -304,6 +367,13 @@ class AuditLog:
             heads.record_committed(self._head_path, self.key, self.db_id, head)
 
     # -- reading ------------------------------------------------------------------------------
+    def counts(self, *tables: str) -> dict[str, int]:
+        """How many rows each of ``tables`` holds (``events``, or a read model)."""
+        unknown = set(tables) - {"events", *READ_MODELS}
+        if unknown:
+            raise StoreError(f"no table {sorted(unknown)[0]!r} in the audit database")
+        return {name: self.query(f"SELECT count(*) AS n FROM {name}")[0]["n"] for name in tables}
+
     def query(self, sql: str, params: tuple = ()) -> list[dict]:
         with self._lock:
             if self._closed:

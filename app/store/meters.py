@@ -163,3 +163,10 @@ def pending(log: AuditLog, requests: list[int]) -> set[int]:
 
 def last_seq(log: AuditLog) -> int:
     return log.query("SELECT IFNULL(MAX(seq), 0) AS seq FROM events")[0]["seq"]
+
+
+def latest(log: AuditLog) -> dict[str, int]:
+    """Each table's meter as last logged (any source), in cents."""
+    return {r["table_id"]: r["cents"] for r in log.query(
+        "SELECT table_id, cents FROM meter_readings WHERE seq IN (SELECT MAX(seq) FROM meter_readings "
+        "GROUP BY table_id)")}

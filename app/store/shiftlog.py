@@ -7,6 +7,7 @@ and saying how each stood at the shift's end; the figures of money come from app
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 
@@ -120,3 +121,10 @@ def chain_head(conn, end: str) -> tuple[int, str] | None:
 
 def events_in(conn, start: str, end: str) -> int:
     return conn.execute("SELECT COUNT(*) FROM events WHERE time >= ? AND time < ?", (start, end)).fetchone()[0]
+
+
+def reports_printed(conn) -> list[dict]:
+    """The data of every ``report_printed`` row, in order (numbered inside the writer's
+    transaction: ``conn`` is the writer's)."""
+    return [json.loads(b)["data"] for (b,) in conn.execute(
+        "SELECT body FROM events WHERE type = 'report_printed' ORDER BY seq")]

@@ -10,6 +10,7 @@ they are given.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from datetime import datetime
@@ -85,3 +86,32 @@ class Slips:
 
     def book(self) -> list[dict]:
         return self.log.query("SELECT * FROM slips ORDER BY number")
+
+
+def slip(log: AuditLog, number: int) -> dict | None:
+    """Slip ``number``'s read-model row with its ``slip_issued`` row's ``data``, or None."""
+    rows = log.query("SELECT s.*, e.body FROM slips s JOIN events e ON e.seq = s.seq WHERE s.number = ?", (number,))
+    if not rows:
+        return None
+    return {**rows[0], "data": json.loads(rows[0]["body"])["data"]}
+
+
+def issued_again_as(log: AuditLog, number: int) -> int | None:
+    """The slip that replaced void slip ``number``, if one was issued."""
+    rows = log.query("SELECT number FROM slips s JOIN events e ON e.seq = s.seq WHERE "
+                     "json_extract(e.body, '$.data.replaces') = ?", (number,))
+    return rows[0]["number"] if rows else None
+
+
+def book_rows(log: AuditLog, table: str | None = None) -> list[dict]:
+    """The slip book in number order (of one table if given), each row with its ``data``."""
+    rows = log.query("SELECT s.*, e.body FROM slips s JOIN events e ON e.seq = s.seq"
+                     + (" WHERE s.table_id = ?" if table is not None else "") + " ORDER BY s.number",
+                     (table,) if table is not None else ())
+    return [{**r, "data": json.loads(r["body"])["data"]} for r in rows]
+
+
+def last_number(conn: sqlite3.Connection, data: dict) -> None:
+    """A payout row's slip (``Record.prepare``): the one issued just before it in the same
+    transaction."""
+    data["slip"] = conn.execute("SELECT MAX(number) FROM slips").fetchone()[0]

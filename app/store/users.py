@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES, SYSTEM
+
 from .log import AuditLog
 from .reading import log_meta, read_db
 
-ROLES = ("dealer", "floor supervisor", "pit manager", "administrator")
 MAX_FAILURES = 5
 LOCKOUT = timedelta(minutes=15)
 # scrypt: memory-hard; n=2**14, r=8 takes 16 MiB and about 40 ms per PIN on this machine
 KDF = {"name": "scrypt", "n": 2 ** 14, "r": 8, "p": 1}
-SYSTEM = "pitdesk"
 
 
 class UserError(ValueError):
@@ -107,8 +107,8 @@ class Users:
         _check_name(name)
         if self.log.query("SELECT 1 FROM users LIMIT 1"):
             raise UserError("users already exist; an administrator adds users with 'pitdesk users add'")
-        self.log.append("user_added", now, SYSTEM, "administrator",
-                        data={"name": name, "role": "administrator", **self._credential(pin), "first_run": True})
+        self.log.append("user_added", now, SYSTEM, ADMINISTRATOR,
+                        data={"name": name, "role": ADMINISTRATOR, **self._credential(pin), "first_run": True})
 
     def add(self, by: Session, name: str, role: str, pin: str, now: datetime) -> None:
         self._admin(by, "add users")
@@ -152,7 +152,7 @@ class Users:
             raise UserError(f"no user {name!r}")
         if user["role"] == role:
             raise UserError(f"{name}'s role is already {role}")
-        if user["role"] == "administrator" and not self.log.query(
+        if user["role"] == ADMINISTRATOR and not self.log.query(
                 "SELECT 1 FROM users WHERE role = 'administrator' AND locked_by IS NULL AND name != ? LIMIT 1",
                 (name,)):
             raise UserError(f"{name} is the last unlocked administrator: as a {role}, nobody could add, unlock or "
@@ -161,7 +161,7 @@ class Users:
 
     @staticmethod
     def _admin(by: Session, what: str) -> None:
-        if by.role != "administrator":
+        if by.role != ADMINISTRATOR:
             raise UserError(f"only an administrator may {what}; {by.name} is a {by.role}")
 
     def sign_in(self, name: str, pin: str, now: datetime) -> Session:
@@ -196,3 +196,8 @@ class Users:
                               "lockout)")
         self.log.append("sign_in", now, name, user["role"], data={"name": name})
         return Session(name, user["role"])
+
+
+def anyone(log: AuditLog) -> bool:
+    """Whether any user exists (a new database has none until its first administrator)."""
+    return bool(log.query("SELECT 1 FROM users LIMIT 1"))

@@ -143,7 +143,7 @@ class Bridge(QObject):
     def _pump_work(self, wanted: _Wanted) -> Update:
         now = self.clock()
         # the idle sign-out is the workstation's rule; the pump is only when it is asked
-        changes = self.ws.pump(now) | self.ws.expire_idle(now)
+        changes = self.ws.live.pump(now) | self.ws.people.expire_idle(now)
         return self._read(changes, now, wanted)
 
     def _pumped(self, update: Update) -> None:
@@ -230,7 +230,7 @@ class Bridge(QObject):
         if self._last_touch is not None and now - self._last_touch < TOUCH_EVERY:
             return
         self._last_touch = now
-        self.act(lambda ws: ws.touch(now), on_error=lambda e: None)
+        self.act(lambda ws: ws.people.touch(now), on_error=lambda e: None)
 
     def watch_table(self, table: str | None) -> None:
         """The table view shows ``table`` (None: no table): its detail comes with the updates."""
@@ -257,15 +257,15 @@ class Bridge(QObject):
         if not (changes or tick or new_table or new_users):
             return None
         ws = self.ws
-        tiles = ws.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
-        alarms = ws.alarms(open_only=False) if first or changes.alarms else None
-        approvals = ws.approvals(pending_only=False) if first or changes.approvals else None
+        tiles = ws.reads.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
+        alarms = ws.reads.alarms(open_only=False) if first or changes.alarms else None
+        approvals = ws.reads.approvals(pending_only=False) if first or changes.approvals else None
         detail = None
         if wanted.table is not None and (tick or new_table or wanted.table in changes.tables or changes.alarms
                                          or changes.approvals):
-            detail = ws.table_detail(wanted.table, now)
-        users = ws.users() if wanted.users and (new_users or changes.users or changes.session) else None
-        return Update(changes, now, ws.session(now), tiles, alarms, approvals, detail, users, first)
+            detail = ws.reads.table_detail(wanted.table, now)
+        users = ws.people.users() if wanted.users and (new_users or changes.users or changes.session) else None
+        return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first)
 
     # -- failure ----------------------------------------------------------------------------------
     def _stop(self, error: BaseException) -> None:

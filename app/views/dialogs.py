@@ -9,7 +9,7 @@ an empty field it needs (a name, a PIN, the reason of a denial).
 
 from __future__ import annotations
 
-from app.store.users import ROLES
+from app.engine.roles import PEOPLE as ROLES
 
 from . import theme
 from .pit_models import UserModel, seat_text, when, words
@@ -140,7 +140,7 @@ class IdentityFields:
         def work(ws):
             if not pin:
                 return act(ws)
-            first = ws.sign_in(name, pin)
+            first = ws.people.sign_in(name, pin)
             return act(ws) | first
         return work
 
@@ -247,7 +247,7 @@ class SignInDialog(PinDialog):
 
     def action(self):
         name, pin = self.identity.name.text().strip(), self.identity.pin.text()
-        return lambda ws: ws.sign_in(name, pin)
+        return lambda ws: ws.people.sign_in(name, pin)
 
     def refused(self, error) -> None:
         self.pin.clear()
@@ -286,7 +286,7 @@ class FirstAdministratorDialog(WorkDialog):
 
     def action(self):
         name, pin = self.name.text().strip(), self.pin.text()
-        return lambda ws: ws.create_administrator(name, pin) | ws.sign_in(name, pin)
+        return lambda ws: ws.people.create_administrator(name, pin) | ws.people.sign_in(name, pin)
 
 
 # -- acknowledging an alarm ---------------------------------------------------------------------
@@ -305,7 +305,7 @@ class AcknowledgeDialog(PinDialog):
 
     def action(self):
         alarm, reason = self.alarm.id, self.why()
-        return self.identity.then(lambda ws: ws.acknowledge_alarm(alarm, reason))
+        return self.identity.then(lambda ws: ws.decisions.acknowledge_alarm(alarm, reason))
 
 
 # -- approving or denying a request ---------------------------------------------------------------
@@ -329,7 +329,7 @@ class DecideDialog(PinDialog):
 
     def action(self):
         request, decision, reason = self.request.request, self.decision, self.why()
-        return self.identity.then(lambda ws: ws.decide(request, decision, reason))
+        return self.identity.then(lambda ws: ws.decisions.decide(request, decision, reason))
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------
@@ -443,7 +443,7 @@ class UsersDialog(QDialog):
             self.pin2.clear()
             self._say(ok=f"{name} added as {role}.")
 
-        self.bridge.act(lambda ws: ws.add_user(name, role, pin), done, lambda e: self._say(error=str(e)))
+        self.bridge.act(lambda ws: ws.people.add_user(name, role, pin), done, lambda e: self._say(error=str(e)))
 
     def selected(self):
         rows = self.view.selectionModel().selectedRows()
@@ -459,7 +459,7 @@ class UsersDialog(QDialog):
         if user is None:
             return self._say(error="Select a user in the list first.")
         name, role = user.name, self.new_role.currentText()
-        self.bridge.act(lambda ws: ws.set_role(name, role), lambda _: self._say(ok=f"{name}'s role is now {role}."),
+        self.bridge.act(lambda ws: ws.people.set_role(name, role), lambda _: self._say(ok=f"{name}'s role is now {role}."),
                         lambda e: self._say(error=str(e)))
 
     def _on_selected(self, method: str) -> None:
@@ -467,5 +467,5 @@ class UsersDialog(QDialog):
         if user is None:
             return self._say(error="Select a user in the list first.")
         verb = "locked" if method == "lock_user" else "unlocked"
-        self.bridge.act(lambda ws: getattr(ws, method)(user.name), lambda _: self._say(ok=f"{user.name} {verb}."),
+        self.bridge.act(lambda ws: getattr(ws.people, method)(user.name), lambda _: self._say(ok=f"{user.name} {verb}."),
                         lambda e: self._say(error=str(e)))

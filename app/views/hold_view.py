@@ -220,7 +220,7 @@ class HoldPage(QWidget):
         self.reading = True
         self.status.setText("reading…")
         theme.set_dim(self.status)
-        self.bridge.read_aside(lambda ws: ws.hold(start, end), lambda r: self._got(r, (start, end), words),
+        self.bridge.read_aside(lambda ws: ws.reads.hold(start, end), lambda r: self._got(r, (start, end), words),
                                self._failed)
 
     def _failed(self, error: BaseException) -> None:

@@ -321,7 +321,7 @@ class MainWindow(QMainWindow):
         def failed(e):
             self.statusBar().showMessage(f"history of {table}: {e}", 10000)
             deliver(None)
-        self.bridge.read(lambda ws: ws.history(table, before), deliver, failed)
+        self.bridge.read(lambda ws: ws.reads.history(table, before), deliver, failed)
 
     # -- the one signal -------------------------------------------------------------------------------
     def on_update(self, u: Update) -> None:
@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.first:
-            self.bridge.read(lambda ws: ws.needs_first_administrator(), self._first_administrator,
+            self.bridge.read(lambda ws: ws.people.needs_first_administrator(), self._first_administrator,
                              lambda e: None)
         self._enable()
 
@@ -411,7 +411,7 @@ class MainWindow(QMainWindow):
         return self._open(SignInDialog(self.bridge, self.session, self))
 
     def sign_out(self) -> None:
-        self.bridge.act(lambda ws: ws.sign_out(), lambda _: self.statusBar().showMessage("Signed out.", 5000),
+        self.bridge.act(lambda ws: ws.people.sign_out(), lambda _: self.statusBar().showMessage("Signed out.", 5000),
                         lambda e: self.statusBar().showMessage(str(e), 10000))
 
     def open_users(self) -> QDialog:

@@ -261,7 +261,7 @@ class ProgressivePage(QWidget):
         self.stale = False
         self.reading = True
         since, after = self.since, dict(self.after)
-        self.bridge.read(lambda ws: ws.progressive(since=since, after=after, now=now, limit=PAGE),
+        self.bridge.read(lambda ws: ws.reads.progressive(since=since, after=after, now=now, limit=PAGE),
                          lambda got: self._got(got, since, now), self._failed)
 
     def _failed(self, error: BaseException) -> None:

@@ -154,7 +154,7 @@ class ReportsPage(QWidget):
         day, name = self.chosen()
         self.reading = True
         say(self.status, f"reading the {name} {day:%Y-%m-%d} shift…")
-        self.bridge.read_aside(lambda ws: ws.shift_report(day, name), self._got, self._failed)
+        self.bridge.read_aside(lambda ws: ws.reads.shift_report(day, name), self._got, self._failed)
         self._enable()
 
     def _got(self, report) -> None:
@@ -261,7 +261,7 @@ class ReportsPage(QWidget):
                 draw(report)
             except OSError as e:
                 reason = str(e)      # the exception's name is gone when the lane runs the lambda
-                self.bridge.act(lambda ws: ws.log_report_failed(report, where, reason))
+                self.bridge.act(lambda ws: ws.decisions.log_report_failed(report, where, reason))
                 say(self.status, f"{LEVEL_MARK[RED]} report No. {report.number} was not made: {reason} (logged as "
                                  "failed)", RED)
                 return
@@ -273,7 +273,7 @@ class ReportsPage(QWidget):
         def refused(e: BaseException) -> None:
             say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
 
-        self.bridge.act(lambda ws: ws.log_report_printed(report, where), logged, refused)
+        self.bridge.act(lambda ws: ws.decisions.log_report_printed(report, where), logged, refused)
 
     def _open(self, d) -> None:
         self.dialog = d

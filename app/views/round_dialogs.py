@@ -137,7 +137,7 @@ class CardPickerDialog(WorkDialog):
 
     def action(self):
         table, pos, text = self.table, self.position.currentData(), self.cards_text()
-        return lambda ws: ws.set_cards(table, pos, text)
+        return lambda ws: ws.rounds.set_cards(table, pos, text)
 
 
 class CorrectCardsDialog(PinDialog):
@@ -163,7 +163,7 @@ class CorrectCardsDialog(PinDialog):
 
     def action(self):
         table, pos, cards, reason = self.table, self.position, self.cards.text(), self.why()
-        return self.identity.then(lambda ws: ws.correct_cards(table, pos, cards, reason))
+        return self.identity.then(lambda ws: ws.rounds.correct_cards(table, pos, cards, reason))
 
 
 def w2g_group(seat: int, what: str, given: dict | None = None) -> tuple[QGroupBox, dict[str, QLineEdit]]:
@@ -221,8 +221,8 @@ class ReleaseDialog(PinDialog):
         settlement, payees = self.result.settlement, self.payees()
 
         def work(ws):
-            first = ws.sign_in(name, pin) if pin else NOTHING
-            return first, ws.release(settlement, payees)
+            first = ws.people.sign_in(name, pin) if pin else NOTHING
+            return first, ws.rounds.release(settlement, payees)
         return work
 
 
@@ -248,7 +248,7 @@ class VoidSlipDialog(PinDialog):
 
     def action(self):
         number, reason = self.slip.number, self.why()
-        return self.identity.then(lambda ws: ws.void_slip(number, reason))
+        return self.identity.then(lambda ws: ws.rounds.void_slip(number, reason))
 
 
 class ReissueSlipDialog(PinDialog):
@@ -278,11 +278,11 @@ class ReissueSlipDialog(PinDialog):
 
     def action(self):
         number, payee = self.slip.number, self.payee()
-        act = self.identity.then(lambda ws: ws.reissue_slip(number, payee))
+        act = self.identity.then(lambda ws: ws.rounds.reissue_slip(number, payee))
 
         def work(ws):
             changed = act(ws)
-            return changed, next(s.number for s in ws.slip_book() if s.replaces == number)
+            return changed, next(s.number for s in ws.rounds.slip_book() if s.replaces == number)
         return work
 
 
@@ -301,4 +301,4 @@ class ReopenRoundDialog(PinDialog):
 
     def action(self):
         settlement = self.result.settlement
-        return self.identity.then(lambda ws: ws.reopen_round(settlement))
+        return self.identity.then(lambda ws: ws.rounds.reopen(settlement))

@@ -294,12 +294,12 @@ class PositionRow(QFrame):
     def _player_done(self) -> None:
         if self.player.dirty:
             self.panel.send(("player",), self.position, lambda ws, t, s=self.position, p=self.player.text():
-                            ws.set_player(t, s, p), [self.player])
+                            ws.rounds.set_player(t, s, p), [self.player])
 
     def _prepaid_done(self) -> None:
         if self.prepaid.dirty:
             self.panel.send(("prepaid_commission",), self.position,
-                            lambda ws, t, s=self.position, p=self.prepaid.text(): ws.set_prepaid_commission(t, s, p),
+                            lambda ws, t, s=self.position, p=self.prepaid.text(): ws.rounds.set_prepaid_commission(t, s, p),
                             [self.prepaid])
 
     def _bettors_done(self) -> None:
@@ -311,10 +311,10 @@ class PositionRow(QFrame):
             if bits:
                 pairs.append((" ".join(bits[:-1]) if len(bits) > 1 else bits[0], bits[-1] if len(bits) > 1 else ""))
         self.panel.send(("bettors",), self.position, lambda ws, t, s=self.position, b=tuple(pairs):
-                        ws.set_bettors(t, s, list(b)), [self.bettors])
+                        ws.rounds.set_bettors(t, s, list(b)), [self.bettors])
 
     def _surrender_clicked(self, on: bool) -> None:
-        self.panel.send(("surrender",), self.position, lambda ws, t, s=self.position: ws.set_surrender(t, s, on), [])
+        self.panel.send(("surrender",), self.position, lambda ws, t, s=self.position: ws.rounds.set_surrender(t, s, on), [])
 
     def reset(self) -> None:
         """Empty, for another table of the same profile."""
@@ -943,11 +943,11 @@ class RoundPanel(QWidget):
         shown = self.result.settlement if self.result is not None and full else None
 
         def read(ws):
-            draft = ws.round_draft(table)
+            draft = ws.rounds.draft(table)
             if not full:
                 return table, draft, None, None, None
-            return (table, draft, ws.rounds(table), ws.slip_book(table),
-                    ws.round_result(shown) if shown is not None else None)
+            return (table, draft, ws.rounds.settled(table), ws.rounds.slip_book(table),
+                    ws.rounds.result(shown) if shown is not None else None)
         self.bridge.read(read, self._read, self._read_failed)
 
     def _read(self, got) -> None:
@@ -1120,13 +1120,13 @@ class RoundPanel(QWidget):
         def on_fields(reasons, message):
             if row is not None and self.rows.get(position) is row:
                 row.set_reason("cards", message.removeprefix(f"table {table}: "))
-        self.bridge.act(lambda ws: ws.set_cards(table, position, text), ok, self._refused(on_fields))
+        self.bridge.act(lambda ws: ws.rounds.set_cards(table, position, text), ok, self._refused(on_fields))
 
     def send_set(self, position: int, high: str, low: str) -> None:
-        self.send(("set",), position, lambda ws, t: ws.set_hands(t, position, high, low), [])
+        self.send(("set",), position, lambda ws, t: ws.rounds.set_hands(t, position, high, low), [])
 
     def send_wagers(self, position: int, texts: dict[str, str]) -> None:
-        self.send(tuple(texts), position, lambda ws, t: ws.set_wagers(t, position, texts), [])
+        self.send(tuple(texts), position, lambda ws, t: ws.rounds.set_wagers(t, position, texts), [])
 
     def check_wager(self, position: int, wager: str, text: str) -> None:
         """A wager as it is typed: the workstation's reason beside it, nothing taken."""
@@ -1135,7 +1135,7 @@ class RoundPanel(QWidget):
         def shown(check):
             if row is not None and self.rows.get(position) is row and row.wagers[wager].text() == text:
                 row.set_reason(wager, check.reason)
-        self.bridge.read(lambda ws: ws.check_wager(table, position, wager, text), shown, lambda e: None)
+        self.bridge.read(lambda ws: ws.rounds.check_wager(table, position, wager, text), shown, lambda e: None)
 
     def send_banking(self, mode: str, seat: int | None, kw: dict) -> None:
         table = self.table
@@ -1151,7 +1151,7 @@ class RoundPanel(QWidget):
                 # the procedures' refusal of the seat (000(m)(2)-(4), 003 PLAYER BANK 1-2)
                 where = "seat" if seat is not None else "mode"
                 self.bank.set_reasons({where: message.removeprefix(f"table {table}: ")})
-        self.bridge.act(lambda ws: ws.set_banking(table, mode, seat, **kw), ok, self._refused(on_fields))
+        self.bridge.act(lambda ws: ws.rounds.set_banking(table, mode, seat, **kw), ok, self._refused(on_fields))
 
     def _round_info_done(self, force: bool = False) -> None:
         if not (self.meter.dirty or force) or self.draft is None:
@@ -1168,7 +1168,7 @@ class RoundPanel(QWidget):
         def on_fields(reasons, message):
             set_refused(self.meter, "progressive_meter" in reasons)
             say(self.info_reason, f"{LEVEL_MARK[RED]} {message.removeprefix(f'table {table}: ')}", RED)
-        self.bridge.act(lambda ws: ws.set_round_info(table, meter, rng), ok, self._refused(on_fields))
+        self.bridge.act(lambda ws: ws.rounds.set_round_info(table, meter, rng), ok, self._refused(on_fields))
 
     # -- the commands ------------------------------------------------------------------------------
     def new_round(self) -> None:
@@ -1176,7 +1176,7 @@ class RoundPanel(QWidget):
             return
         table = self.table
         self.tabs.setCurrentWidget(self.entry)
-        self.bridge.act(lambda ws: ws.start_round(table), lambda _: self._focus_first(), self._refused())
+        self.bridge.act(lambda ws: ws.rounds.start(table), lambda _: self._focus_first(), self._refused())
 
     def _focus_first(self) -> None:
         say(self.message, "", None)
@@ -1188,12 +1188,12 @@ class RoundPanel(QWidget):
         if self.table is None:
             return
         table = self.table
-        self.bridge.act(lambda ws: ws.discard_round(table),
+        self.bridge.act(lambda ws: ws.rounds.discard(table),
                         lambda _: say(self.message, f"{LEVEL_MARK[NONE]} The round being entered at {table} was "
                                                     "discarded.", NONE), self._refused())
 
     def use_house_way(self, position: int) -> None:
-        self.send(("set",), position, lambda ws, t: ws.use_house_way(t, position), [])
+        self.send(("set",), position, lambda ws, t: ws.rounds.use_house_way(t, position), [])
 
     def pick_cards(self, position: int | None = None) -> None:
         if self.draft is None or self.table is None:
@@ -1215,7 +1215,7 @@ class RoundPanel(QWidget):
             return
         table = self.table
         self.settle_pressed, self.settle_shown = perf_counter(), None
-        self.bridge.act(lambda ws: ws.settle(table), lambda out: self._settled(table, out), self._refused())
+        self.bridge.act(lambda ws: ws.rounds.settle(table), lambda out: self._settled(table, out), self._refused())
 
     def _settled(self, table: str, out) -> None:
         r = out.result
@@ -1245,7 +1245,7 @@ class RoundPanel(QWidget):
             self._open(d)
             return
         settlement = r.settlement
-        self.bridge.act(lambda ws: ws.release(settlement), lambda out: self._released(None, out), self._refused())
+        self.bridge.act(lambda ws: ws.rounds.release(settlement), lambda out: self._released(None, out), self._refused())
 
     def _released(self, first, out) -> None:
         self._show_result(out.result)
@@ -1262,7 +1262,7 @@ class RoundPanel(QWidget):
         def shown(r):
             self._show_result(r)
             self.tabs.setCurrentWidget(self.result_view)
-        self.bridge.read(lambda ws: ws.round_result(settlement), shown, self._refused())
+        self.bridge.read(lambda ws: ws.rounds.result(settlement), shown, self._refused())
 
     def _open_selected(self) -> None:
         rows = self.history_view.selectionModel().selectedRows()

@@ -19,17 +19,17 @@ Pure apart from the log read at start: the states and the controller's lights co
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from app.engine.procedure import IN_ROUND, TableState
+from app.engine.roles import DEVICE, SYSTEM
+from app.store import alarm_log
 from app.store.log import AuditLog, Record
 
 KIND = "acceptor_mismatch"
 RULE = "000(q)(2), (3)(i); 001 11.14(b), (c)1, 11.7(d)"
-ACTOR, ROLE = "pitdesk", "device"    # the workstation's own rows (app/workstation/alarms.py)
 
 
 @dataclass(frozen=True)
@@ -83,11 +83,10 @@ class AcceptorWatch:
 
     def __init__(self, log: AuditLog):
         self.checked: dict[str, int] = {}     # table -> the last round checked
-        for r in log.query("SELECT table_id, body FROM events WHERE type = 'alarm_raised' AND "
-                           "json_extract(body, '$.data.kind') = ?", (KIND,)):
-            rnd = json.loads(r["body"])["data"].get("round")
-            if r["table_id"] and isinstance(rnd, int):
-                self.checked[r["table_id"]] = max(rnd, self.checked.get(r["table_id"], 0))
+        for r in alarm_log.raised_of_kind(log, KIND):
+            rnd = r.data.get("round")
+            if r.table and isinstance(rnd, int):
+                self.checked[r.table] = max(rnd, self.checked.get(r.table, 0))
 
     def rows(self, now: datetime, states: Mapping[str, TableState],
              controllers: Mapping[str, tuple[str, bool | None, tuple[int, ...] | None]]) -> list[Record]:
@@ -104,7 +103,7 @@ class AcceptorWatch:
             self.checked[table] = state.round
             if check.agrees:
                 continue
-            out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
+            out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
                 "kind": KIND, "rule": check.rule, "serial": serial, "round": state.round,
                 "lit": list(check.lit), "wagers": list(check.wagers),
                 "message": f"round {state.round}: {check.text}; the dealer counts the chips against the lights "

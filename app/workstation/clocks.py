@@ -16,7 +16,7 @@ refused).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from app.engine.procedure import Deck, TableState, deck_deadline
@@ -54,6 +54,11 @@ class DeckClock:
     in_play: bool            # the deck dealt this round
     in_play_since: datetime | None
 
+    def at(self, now: datetime) -> "DeckClock":
+        """The same clock read at ``now`` (its deadline does not move)."""
+        left = self.due - now
+        return replace(self, age=now - self.received, left=left, overdue=now > self.due, level=level(left, DECK_WARNING))
+
 
 @dataclass(frozen=True)
 class DiceClock:
@@ -64,6 +69,11 @@ class DiceClock:
     overdue: bool
     level: str
     rule: str = DICE_RULE
+
+    def at(self, now: datetime) -> "DiceClock":
+        """The same clock read at ``now`` (its deadline does not move)."""
+        left = self.due - now
+        return replace(self, age=now - self.placed, left=left, overdue=now > self.due, level=level(left, DICE_WARNING))
 
 
 def deck_clock(deck: Deck, state: TableState, rules: RuleProfile, now: datetime) -> DeckClock:
@@ -105,6 +115,12 @@ class Watch:
     overdue_dice: DiceClock | None
     since: datetime
     until: datetime | None    # the next moment a level can change; None: only with the state
+    decks: tuple[DeckClock, ...] = ()    # every deck's clock as at ``since``, the one in play first
+    dice: DiceClock | None = None
+
+    def clocks_at(self, now: datetime) -> tuple[tuple[DeckClock, ...], DiceClock | None]:
+        """Every deck's clock and the dice's, read at ``now``: what a tile shows."""
+        return tuple(c.at(now) for c in self.decks), self.dice.at(now) if self.dice is not None else None
 
 
 def _changes_after(due: datetime, warning: tuple[timedelta, timedelta], now: datetime) -> datetime | None:
@@ -136,7 +152,7 @@ class ClockWatch:
             changes.append(_changes_after(dice.due, DICE_WARNING, now))
         w = Watch(worst([c.level for c in decks] + ([dice.level] if dice else [])),
                   tuple(c for c in decks if c.overdue), dice if dice is not None and dice.overdue else None,
-                  now, min((t for t in changes if t is not None), default=None))
+                  now, min((t for t in changes if t is not None), default=None), decks, dice)
         self._kept[table] = (state, rules, w)
         return w
 

@@ -3,7 +3,6 @@ round's irregularities and the table's history, read from the engine state and t
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
 from app.engine.layout import DEALER, POSITIONS, clockwise_from, counterclockwise_from, name
@@ -11,6 +10,7 @@ from app.engine.position import SEVEN_SEATS
 from app.engine.procedure import IN_ROUND, TableState, table_seats
 from app.engine.profile import RuleProfile
 from app.engine.rotation import bank_offer_order, bank_offers
+from app.store import table_log
 from app.store.log import AuditLog
 
 from .readouts import (BankInfo, BankOffer, DeckInfo, HistoryPage, HistoryRow, IrregularityInfo, PositionInfo,
@@ -93,12 +93,10 @@ def players(log: AuditLog, table: str, state: TableState) -> dict[int, str]:
     out: dict[int, str] = {}
     if not state.seated:
         return out
-    for r in log.query("SELECT actor, role, body FROM events WHERE table_id = ? AND type = 'player_seated' "
-                       "ORDER BY seq DESC LIMIT 200", (table,)):
-        data = json.loads(r["body"])["data"]
-        seat = data.get("seat")
+    for r in table_log.seatings(log, table):
+        seat = r.data.get("seat")
         if seat in state.seated and seat not in out:
-            out[seat] = r["actor"] if r["role"] == "player" else str(data.get("player") or data.get("name") or "")
+            out[seat] = r.actor if r.role == "player" else str(r.data.get("player") or r.data.get("name") or "")
     return {s: p for s, p in out.items() if p}
 
 
@@ -106,18 +104,15 @@ def irregularities(log: AuditLog, table: str, state: TableState) -> tuple[Irregu
     """This round's irregularities (the read model numbers them by the round begun last)."""
     return tuple(IrregularityInfo(r["ref"], r["kind"], datetime.fromisoformat(r["time"]), r["consequence"], r["rule"],
                                   bool(r["needs_ack"]), r["acknowledged_by"])
-                 for r in log.query("SELECT * FROM irregularities WHERE table_id = ? AND round = ? ORDER BY ref",
-                                    (table, state.round)))
+                 for r in table_log.irregularities(log, table, state.round))
 
 
 def history(log: AuditLog, table: str, before: int | None = None, limit: int = HISTORY_PAGE) -> HistoryPage:
     """The table's log rows, newest first, ``limit`` at a time: pass ``next_before`` for the next page."""
     if limit < 1:
         raise ValueError(f"a page holds at least one row, got {limit}")
-    rows = log.query("SELECT seq, time, type, actor, role, body FROM events WHERE table_id = ? AND seq < ? "
-                     "ORDER BY seq DESC LIMIT ?", (table, before if before is not None else 2 ** 62, limit + 1))
+    rows = table_log.history(log, table, before, limit + 1)
     more = len(rows) > limit
     rows = rows[:limit]
-    out = tuple(HistoryRow(r["seq"], datetime.fromisoformat(r["time"]), r["type"], r["actor"], r["role"],
-                           json.loads(r["body"])["data"]) for r in rows)
-    return HistoryPage(out, rows[-1]["seq"] if more else None)
+    out = tuple(HistoryRow(r.seq, r.time, r.type, r.actor, r.role, r.data) for r in rows)
+    return HistoryPage(out, rows[-1].seq if more else None)

@@ -1,10 +1,12 @@
-"""The live pit: device events through each table's procedures into the audit log.
+"""The live pit: a batch of device events through each table's procedures into the audit log.
 
-The data flows one way: device frame -> link (app/devices/link.py, one reader thread per port)
--> DeviceMessage / LinkState on a queue -> ``Pit.handle`` -> mapping (app/devices/mapping.py)
--> engine (app/engine/procedure.py) -> store (one batch per call) -> views, which read the
-store and ``Pit.snapshot()``. ``handle`` runs on one consumer thread (a view's timer, or
-``Pit.run``), so each table's state moves one event at a time.
+The data flows one way: device frame -> link (app/devices/link.py) -> ``DeviceMessage`` /
+``LinkState`` on the inbox -> ``Pit.handle`` -> mapping (app/devices/mapping.py) -> engine
+(app/engine/procedure.py) -> the log (one append per batch). Each table's engine state has one
+holder, the log (``AuditLog.projector``, read through ``Floor.states``); the pit keeps only what
+the devices said that the log does not fold into a state (``Heard``: links, the latest readings,
+deck colours and counts, doors). ``handle`` runs on one consumer thread (the workstation's pump,
+or ``Pit.run``), so each table moves one event at a time.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from app.devices import mapping
 from app.devices.link import DeviceMessage, LinkEvent, LinkGap, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
+from app.engine.roles import DEVICE, SYSTEM
 from app.rules.resources import profile
 from app.store.approvals import ApprovalError, request_record
 from app.store.floor import Floor
-from app.store.log import AuditLog, Record
+from app.store.log import AuditLog, Logged, Record
 
 
 def drain(events: "queue.Queue[LinkEvent]") -> list[LinkEvent]:
@@ -43,31 +46,46 @@ class TableConfig:
 
 
 @dataclass
-class TableView:
-    """What the supervisor's panel shows of one table, kept current by ``Pit.handle``."""
+class Heard:
+    """What a table's devices last said that no engine state holds, kept by ``Pit.handle`` and
+    replaced only once the log has taken the batch."""
     table: str
     profile: str
-    state: TableState
     links: dict[str, str] = field(default_factory=dict)       # serial -> link state
     readings: dict[str, mapping.Reading] = field(default_factory=dict)  # what -> the latest
+    colours: dict[str, str] = field(default_factory=dict)     # deck -> its back's colour (000(b)(2)(ii))
+    counts: dict[str, int] = field(default_factory=dict)      # deck -> the shuffler's last card count
+    doors: dict[str, bool] = field(default_factory=dict)      # serial -> its door open, as last reported
     meter: int | None = None
     alarms: int = 0
     faults: int = 0
     refused: int = 0
     last_event: str = ""
 
-    def copy(self, state: TableState) -> "TableView":
-        """A working copy for one batch, starting from the log's ``state``."""
-        return replace(self, state=state, links=dict(self.links), readings=dict(self.readings))
+    def copy(self) -> "Heard":
+        """A working copy for one batch."""
+        return replace(self, links=dict(self.links), readings=dict(self.readings), colours=dict(self.colours),
+                       counts=dict(self.counts), doors=dict(self.doors))
+
+
+@dataclass
+class Batch:
+    """A batch of link events mapped and applied on copies, waiting for ``Pit.commit``."""
+    records: list[Record]
+    heard: dict[str, Heard]
+
+    def doors(self) -> dict[str, bool]:
+        """serial -> its door open, as the batch leaves it."""
+        return {serial: is_open for h in self.heard.values() for serial, is_open in h.doors.items()}
 
 
 class Pit:
-    def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = "pitdesk",
+    def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = SYSTEM,
                  clock: Callable[[], datetime] = datetime.now):
         self.log = log
         self.floor = Floor(log)
         self.actor = actor
-        self.views: dict[str, TableView] = {}
+        self.heard: dict[str, Heard] = {}
         self.feeds: dict[str, mapping.TableDevices] = {}
         self.rules = {}
         self.by_serial: dict[str, str] = {}
@@ -87,23 +105,31 @@ class Pit:
                 self.floor.configure(t.table, t.profile, clock(), actor, "administrator")
             state = self.floor.state(t.table)
             self.rules[t.table] = rules
-            self.views[t.table] = TableView(t.table, t.profile, state)
+            self.heard[t.table] = Heard(t.table, t.profile)
             self.feeds[t.table] = mapping.TableDevices(t.table, rules, t.devices,
                                                        progressive_online=state.progressive_online)
 
-    # -- the consumer ----------------------------------------------------------------------
-    def handle(self, events: list[LinkEvent], before: Iterable[Record] = ()) -> list[int]:
-        """Map, apply and log a batch of link events; the sequence numbers logged. ``before`` are
-        rows of the caller's (the workstation's own alarms) written first in the same append,
-        so that a batch is one transaction.
+    def states(self) -> dict[str, TableState]:
+        """Every table's engine state, as the log holds it now (one look)."""
+        return self.floor.states(self.heard)
 
-        The log first, then the screen (app/store/floor.py): the batch is worked out on copies
-        of the tables' views, the engine deciding what it accepts, and the views are replaced
-        only after the log has acknowledged every row. If the log refuses (disk full, closed),
-        the error propagates and the screen still shows what the log holds."""
-        states = self.floor.states(self.views)   # one look at the log for every table
-        work = {table: view.copy(states[table]) for table, view in self.views.items()}
-        records: list[Record] = list(before)
+    def links(self) -> dict[str, str]:
+        """serial -> link state, of every device of the floor heard from."""
+        return {serial: state for h in self.heard.values() for serial, state in h.links.items()}
+
+    # -- the consumer ----------------------------------------------------------------------
+    def handle(self, events: list[LinkEvent], before: Iterable[Record] = ()) -> list[Logged]:
+        """Map, apply and log a batch of link events; the rows logged. ``before`` are rows of the
+        caller's (the workstation's own alarms) written first in the same append, so that a
+        batch is one transaction."""
+        return self.commit(self.take(events), before)
+
+    def take(self, events: list[LinkEvent]) -> "Batch":
+        """A batch worked out and not yet logged: its rows, the engine deciding what it accepts
+        from the log's states, and what the pit heard with it, on copies."""
+        states = self.states()     # one look at the log for every table; moved below as the engine accepts
+        work = {table: h.copy() for table, h in self.heard.items()}
+        records: list[Record] = []
         for ev in events:
             if isinstance(ev, (DeviceMessage, LinkState)) and ev.serial:
                 self._serial_at[ev.url] = ev.serial   # so a link's log lines name its table
@@ -111,19 +137,19 @@ class Pit:
                 table = self._table_of(ev.serial, ev.url, ev.time, records)
                 if table is not None:
                     actions = self.feeds[table].on_message(ev.message, ev.time, ev.serial)
-                    records += self._act(work[table], actions, ev.time)
+                    records += self._act(work[table], states, actions, ev.time)
             elif isinstance(ev, LinkState):
                 table = self.by_serial.get(ev.serial or "")
                 if table is not None:
                     work[table].links[ev.serial] = ev.new
                     if ev.device and ev.reason != CLOSED_BY_US:   # shutting down is not an outage
                         actions = self.feeds[table].on_link(ev.device, ev.serial, ev.new, ev.time, ev.reason)
-                        records += self._act(work[table], actions, ev.time)
+                        records += self._act(work[table], states, actions, ev.time)
             elif isinstance(ev, LinkGap):
                 # frames the device gave up, or lost with the link: never a silent skip
                 # (docs/devices.md, "In order, once each")
                 table = self.by_serial.get(ev.serial or self._serial_at.get(ev.url, ""))
-                records.append(Record("device_fault", ev.time, ev.serial or self.actor, "device", table,
+                records.append(Record("device_fault", ev.time, ev.serial or self.actor, DEVICE, table,
                                       {"device": ev.device or "link", "code": "gap", "message": ev.text,
                                        "serial": ev.serial or ev.url, "first_seq": ev.first_seq,
                                        "count": ev.count, "reason": ev.reason}))
@@ -132,20 +158,24 @@ class Pit:
             elif isinstance(ev, LinkLog):
                 # the link's first failure of a kind, or the count of its repeats (docs/devices.md)
                 table = self.by_serial.get(self._serial_at.get(ev.url, ""))
-                records.append(Record("device_fault", ev.time, self.actor, "device", table,
+                records.append(Record("device_fault", ev.time, self.actor, DEVICE, table,
                                       {"device": "link", "code": "link", "message": ev.text, "serial": ev.url}))
                 if table is not None:
                     work[table].faults += 1
-        seqs = self.log.append_many(records) if records else []
-        states = self.floor.states(work)
-        for table, view in work.items():
-            # the engine's state as the log holds it now, not the working copy
-            view.state = states[table]
-        self.views = work
-        return seqs
+        return Batch(records, work)
+
+    def commit(self, batch: "Batch", before: Iterable[Record] = ()) -> list[Logged]:
+        """Log ``batch`` after ``before`` in one append; the rows logged. The log first, then what
+        the pit heard (app/store/floor.py): the copies are kept only after the log has acknowledged
+        every row. If the log refuses (disk full, closed), the error propagates and nothing the
+        batch said is kept."""
+        records = [*before, *batch.records]
+        rows = self.log.write(records) if records else []
+        self.heard = batch.heard
+        return rows
 
     def run(self, events: "queue.Queue[LinkEvent]", stop: threading.Event, batch_s: float = 0.05,
-            on_batch: Callable[[list[int]], None] | None = None) -> None:
+            on_batch: Callable[[list[Logged]], None] | None = None) -> None:
         """Drain the queue in batches until ``stop`` (a consumer thread's body)."""
         while not stop.is_set():
             try:
@@ -157,12 +187,9 @@ class Pit:
                     batch.append(events.get_nowait())
                 except queue.Empty:
                     break
-            seqs = self.handle(batch)
+            rows = self.handle(batch)
             if on_batch is not None:
-                on_batch(seqs)
-
-    def snapshot(self) -> dict[str, TableView]:
-        return dict(self.views)
+                on_batch(rows)
 
     # -- internals -------------------------------------------------------------------------
     def _table_of(self, serial: str | None, url: str, time: datetime, records: list[Record]) -> str | None:
@@ -174,46 +201,55 @@ class Pit:
                                    "message": f"device {serial!r} on {url} is not configured at any table"}))
         return table
 
-    def _act(self, view: "TableView", actions: list[mapping.Action], time: datetime) -> list[Record]:
-        """The records for ``actions``, moving the working copy ``view`` as the engine accepts them."""
-        table, rules = view.table, self.rules[view.table]
+    def _act(self, heard: Heard, states: dict[str, TableState], actions: list[mapping.Action],
+             time: datetime) -> list[Record]:
+        """The records for ``actions``, moving ``states[table]`` and the working copy ``heard`` as the
+        engine accepts them."""
+        table, rules = heard.table, self.rules[heard.table]
         out: list[Record] = []
         for a in actions:
             if isinstance(a, mapping.TableEvent):
-                event = a.event
-                if view.state.last_time is not None and event.time < view.state.last_time:
+                event, state = a.event, states[table]
+                if state.last_time is not None and event.time < state.last_time:
                     # readers on different ports stamp their own arrivals: keep the table's order
-                    event = replace(event, time=view.state.last_time)
+                    event = replace(event, time=state.last_time)
                 try:
-                    view.state = apply(view.state, event, rules)
+                    states[table] = apply(state, event, rules)
                 except Refused as e:
-                    view.refused += 1
+                    heard.refused += 1
                     # the procedures refused what the device reported: logged as its fault, with why
                     fault = mapping.DeviceFault(a.device, "refused", f"{event.type}: {e}", event.actor)
                     type_, data = fault.record()
-                    out.append(Record(type_, time, event.actor, "device", table, data))
-                    view.faults += 1
+                    out.append(Record(type_, time, event.actor, DEVICE, table, data))
+                    heard.faults += 1
                     continue
-                view.last_event = event.type
+                heard.last_event = event.type
                 out.append(Record(event.type, event.time, event.actor, event.role, table, event.data))
             elif isinstance(a, mapping.ApprovalRequest):
                 try:
-                    out.append(request_record(a.kind, time, a.serial or self.actor, "device", table, a.seat,
+                    out.append(request_record(a.kind, time, a.serial or self.actor, DEVICE, table, a.seat,
                                               a.cents, a.role_needed, a.reason, a.rule, a.line))
                 except ApprovalError as e:
-                    out.append(Record("device_fault", time, a.serial or self.actor, "device", table,
+                    out.append(Record("device_fault", time, a.serial or self.actor, DEVICE, table,
                                       {"device": "progressive", "code": "approval", "message": str(e),
                                        "serial": a.serial}))
             elif isinstance(a, mapping.Reading):
-                view.readings[a.what] = a
+                heard.readings[a.what] = a
+                if a.what == "deck_colour":
+                    heard.colours[a.values["deck"]] = a.values["colour"]
+                elif a.what == "card_count":
+                    heard.counts[a.values["deck"]] = a.values["count"]
+                elif a.what == "door_open":
+                    heard.doors[a.serial] = bool(a.values["open"])
             else:   # Alarm, DeviceFault, MeterReading, HandRead: rows of their own
                 if isinstance(a, mapping.Alarm):
-                    view.alarms += 1
+                    heard.alarms += 1
+                    if a.kind.endswith("_door_open"):
+                        heard.doors[a.serial] = True
                 elif isinstance(a, mapping.DeviceFault):
-                    view.faults += 1
+                    heard.faults += 1
                 elif isinstance(a, mapping.MeterReading):
-                    view.meter = a.cents
+                    heard.meter = a.cents
                 type_, data = a.record()
-                out.append(Record(type_, time, a.serial or self.actor, "device", table, data))
+                out.append(Record(type_, time, a.serial or self.actor, DEVICE, table, data))
         return out
-

@@ -285,19 +285,19 @@ class MeterBook:
         return tuple(sorted(out, key=lambda m: (m.time, order[m.what])))
 
 
-def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: dict[str, str], views,
+def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: dict[str, str], heard,
              now: datetime, since: datetime | None, after: int | Mapping[str, int], record_from: datetime,
              limit: int | None = None, plan: ShiftPlan = DEFAULT) -> tuple[ControllerReadout, ...]:
     """Every progressive controller of the floor, in the configuration's order. ``setups`` are the
     tables' TableSetups, ``rules_of`` table -> RuleProfile, ``states`` table -> TableState,
-    ``views`` the live pit's TableViews (the lock-out and lights the controller last reported)."""
+    ``heard`` what the live pit heard of each table (the lock-out and lights the controller last reported)."""
     top = meters.last_seq(log)
     book.catch_up(top)
     out = []
     for setup in setups:
         rules = rules_of[setup.id]
         state = states[setup.id]
-        view = views.get(setup.id)
+        view = heard.get(setup.id)
         readings = view.readings if view is not None else {}
         lock = readings.get("lockout")
         lights = readings.get("acceptor_lights")

@@ -12,11 +12,11 @@ never kept anywhere else.
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import datetime
 
 from app.engine.ledger import Result
 from app.engine.profile import RuleProfile
+from app.store import settled_rounds, slips
 from app.store.log import AuditLog
 
 from .readouts import (LedgerLine, Payout, ResultLine, RoundApproval, RoundResult, RoundSummary, SlipInfo)
@@ -30,45 +30,10 @@ class NoSuchRound(LookupError):
 
 
 def settlement_row(log: AuditLog, seq: int) -> dict:
-    rows = log.query("SELECT seq, time, table_id, actor, role, body FROM events WHERE seq = ? AND type = 'settlement'",
-                     (seq,))
-    if not rows:
+    row = settled_rounds.settlement(log, seq)
+    if row is None:
         raise NoSuchRound(f"no settled round {seq} in the log (a round is named by its settlement's row)")
-    r = rows[0]
-    return {**r, "data": json.loads(r["body"])["data"]}
-
-
-def requests_of(log: AuditLog, seq: int, table: str | None, n: int) -> list[dict]:
-    if not n:
-        return []
-    return log.query("SELECT * FROM approvals WHERE request > ? AND request <= ? AND table_id IS ? ORDER BY request",
-                     (seq, seq + n, table))
-
-
-def settlement_of_request(log: AuditLog, request: int) -> int | None:
-    """The settlement whose approval ``request`` is, or None (a request of its own)."""
-    req = log.query("SELECT table_id FROM approvals WHERE request = ?", (request,))
-    if not req:
-        return None
-    rows = log.query("SELECT seq, json_extract(body, '$.data.settlement.approvals') AS a FROM events "
-                     "WHERE type = 'settlement' AND table_id IS ? AND seq < ? ORDER BY seq DESC LIMIT 1",
-                     (req[0]["table_id"], request))
-    if rows and request - rows[0]["seq"] <= len(json.loads(rows[0]["a"] or "[]")):
-        return rows[0]["seq"]
-    return None
-
-
-def released_row(log: AuditLog, seq: int) -> dict | None:
-    rows = log.query("SELECT seq, time, actor FROM events WHERE type = 'round_released' AND "
-                     "json_extract(body, '$.data.settlement') = ? ORDER BY seq LIMIT 1", (seq,))
-    return rows[0] if rows else None
-
-
-def settled_again(log: AuditLog, seq: int) -> int | None:
-    """The settlement that settled again a round a denial sent back, if any."""
-    rows = log.query("SELECT seq FROM events WHERE type = 'settlement' AND json_extract(body, '$.data.replaces') = ? "
-                     "ORDER BY seq LIMIT 1", (seq,))
-    return rows[0]["seq"] if rows else None
+    return row
 
 
 def standing(requests: list[dict], released: dict | None) -> str:
@@ -112,13 +77,9 @@ def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) 
     row = settlement_row(log, seq)
     data, table = row["data"], row["table_id"]
     s = data["settlement"]
-    requests = requests_of(log, seq, table, len(s["approvals"]))
-    released = released_row(log, seq)
-    paid = {}
-    for p in log.query("SELECT body FROM events WHERE type = 'payout' AND json_extract(body, '$.data.settlement') = ? "
-                       "ORDER BY seq", (seq,)):
-        d = json.loads(p["body"])["data"]
-        paid[(d["seat"], d.get("bettor"), d["wager"])] = d.get("slip")
+    requests = settled_rounds.requests(log, seq, table, len(s["approvals"]))
+    released = settled_rounds.released(log, seq)
+    paid = {(d["seat"], d.get("bettor"), d["wager"]): d.get("slip") for d in settled_rounds.payouts(log, seq)}
     status = standing(requests, released)
     approvals = tuple(RoundApproval(r["request"], r["kind"], r["seat"], r["cents"], r["role_needed"], r["reason"],
                                     r["rule"], r["status"], r["decided_by"], r["decision_reason"]) for r in requests)
@@ -130,7 +91,7 @@ def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) 
         tuple(LedgerLine(m["from"], m["to"], m["cents"], m["seat"], m["wager"], m["reason"], m["rule"])
               for m in s["ledger"]),
         dict(s["net_by_party"]), approvals, tuple(s["notes"]), status,
-        _status_text(status, approvals, released, settled_again(log, seq) if status == DENIED else None),
+        _status_text(status, approvals, released, settled_rounds.settled_again(log, seq) if status == DENIED else None),
         payouts(s, rules, None if slip_cents is None else slip_cents, paid),
         datetime.fromisoformat(released["time"]) if released else None, released["actor"] if released else None,
         s, data.get("round_file"), data.get("replaces"))
@@ -161,32 +122,18 @@ def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: di
 
 
 def history(log: AuditLog, table: str, before: int | None, limit: int) -> tuple[RoundSummary, ...]:
-    rows = log.query("SELECT seq, time, round, banking, house_net_cents, approvals FROM settlements "
-                     "WHERE table_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-                     (table, before if before is not None else 2 ** 62, limit))
     out = []
-    for r in rows:
-        actor = log.query("SELECT actor FROM events WHERE seq = ?", (r["seq"],))[0]["actor"]
-        status = standing(requests_of(log, r["seq"], table, r["approvals"]), released_row(log, r["seq"]))
-        out.append(RoundSummary(r["seq"], table, r["round"] or 0, datetime.fromisoformat(r["time"]), actor,
+    for r in settled_rounds.page(log, table, before, limit):
+        status = standing(settled_rounds.requests(log, r["seq"], table, r["approvals"]),
+                          settled_rounds.released(log, r["seq"]))
+        out.append(RoundSummary(r["seq"], table, r["round"] or 0, datetime.fromisoformat(r["time"]), r["actor"],
                                 r["banking"], r["house_net_cents"], r["approvals"], status))
     return tuple(out)
 
 
-def slip_number(conn: sqlite3.Connection, data: dict) -> None:
-    """A payout row's slip: the one issued just before it in the same transaction."""
-    data["slip"] = conn.execute("SELECT MAX(number) FROM slips").fetchone()[0]
-
-
 def slip_book(log: AuditLog, table: str | None = None) -> tuple[SlipInfo, ...]:
-    rows = log.query("SELECT s.*, e.body FROM slips s JOIN events e ON e.seq = s.seq"
-                     + (" WHERE s.table_id = ?" if table is not None else "") + " ORDER BY s.number",
-                     (table,) if table is not None else ())
-    out = []
-    for r in rows:
-        d = json.loads(r["body"])["data"]
-        out.append(SlipInfo(r["number"], r["seq"], r["table_id"], r["seat"], r["wager"], r["wager_cents"],
-                            r["win_cents"], datetime.fromisoformat(r["time"]), r["issued_by"], r["status"],
-                            r["void_reason"], r["voided_by"], json.loads(r["w2g"]) if r["w2g"] else None,
-                            d.get("settlement"), d.get("replaces")))
-    return tuple(out)
+    return tuple(SlipInfo(r["number"], r["seq"], r["table_id"], r["seat"], r["wager"], r["wager_cents"],
+                          r["win_cents"], datetime.fromisoformat(r["time"]), r["issued_by"], r["status"],
+                          r["void_reason"], r["voided_by"], json.loads(r["w2g"]) if r["w2g"] else None,
+                          r["data"].get("settlement"), r["data"].get("replaces"))
+                 for r in slips.book_rows(log, table))

@@ -15,12 +15,12 @@ printed no longer ends at that head.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
 from app.store import shiftlog
+from app.store.log import Record
 from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
@@ -183,12 +183,10 @@ def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, whe
     inside the writer's transaction, so two workstations printing at once never share one. The
     report gets its number, COPY, who and when."""
     def prepare(conn, data):
-        printed = [json.loads(b)["data"] for (b,) in conn.execute(
-            "SELECT body FROM events WHERE type = 'report_printed' ORDER BY seq")]
+        printed = shiftlog.reports_printed(conn)
         data.update(printed_record(report, next_number(printed), is_copy(printed, report, scope), where, scope))
 
-    seq = log.append("report_printed", when, actor, role, None, prepare=prepare)
-    data = json.loads(log.query("SELECT body FROM events WHERE seq = ?", (seq,))[0]["body"])["data"]
+    data = log.write([Record("report_printed", when, actor, role, None, prepare=prepare)])[0].data
     report.number, report.copy = data["number"], data["copy"]
     report.printed_by, report.printed_at = actor, when
     return report

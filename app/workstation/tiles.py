@@ -1,7 +1,7 @@
 """One table's tile on the floor overview, from its engine state and its devices' links.
 
-Pure: the state, the profile, the links and the counts come in, a ``Tile`` goes out; the
-clocks are worked out for the ``now`` given.
+Pure: the state, the profile, its clocks, the links and the counts come in, a ``Tile`` goes out;
+the clocks are read at the ``now`` given.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from datetime import datetime
 from app.engine.procedure import IN_ROUND, TableState
 from app.engine.profile import RuleProfile
 
-from .clocks import deck_clocks, dice_clock, worst
+from .clocks import Watch, worst
 from .config import TableSetup
 from .readouts import BankMarker, DeviceLight, Tile
 
@@ -41,13 +41,13 @@ def progressive(state: TableState, rules: RuleProfile) -> str | None:
     return "open" if state.progressive_online else "closed"
 
 
-def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules: RuleProfile,
+def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules: RuleProfile, watch: Watch,
          links: dict[str, str], meter: int | None, open_alarms: int, pending_approvals: int,
          now: datetime) -> Tile:
-    decks = deck_clocks(state, rules, now)
+    """The table's tile, its clocks (``watch``, app/workstation/clocks.py) read at ``now``."""
+    decks, dice = watch.clocks_at(now)
     shown = next((c for c in decks if c.in_play), None) or next((c for c in decks if c.deck == state.ready_deck),
                                                               None) or (decks[0] if decks else None)
-    dice = dice_clock(state, rules, now)
     lights = tuple(DeviceLight(d.serial, d.cls, links.get(d.serial, "connecting")) for d in setup.devices)
     return Tile(setup.id, setup.profile, rules.rule_text, position[0], position[1], state.state, state.round,
                 state.void, bank_marker(state, rules), shown, decks, dice,

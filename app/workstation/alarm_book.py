@@ -20,22 +20,21 @@ transaction as the engine's ``acknowledged`` event of the irregularity it stands
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from app.engine.procedure import IRREGULARITIES, Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import RuleProfile
-from app.store.log import AuditLog, Record
+from app.engine.roles import DEVICE, SYSTEM
+from app.store import alarm_log
+from app.store.log import AuditLog, Logged, Record
 
 from .clocks import Watch
 from .errors import Refused
 from .readouts import AlarmInfo
 
-ACTOR, ROLE = "pitdesk", "device"    # the rows the workstation writes by itself, as app/workstation/pit.py does
 # the irregularity kinds the engine records besides IRREGULARITIES (a wrong count, a misdeal)
 ENGINE_KINDS = frozenset(IRREGULARITIES) | {"deck_count_wrong", "misdeal"}
-OBSERVED = ("alarm_raised", "alarm_acknowledged", "alarm_cleared")
 
 
 @dataclass
@@ -58,14 +57,13 @@ class _Alarm:
 
 
 class AlarmBook:
-    """The open alarms in memory, kept current from the log rows the workstation reads after each
-    append (``fold``), to decide what it raises and clears by itself without a query per pump."""
+    """The open alarms in memory, kept current from the rows the log hands the workstation
+    (``fold``), to decide what it raises and clears by itself without a query per pump."""
 
     def __init__(self, log: AuditLog):
         self.log = log
         self.alarms: dict[int, _Alarm] = {}            # open, or may still clear
         self.overdue: set[tuple] = set()               # (table, "deck", deck, received) / (table, "dice", placed)
-        self.doors: dict[str, bool] = {}               # serial -> the door's last reading (True: open)
         self.pending: list[_Alarm] = []                # raised in rows not yet written
         self.load()
 
@@ -73,26 +71,29 @@ class AlarmBook:
     def load(self) -> None:
         """Every alarm row of the log (at start, or again after a failed append)."""
         self.alarms, self.overdue, self.pending = {}, set(), []
-        self.fold(self.log.query("SELECT seq, type, table_id, body FROM events WHERE type IN (?, ?, ?) ORDER BY seq",
-                                 OBSERVED))
+        self.fold(alarm_log.every_row(self.log))
 
-    def fold(self, rows: list[dict]) -> None:
-        """Fold log rows (seq, type, table_id, body; any type, in order) into the book."""
+    def forget_pending(self) -> None:
+        """The rows that raised the pending alarms were not written (the log stopped)."""
+        self.pending = []
+
+    def fold(self, rows: list[Logged]) -> None:
+        """Fold logged rows (any type, in order) into the book."""
         for r in rows:
-            if r["type"] not in OBSERVED:
+            if r.type not in alarm_log.ALARM_ROWS:
                 continue
-            data = json.loads(r["body"])["data"]
-            if r["type"] == "alarm_raised":
-                a = _Alarm(r["seq"], r["table_id"], data["kind"], data)
+            data = r.data
+            if r.type == "alarm_raised":
+                a = _Alarm(r.seq, r.table, data["kind"], data)
                 self.alarms[a.id] = a
-                key = _overdue_key(r["table_id"], data)
+                key = _overdue_key(r.table, data)
                 if key:
                     self.overdue.add(key)
             else:
                 a = self.alarms.get(data.get("alarm"))
                 if a is None:
                     continue
-                if r["type"] == "alarm_acknowledged":
+                if r.type == "alarm_acknowledged":
                     a.acknowledged = True
                 else:
                     a.cleared = True
@@ -102,10 +103,11 @@ class AlarmBook:
 
     # -- what the workstation writes by itself --------------------------------------------------
     def automatic(self, now: datetime, tables: dict[str, tuple[TableState, RuleProfile]],
-                  links: dict[str, str], watches: dict[str, Watch]) -> list[Record]:
+                  links: dict[str, str], doors: dict[str, bool], watches: dict[str, Watch]) -> list[Record]:
         """Rows for the state as it stands: overdue decks and dice (once each), alarms for
-        irregularities no alarm reports yet, and clearings. ``links`` is serial -> link state;
-        ``watches`` the tables' clocks now (app/workstation/clocks.py, ``ClockWatch``)."""
+        irregularities no alarm reports yet, and clearings. ``links`` is serial -> link state,
+        ``doors`` serial -> its door open as last reported; ``watches`` the tables' clocks now
+        (app/workstation/clocks.py, ``ClockWatch``)."""
         out: list[Record] = []
         for table, (state, rules) in tables.items():
             out += self._overdue(table, watches[table], now)
@@ -113,10 +115,10 @@ class AlarmBook:
         for a in list(self.alarms.values()):
             if a.cleared or not a.clears:
                 continue
-            how = self._cleared_how(a, tables, links)
+            how = self._cleared_how(a, tables, links, doors)
             if how:
                 a.cleared = True   # written with this batch (load() works it out again if the append fails)
-                out.append(Record("alarm_cleared", now, a.data.get("serial") or ACTOR, ROLE, a.table,
+                out.append(Record("alarm_cleared", now, a.data.get("serial") or SYSTEM, DEVICE, a.table,
                                   {"alarm": a.id, "kind": a.kind, "how": how}))
         return out
 
@@ -126,7 +128,7 @@ class AlarmBook:
             key = (table, "deck", c.deck, c.received.isoformat())
             if key not in self.overdue:
                 self.overdue.add(key)
-                out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
+                out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
                     "kind": "deck_overdue", "rule": c.rule, "serial": "", "deck": c.deck,
                     "received": c.received.isoformat(), "due": c.due.isoformat(),
                     "message": f"deck {c.deck!r} was due for change at {c.due:%Y-%m-%d %H:%M} ({c.rule}); no round "
@@ -136,7 +138,7 @@ class AlarmBook:
             key = (table, "dice", dice.placed.isoformat())
             if key not in self.overdue:
                 self.overdue.add(key)
-                out.append(Record("alarm_raised", now, ACTOR, ROLE, table, {
+                out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
                     "kind": "dice_overdue", "rule": dice.rule, "serial": "", "placed": dice.placed.isoformat(),
                     "due": dice.due.isoformat(),
                     "message": f"the dice were due to leave the table at {dice.due:%Y-%m-%d %H:%M} ({dice.rule}); "
@@ -158,14 +160,14 @@ class AlarmBook:
                                "before the next round"}
             # held until the row is observed, so that the same pass does not raise it twice
             self.pending.append(_Alarm(0, table, "irregularity", data))
-            out.append(Record("alarm_raised", now, ACTOR, ROLE, table, data))
+            out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, data))
         return out
 
-    def _cleared_how(self, a: _Alarm, tables, links) -> str:
+    def _cleared_how(self, a: _Alarm, tables, links, doors) -> str:
         serial = a.data.get("serial") or ""
         if a.kind.endswith("_offline") and serial and links.get(serial) == "online":
             return f"the {a.kind.removesuffix('_offline')} is back online"
-        if a.kind.endswith("_door_open") and serial and self.doors.get(serial) is False:
+        if a.kind.endswith("_door_open") and serial and doors.get(serial) is False:
             return "the door was closed"
         state = tables.get(a.table, (None,))[0]
         if state is None:
@@ -184,23 +186,18 @@ class AlarmBook:
                         state_of) -> tuple[list[Record], str | None]:
         """The rows that acknowledge ``alarm_id`` (and the irregularities it stands for) and its
         table; ``Refused`` naming why not. ``state_of(table)`` gives (state, rules)."""
-        rows = self.log.query("SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq WHERE a.seq = ?",
-                              (alarm_id,))
-        if not rows:
+        a = alarm_log.alarm(self.log, alarm_id)
+        if a is None:
             raise Refused(f"no alarm {alarm_id}")
-        a = rows[0]
         if a["acknowledged_by"]:
-            why = self.log.query("SELECT json_extract(body, '$.data.reason') AS reason FROM events WHERE "
-                                 "type = 'alarm_acknowledged' AND json_extract(body, '$.data.alarm') = ?",
-                                 (alarm_id,))
-            said = f": {why[0]['reason']}" if why and why[0]["reason"] else ""
+            why = alarm_log.acknowledged_why(self.log, alarm_id)
+            said = f": {why}" if why else ""
             raise Refused(f"alarm {alarm_id} ({a['kind']}) was already acknowledged by {a['acknowledged_by']} at "
                           f"{a['acknowledged']}{said}")
         if not isinstance(reason, str) or not reason.strip():
             raise Refused(f"an acknowledgement records its reason: say why alarm {alarm_id} ({a['kind']}) is dealt "
                           "with")
-        table = a["table_id"]
-        data = json.loads(a["body"])["data"]
+        table, data = a["table_id"], a["data"]
         records = [Record("alarm_acknowledged", now, name, role, table,
                           {"alarm": alarm_id, "kind": a["kind"], "reason": reason.strip()})]
         if table is not None:
@@ -227,28 +224,9 @@ class AlarmBook:
 
     # -- reading -------------------------------------------------------------------------------
     def list(self, open_only: bool = True, table: str | None = None) -> tuple[AlarmInfo, ...]:
-        where, params = [], []
-        if open_only:
-            where.append("a.acknowledged IS NULL")
-        if table is not None:
-            where.append("a.table_id = ?")
-            params.append(table)
-        sql = ("SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.seq DESC")
-        rows = self.log.query(sql, tuple(params))
-        if not rows:
-            return ()
-        low = min(r["seq"] for r in rows)
-        acks = {r["alarm"]: r for r in self.log.query(
-            "SELECT json_extract(body, '$.data.alarm') AS alarm, role, json_extract(body, '$.data.reason') AS reason "
-            "FROM events WHERE type = 'alarm_acknowledged' AND seq > ?", (low,))}
-        cleared = {r["alarm"]: r for r in self.log.query(
-            "SELECT json_extract(body, '$.data.alarm') AS alarm, time, json_extract(body, '$.data.how') AS how "
-            "FROM events WHERE type = 'alarm_cleared' AND seq > ?", (low,))}
         out = []
-        for r in rows:
-            data = json.loads(r["body"])["data"]
-            ack, clr = acks.get(r["seq"]), cleared.get(r["seq"])
+        for r in alarm_log.listing(self.log, open_only, table):
+            data, ack, clr = r["data"], r["ack"], r["cleared"]
             out.append(AlarmInfo(
                 r["seq"], r["table_id"], r["kind"], r["message"], data.get("rule", ""), data.get("serial", ""),
                 datetime.fromisoformat(r["raised"]), datetime.fromisoformat(clr["time"]) if clr else None,
@@ -258,8 +236,7 @@ class AlarmBook:
         return tuple(out)
 
     def open_counts(self) -> dict[str | None, int]:
-        return {r["table_id"]: r["n"] for r in self.log.query(
-            "SELECT table_id, count(*) AS n FROM alarms WHERE acknowledged IS NULL GROUP BY table_id")}
+        return alarm_log.open_counts(self.log)
 
 
 def _overdue_key(table: str | None, data: dict) -> tuple | None:

@@ -1,0 +1,114 @@
+"""The decisions desk: what a supervisor decides and what the people at the table record.
+
+An alarm acknowledged with its reason (with the engine's ``acknowledged`` of the irregularity it
+stands for, 000(n)); an approval request approved or denied (a denial of a round's request sends
+the round back, the rounds desk); a procedure event recorded at a table, as the procedures allow
+it (docs/table-events.md); a shift report logged as printed, or as failed, with its number.
+"""
+
+from __future__ import annotations
+
+from app.engine.procedure import Event, Refused as EngineRefused, apply
+from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, SUPERVISORS, a_or_an
+from app.store import approvals, settled_rounds
+from app.store.approvals import DECISIONS, ApprovalError, Approvals
+from app.store.log import Record, StoreStopped
+from app.store.users import Session
+
+from ..changes import Changes, changes
+from ..errors import LogStopped, NotPermitted, Refused
+
+
+class Decisions:
+    def __init__(self, ws):
+        self.ws = ws
+        self._approvals = Approvals(ws.log)
+
+    def acknowledge_alarm(self, alarm_id: int, reason: str) -> Changes:
+        """A floor supervisor or pit manager acknowledges an alarm, saying why; logged with who and
+        when (``alarm_acknowledged``), together with the engine's ``acknowledged`` of the
+        irregularity it stands for. ``Refused``: no such alarm, already acknowledged, no reason."""
+        with self.ws.lock:
+            s, now = self.ws.require(SUPERVISORS, "acknowledge an alarm")
+            records, table = self.ws.book.acknowledgement(alarm_id, s.name, s.role, reason, now, self.ws.state_of)
+            return self.ws.write(records) | changes(tables=[table] if table else [], alarms=[alarm_id])
+
+    def decide(self, request: int, decision: str, reason: str = "") -> Changes:
+        """Approve (``approved``) or deny (``denied``) a pending request as the signed-in floor
+        supervisor or pit manager (a pit manager's request needs a pit manager). A denial needs a
+        reason; an approval without one records the rule it was approved under. A request is
+        decided once: a second decision is ``Refused``."""
+        with self.ws.lock:
+            s, now = self.ws.require(SUPERVISORS, "approve or deny a request")
+            if decision not in DECISIONS:
+                raise Refused(f"a decision is 'approved' or 'denied', got {decision!r}")
+            req = approvals.request_row(self.ws.log, request)
+            if req is None:
+                raise Refused(f"no approval request {request}")
+            if req["status"] != "pending":
+                raise Refused(f"request {request} ({req['kind']}) was already {req['status']} by {req['decided_by']} "
+                              f"at {req['decided']}")
+            if APPROVER_LEVEL[s.role] < APPROVER_LEVEL[req["role_needed"]]:
+                raise NotPermitted(f"request {request} ({req['kind']}) needs {a_or_an(req['role_needed'])}; "
+                                   f"{s.name} is {a_or_an(s.role)}")
+            reason = (reason or "").strip()
+            if not reason:
+                if decision == "denied":
+                    raise Refused(f"a denial records its reason: say why request {request} is denied")
+                reason = f"approved under {req['rule']}"
+            try:
+                self._approvals.decide(Session(s.name, s.role), request, decision, reason, now)
+            except ApprovalError as e:
+                raise Refused(str(e)) from None
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            changed = self.ws.journal.changes() | changes(approvals=[request],
+                                                          tables=[req["table_id"]] if req["table_id"] else [])
+            settlement = settled_rounds.settlement_of_request(self.ws.log, request)
+            if settlement is not None:
+                changed |= changes(rounds=[req["table_id"]])
+                if decision == "denied":
+                    self.ws.rounds.denied(request, settlement)
+            return changed
+
+    def record(self, table: str, type_: str, data: dict | None = None) -> Changes:
+        """Record a procedure event at ``table`` as the signed-in dealer, floor supervisor or pit
+        manager (docs/table-events.md: ``record("T1", "player_seated", {"seat": 3})``). The
+        procedures decide: ``Refused`` with their reason, nothing written. An irregularity that
+        needs a supervisor raises its alarm in the same append."""
+        with self.ws.lock:
+            s, now = self.ws.require(AT_THE_TABLE, "record a table event")
+            self.ws.check_table(table)
+            if type_ == "acknowledged":
+                raise Refused("an irregularity is acknowledged through its alarm (acknowledge_alarm), which records "
+                              "the reason")
+            state, rules = self.ws.state_of(table)
+            # the table's events keep their order: an event is never before the last one logged
+            # (devices stamp their arrival on other threads, as app/workstation/pit.py allows for)
+            event = Event(type_, max(now, state.last_time or now), s.name, s.role, dict(data or {}))
+            try:
+                new = apply(state, event, rules)
+            except EngineRefused as e:
+                raise Refused(f"table {table}: {e}") from None
+            return self.ws.write([Record(type_, event.time, s.name, s.role, table, event.data),
+                                  *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
+
+    def log_report_printed(self, report, where: str) -> Changes:
+        """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if
+        its shift was printed before (the report gets both). Refused without a sign-in."""
+        from ..shift_figures import log_printed
+        with self.ws.lock:
+            s, now = self.ws.require(SUPERVISORS, "print a shift report")
+            try:
+                log_printed(self.ws.log, report, where, s.name, s.role, now)
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            return self.ws.journal.changes()
+
+    def log_report_failed(self, report, where: str, reason: str) -> Changes:
+        """A numbered report that did not reach its paper or file: the gap in the numbers explained."""
+        from ..shift_figures import log_failed
+        with self.ws.lock:
+            s, now = self.ws.require(SUPERVISORS, "print a shift report")
+            log_failed(self.ws.log, report, where, s.name, s.role, now, reason)
+            return self.ws.journal.changes()
