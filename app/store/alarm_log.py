@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .log import AuditLog, Logged, logged
+from .log import AuditLog, Logged, logged, where
 
 ALARM_ROWS = ("alarm_raised", "alarm_acknowledged", "alarm_cleared")
 
@@ -43,14 +43,10 @@ def listing(log: AuditLog, open_only: bool, table: str | None) -> list[dict]:
     """Alarms newest first (only those not yet acknowledged if ``open_only``; of one table if
     given), each its read-model row with ``data`` (as raised), ``ack`` (role, reason) and
     ``cleared`` (time, how), the last two None where there is none."""
-    where, params = [], []
-    if open_only:
-        where.append("a.acknowledged IS NULL")
-    if table is not None:
-        where.append("a.table_id = ?")
-        params.append(table)
-    rows = log.query("SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq"
-                     + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.seq DESC", tuple(params))
+    sql, params = where(("a.acknowledged IS NULL", ()) if open_only else None,
+                        ("a.table_id = ?", (table,)) if table is not None else None)
+    rows = log.query(f"SELECT a.*, e.body FROM alarms a JOIN events e ON e.seq = a.seq{sql} ORDER BY a.seq DESC",
+                     params)
     if not rows:
         return []
     low = min(r["seq"] for r in rows)

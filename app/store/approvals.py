@@ -14,7 +14,7 @@ from datetime import datetime
 
 from app.engine.roles import APPROVER_LEVEL
 
-from .log import AuditLog, Record
+from .log import AuditLog, Record, where
 from .users import Session
 
 KINDS = {
@@ -93,14 +93,9 @@ class Approvals:
 
 def listing(log: AuditLog, pending_only: bool = True, table: str | None = None) -> list[dict]:
     """Approval requests, oldest first (the queue): pending only unless ``pending_only`` is False."""
-    where, params = [], []
-    if pending_only:
-        where.append("status = 'pending'")
-    if table is not None:
-        where.append("table_id = ?")
-        params.append(table)
-    return log.query("SELECT * FROM approvals" + (" WHERE " + " AND ".join(where) if where else "")
-                     + " ORDER BY request", tuple(params))
+    sql, params = where(("status = 'pending'", ()) if pending_only else None,
+                        ("table_id = ?", (table,)) if table is not None else None)
+    return log.query(f"SELECT * FROM approvals{sql} ORDER BY request", params)
 
 
 def request_row(log: AuditLog, request: int) -> dict | None:

@@ -78,6 +78,15 @@ def logged(seq: int, time: str, table: str | None, type_: str, actor: str, role:
     return Logged(seq, datetime.fromisoformat(time), type_, actor, role, table, json.loads(body)["data"])
 
 
+def where(*conditions: tuple[str, tuple] | None) -> tuple[str, tuple]:
+    """`` WHERE`` joining the conditions given (``(sql, params)``; None: left out), and their
+    parameters: ``where(("status = 'pending'", ()), ("table_id = ?", (t,)) if t else None)``."""
+    given = [c for c in conditions if c is not None]
+    if not given:
+        return "", ()
+    return " WHERE " + " AND ".join(sql for sql, _ in given), tuple(p for _, ps in given for p in ps)
+
+
 def explain(e: sqlite3.Error, path: Path) -> str:
     text = str(e)
     if "readonly" in text or "read-only" in text:
