@@ -9,7 +9,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.engine.procedure import IRREGULARITIES, STATES, TRANSITIONS, Event, Refused, TableState, apply, due, replay
+from app.engine.deadlines import due
+from app.engine.procedure import IRREGULARITIES, TRANSITIONS, apply, replay
+from app.engine.table_state import STATES, Event, Refused, TableState
 from app.rules.resources import names, profile
 
 LOG = Path(__file__).resolve().parents[1] / "docs" / "events" / "section6-two-rounds.jsonl"

@@ -12,137 +12,19 @@ dealing -> setting -> revealing -> settling -> round_complete -> shuffling -> be
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
 from typing import Any
 
 from . import position as positions
+# due (and deck_deadline, dice_deadline) re-exported for app/cli/round_command.py and
+# app/store/read_models.py until they import app.engine.deadlines
+from .deadlines import deck_deadline, dice_deadline, due  # noqa: F401
 from .deal import four_card_check
 from .layout import SEATS, name
 from .position import SEVEN_SEATS, PositionError
 from .profile import RuleProfile
 from .rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
-
-STATES = ("closed", "opening", "betting", "no_more_bets", "starting_position", "dealing", "setting",
-          "revealing", "settling", "round_complete", "shuffling")
-
-ROLES = ("dealer", "floor supervisor", "pit manager", "administrator", "device", "player")
-SUPERVISORS = ("floor supervisor", "pit manager")
-
-
-class Refused(ValueError):
-    """An event the procedures do not allow now; nothing of it is applied."""
-
-
-@dataclass(frozen=True)
-class Event:
-    type: str
-    time: datetime
-    actor: str
-    role: str
-    data: dict = field(default_factory=dict)
-
-    @staticmethod
-    def from_json(obj: Any) -> "Event":
-        if not isinstance(obj, dict):
-            raise Refused(f"an event is a JSON object, got {obj!r}")
-        for k in ("type", "time", "actor", "role"):
-            if k not in obj:
-                raise Refused(f"event without {k!r}: {obj!r}")
-        try:
-            t = datetime.fromisoformat(obj["time"])
-        except (TypeError, ValueError):
-            raise Refused(f"event time must be ISO 8601 like 2026-11-21T14:30:00, got {obj['time']!r}") from None
-        if obj["role"] not in ROLES:
-            raise Refused(f"unknown role {obj['role']!r}; roles are {', '.join(ROLES)}")
-        data = {k: v for k, v in obj.items() if k not in ("type", "time", "actor", "role")}
-        return Event(obj["type"], t, str(obj["actor"]), obj["role"], data)
-
-
-@dataclass(frozen=True)
-class Deck:
-    id: str
-    received: datetime
-    inspected: bool = False
-    verified_by: str | None = None
-    spread: bool = False
-    washed: bool = False
-    in_play_since: datetime | None = None
-
-
-@dataclass(frozen=True)
-class Irregularity:
-    ref: int
-    kind: str
-    time: datetime
-    consequence: str
-    rule: str
-    needs_ack: bool
-    acknowledged_by: str | None = None
-
-
-@dataclass(frozen=True)
-class TableState:
-    state: str = "closed"
-    round: int = 0                     # rounds begun since the table opened
-    decks: dict[str, Deck] = field(default_factory=dict)
-    deck_in_play: str | None = None    # the deck dealt this round
-    last_deck_dealt: str | None = None  # 000(b)(2)(iv): two decks alternate
-    dealing_method: str | None = None
-    dice_placed: datetime | None = None
-    starting_position: int | None = None
-    void: bool = False                 # this round is void (an irregularity)
-    irregularities: tuple[Irregularity, ...] = ()
-    last_time: datetime | None = None
-    manual_shuffle: bool = False       # 000(f)(2)(ii): a manual shuffle is cut
-    cut_by: int | None = None          # who cut this deck: a seat, or 0 for the dealer (000(f)(3))
-    recut: bool = False                # 000(f)(6): a supervisor ordered a re-cut
-    last_cutter: int | None = None     # 000(f)(6): re-cut by the last cutter or the next entitled
-    seated: tuple[int, ...] = ()       # occupied seats
-    first_player: int | None = None    # 000(f)(4)(i): the first player to the table
-    bank: tuple[int, ...] = ()         # this round's player bank seat (partners: 003 PLAYER BANK 17)
-    bank_mode: str | None = None
-    last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
-    rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
-    # rounds of play settled since the table opened. A void round is not a round of play: its
-    # cards are reshuffled and it is played again, so it moves neither the bank nor the button.
-    rounds_played: int = 0
-    rounds_without_bank: int = 0       # 000(f)(4)(iii): consecutive rounds with no bank
-    round_wagers: tuple[int, ...] = ()  # seats wagering this round
-    wagered_last_unbanked: tuple[int, ...] | None = None  # 000(m)(4)(i)
-    banked_this_rotation: tuple[int, ...] = ()  # 003 PLAYER BANK 2: one bank per rotation
-    voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
-    dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
-    # 000(q)(2), (3)(i), (5): the table controller locks out, lights the acceptors and moves the
-    # meter; while its link is down no progressive wager can be taken
-    progressive_online: bool = True
-    # 000(b)(2)(iii), 001 11.2(b)3: one deck is shuffled while the other is dealt; the deck the
-    # shuffler finished meanwhile comes into play when the round is settled
-    ready_deck: str | None = None
-    round_progressive: tuple[int, ...] = ()  # seats with a progressive wager this round (000(q)(1))
-
-    def pending_acks(self) -> list[Irregularity]:
-        return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
-
-    def as_json(self) -> dict:
-        return {
-            "state": self.state, "round": self.round, "deck_in_play": self.deck_in_play,
-            "decks": {d.id: {"received": d.received.isoformat(), "inspected": d.inspected,
-                             "verified_by": d.verified_by, "spread": d.spread, "washed": d.washed,
-                             "in_play_since": d.in_play_since.isoformat() if d.in_play_since else None}
-                      for d in self.decks.values()},
-            "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
-            "starting_position": self.starting_position, "void": self.void, "cut_by": self.cut_by,
-            "seated": list(self.seated), "rounds_played": self.rounds_played,
-            "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
-            if self.bank else None,
-            "voided_seats": list(self.voided_seats), "ready_deck": self.ready_deck,
-            "progressive": {"online": self.progressive_online, "seats": list(self.round_progressive)},
-            "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
-                                "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
-                                "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
-            "pending_acknowledgements": [i.ref for i in self.pending_acks()],
-        }
+from .table_state import IN_ROUND, STATES, SUPERVISORS, Deck, Event, Irregularity, Refused, TableState
 
 
 # -- the irregularities of 000(n), 001 11.11, 003 EXPOSED CARDS / DICE SHAKING ---------------
@@ -178,7 +60,6 @@ IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
                                 "void"),
 }
 
-IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
 
 # the states each event may arrive in, and the state it leaves the table in
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
@@ -678,10 +559,9 @@ def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
     if uses_dice:
         if s.dice_placed is None:
             raise Refused(f"position_determined: no dice at the table; record dice_placed first (000(d))")
-        at = s.dice_placed + timedelta(hours=rules.procedures.dice_hours)
+        at, rule = dice_deadline(s.dice_placed, rules)
         if event.time > at:
-            raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} "
-                          "(000(d)(1)(ii))")
+            raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} ({rule})")
     if method != "button" and (not isinstance(value, int) or isinstance(value, bool)):
         raise Refused(f"position_determined: give the dice total or RNG number as 'value', got {value!r}")
     try:
@@ -705,27 +585,6 @@ def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
         shown = f"{method} {value}" if method != "button" else f"the button after {s.rounds_played} rounds"
         raise Refused(f"position_determined: {shown} gives {name(found.position)} ({found.rule}), not {name(pos)}; "
                       "if the cards went there, record wrong_dice_total (000(n)(3))")
-
-
-def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[datetime, str]:
-    """000(e)(5): cards opened for use are changed within eight hours when dealt from a shoe,
-    four from the hand; 003 NEW CARDS IN PLAY 1: four hours with the shuffler. Timed from the
-    opening ("All cards opened for use ... shall be changed")."""
-    p = rules.procedures
-    if p.deck_hours_shuffler is not None:
-        hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
-    elif method in ("manual-shoe", "automated-shoe", "three-four"):
-        hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
-    else:
-        hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
-    return deck.received + timedelta(hours=hours), rule
-
-
-def dice_deadline(placed: datetime, rules: RuleProfile) -> tuple[datetime, str]:
-    """000(d)(1)(ii): dice are changed within 24 hours of being placed at the table (the
-    profile's ``dice_hours``)."""
-    return placed + timedelta(hours=rules.procedures.dice_hours), "000(d)(1)(ii)"
-
 
 
 # Irregularities that void a round but may also happen with no round in progress, and the states
@@ -803,19 +662,3 @@ def replay(events: list[Event], rules: RuleProfile) -> tuple[TableState, tuple[i
         except Refused as r:
             return s, (i, e, str(r))
     return s, None
-
-
-# -- what is due: deck and dice clocks -------------------------------------------------------
-def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
-    """000(e)(5): cards dealt from a shoe are changed within eight hours, from the hand within
-    four (003: every four hours with the shuffler); 000(d)(1)(ii): dice within 24 hours."""
-    out = []
-    for deck in state.decks.values():
-        at, rule = deck_deadline(deck, rules, state.dealing_method or "hand")
-        out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now > at,
-                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
-    if state.dice_placed is not None:
-        at, rule = dice_deadline(state.dice_placed, rules)
-        out.append({"item": "dice", "due": at.isoformat(), "overdue": now > at,
-                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
-    return sorted(out, key=lambda x: x["due"])
