@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from app.engine.procedure import Event, Refused, TableState, apply, due, replay
+from app.engine.deadlines import due
+from app.engine.procedure import Event, Refused, TableState, apply, replay
 from app.rules.resources import profile
 
 T0 = datetime(2026, 11, 21, 14, 0)

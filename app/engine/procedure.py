@@ -4,6 +4,10 @@ The state is a pure function of the event list: ``replay(events, rules)`` rebuil
 from its log, and an event that the procedures do not allow in the current state is refused
 with the reason. Events carry their own time and actor; nothing here reads a clock.
 
+``apply`` checks what every event shares (its time, its type, the states it may arrive in,
+``TRANSITIONS``) and hands it to its handler in ``HANDLERS``; an irregularity goes to
+app/engine/irregularities.py, and what the players do to app/engine/players.py.
+
 States (000(e)-(l), 001 11.5-11.9, 003 NEW CARDS IN PLAY):
 closed -> opening (deck received, inspected by the dealer, verified by the floor person,
 spread for the first player, washed) -> betting -> no_more_bets -> starting_position ->
@@ -12,173 +16,26 @@ dealing -> setting -> revealing -> settling -> round_complete -> shuffling -> be
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from . import players
 from . import position as positions
+# due (and deck_deadline, dice_deadline) re-exported for app/cli/round_command.py and
+# app/store/read_models.py until they import app.engine.deadlines
+from .deadlines import deck_deadline, dice_deadline, due  # noqa: F401
 from .deal import four_card_check
-from .layout import SEATS, name
-from .position import SEVEN_SEATS, PositionError
+from .irregularities import IRREGULARITIES, irregularity, with_irregularity
+from .layout import name
+# table_seats re-exported for the modules that import it from here
+from .players import check_seat, player_bank, player_banking, progressive_seats, table_seats  # noqa: F401
+from .position import PositionError
 from .profile import RuleProfile
-from .rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
+# the table's values, imported from here by the rest of the code
+from .table_state import IN_ROUND, STATES, SUPERVISORS, Deck, Event, Refused, TableState
 
-STATES = ("closed", "opening", "betting", "no_more_bets", "starting_position", "dealing", "setting",
-          "revealing", "settling", "round_complete", "shuffling")
-
-ROLES = ("dealer", "floor supervisor", "pit manager", "administrator", "device", "player")
-SUPERVISORS = ("floor supervisor", "pit manager")
-
-
-class Refused(ValueError):
-    """An event the procedures do not allow now; nothing of it is applied."""
-
-
-@dataclass(frozen=True)
-class Event:
-    type: str
-    time: datetime
-    actor: str
-    role: str
-    data: dict = field(default_factory=dict)
-
-    @staticmethod
-    def from_json(obj: Any) -> "Event":
-        if not isinstance(obj, dict):
-            raise Refused(f"an event is a JSON object, got {obj!r}")
-        for k in ("type", "time", "actor", "role"):
-            if k not in obj:
-                raise Refused(f"event without {k!r}: {obj!r}")
-        try:
-            t = datetime.fromisoformat(obj["time"])
-        except (TypeError, ValueError):
-            raise Refused(f"event time must be ISO 8601 like 2026-11-21T14:30:00, got {obj['time']!r}") from None
-        if obj["role"] not in ROLES:
-            raise Refused(f"unknown role {obj['role']!r}; roles are {', '.join(ROLES)}")
-        data = {k: v for k, v in obj.items() if k not in ("type", "time", "actor", "role")}
-        return Event(obj["type"], t, str(obj["actor"]), obj["role"], data)
-
-
-@dataclass(frozen=True)
-class Deck:
-    id: str
-    received: datetime
-    inspected: bool = False
-    verified_by: str | None = None
-    spread: bool = False
-    washed: bool = False
-    in_play_since: datetime | None = None
-
-
-@dataclass(frozen=True)
-class Irregularity:
-    ref: int
-    kind: str
-    time: datetime
-    consequence: str
-    rule: str
-    needs_ack: bool
-    acknowledged_by: str | None = None
-
-
-@dataclass(frozen=True)
-class TableState:
-    state: str = "closed"
-    round: int = 0                     # rounds begun since the table opened
-    decks: dict[str, Deck] = field(default_factory=dict)
-    deck_in_play: str | None = None    # the deck dealt this round
-    last_deck_dealt: str | None = None  # 000(b)(2)(iv): two decks alternate
-    dealing_method: str | None = None
-    dice_placed: datetime | None = None
-    starting_position: int | None = None
-    void: bool = False                 # this round is void (an irregularity)
-    irregularities: tuple[Irregularity, ...] = ()
-    last_time: datetime | None = None
-    manual_shuffle: bool = False       # 000(f)(2)(ii): a manual shuffle is cut
-    cut_by: int | None = None          # who cut this deck: a seat, or 0 for the dealer (000(f)(3))
-    recut: bool = False                # 000(f)(6): a supervisor ordered a re-cut
-    last_cutter: int | None = None     # 000(f)(6): re-cut by the last cutter or the next entitled
-    seated: tuple[int, ...] = ()       # occupied seats
-    first_player: int | None = None    # 000(f)(4)(i): the first player to the table
-    bank: tuple[int, ...] = ()         # this round's player bank seat (partners: 003 PLAYER BANK 17)
-    bank_mode: str | None = None
-    last_bank: tuple[int, ...] = ()    # 000(m)(3): never two consecutive rounds
-    rounds_since_count: int = 0        # 001 11.17(h): the stub is counted at least every five rounds
-    # rounds of play settled since the table opened. A void round is not a round of play: its
-    # cards are reshuffled and it is played again, so it moves neither the bank nor the button.
-    rounds_played: int = 0
-    rounds_without_bank: int = 0       # 000(f)(4)(iii): consecutive rounds with no bank
-    round_wagers: tuple[int, ...] = ()  # seats wagering this round
-    wagered_last_unbanked: tuple[int, ...] | None = None  # 000(m)(4)(i)
-    banked_this_rotation: tuple[int, ...] = ()  # 003 PLAYER BANK 2: one bank per rotation
-    voided_seats: tuple[int, ...] = ()  # 000(n)(4): players who voided an exposed hand this round
-    dealer_wager: int | None = None    # 000(m)(7): the dealer's wager against a player bank, cents
-    # 000(q)(2), (3)(i), (5): the table controller locks out, lights the acceptors and moves the
-    # meter; while its link is down no progressive wager can be taken
-    progressive_online: bool = True
-    # 000(b)(2)(iii), 001 11.2(b)3: one deck is shuffled while the other is dealt; the deck the
-    # shuffler finished meanwhile comes into play when the round is settled
-    ready_deck: str | None = None
-    round_progressive: tuple[int, ...] = ()  # seats with a progressive wager this round (000(q)(1))
-
-    def pending_acks(self) -> list[Irregularity]:
-        return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
-
-    def as_json(self) -> dict:
-        return {
-            "state": self.state, "round": self.round, "deck_in_play": self.deck_in_play,
-            "decks": {d.id: {"received": d.received.isoformat(), "inspected": d.inspected,
-                             "verified_by": d.verified_by, "spread": d.spread, "washed": d.washed,
-                             "in_play_since": d.in_play_since.isoformat() if d.in_play_since else None}
-                      for d in self.decks.values()},
-            "dice_placed": self.dice_placed.isoformat() if self.dice_placed else None,
-            "starting_position": self.starting_position, "void": self.void, "cut_by": self.cut_by,
-            "seated": list(self.seated), "rounds_played": self.rounds_played,
-            "bank": {"mode": self.bank_mode, "seats": list(self.bank), "dealer_wager": self.dealer_wager}
-            if self.bank else None,
-            "voided_seats": list(self.voided_seats), "ready_deck": self.ready_deck,
-            "progressive": {"online": self.progressive_online, "seats": list(self.round_progressive)},
-            "irregularities": [{"ref": i.ref, "kind": i.kind, "time": i.time.isoformat(),
-                                "consequence": i.consequence, "rule": i.rule, "needs_ack": i.needs_ack,
-                                "acknowledged_by": i.acknowledged_by} for i in self.irregularities],
-            "pending_acknowledgements": [i.ref for i in self.pending_acks()],
-        }
-
-
-# -- the irregularities of 000(n), 001 11.11, 003 EXPOSED CARDS / DICE SHAKING ---------------
-# kind -> (consequence, rule, needs a supervisor's acknowledgement, what happens to the round)
-IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
-    "no_roll": ("No roll: the dice are shaken again", "000(n)(1),(2); 003 DICE SHAKING 4, 7", False, "continue"),
-    "wrong_dice_total": ("all hands dead, the cards reshuffled", "000(n)(3)", True, "void"),
-    "player_card_exposed": ("the player may void the hand before looking at the rest", "000(n)(4)", False,
-                            "continue"),
-    "dealer_card_exposed": ("all hands void, the cards reshuffled", "000(n)(5)", True, "void"),
-    "card_face_up_in_shoe": ("the card goes to the discard rack and is not used", "000(n)(6)", False, "continue"),
-    "cards_face_up_in_shoe": ("more than one card face up: all hands void, reshuffle", "000(n)(6)", True, "void"),
-    "card_drawn_in_error": ("used as though it were the next card", "000(n)(7)", False, "continue"),
-    "wrong_number_of_cards": ("all hands void, the cards reshuffled", "000(n)(8); 003 #18", True, "void"),
-    "dealer_hand_not_house_way": ("the hands are reset by the house way and the round completed",
-                                  "000(n)(9); 003 DEALER BANK 8", True, "continue"),
-    "bank_hand_not_set_correctly": ("the dealer resets the bank's hands by the house way", "000(n)(10)", True,
-                                    "continue"),
-    "card_exposed_while_dealing_stacks": ("the cards are reshuffled", "000(n)(11)", True, "void"),
-    "shuffler_jam": ("the cards are reshuffled", "000(n)(13); 003 GENERAL RULES 5", True, "void"),
-    "incomplete_shuffle": ("the device stopped or did not finish the shuffle: the cards are reshuffled",
-                           "000(n)(13)", True, "void"),
-    "bank_card_exposed": ("a card of the bank's hand exposed: all hands void, reshuffle", "000(n)(5)", True, "void"),
-    "bank_cards_exposed_by_dealer": ("the player-banker may call the hand dead before looking at the rest",
-                                     "003 EXPOSED CARDS 3", False, "continue"),
-    "bank_exposed_own_cards": ("the player-banker exposed its own cards: the hand plays", "003 EXPOSED CARDS 4",
-                               False, "continue"),
-    "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
-                 "void"),
-    "stacks_not_dealt_in_order": ("the seven stacks were not dealt as (i)(3) requires: the cards are reshuffled",
-                                  "000(n)(12); 001 11.11(l)", True, "void"),
-    "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
-                                "void"),
-}
-
-IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
+Handler = Callable[[TableState, Event, RuleProfile], TableState]
 
 # the states each event may arrive in, and the state it leaves the table in
 TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
@@ -211,281 +68,112 @@ TRANSITIONS: dict[str, tuple[tuple[str, ...], str | None]] = {
 }
 
 
-def _deck(state: TableState, event: Event) -> Deck:
-    d = event.data.get("deck")
-    if d not in state.decks:
-        raise Refused(f"{event.type}: no deck {d!r} at the table (received: {', '.join(state.decks) or 'none'})")
-    return state.decks[d]
-
-
 def apply(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     """The table after ``event``, or Refused with the reason."""
     if state.last_time is not None and event.time < state.last_time:
         raise Refused(f"{event.type}: time {event.time.isoformat()} is before the previous event")
     t = event.type
     if t in IRREGULARITIES:
-        return _irregularity(state, event, rules)
+        return irregularity(state, event, rules)
     if t not in TRANSITIONS:
         raise Refused(f"unknown event type {t!r}")
-    allowed, after = TRANSITIONS[t]
+    allowed, _ = TRANSITIONS[t]
     if state.state not in allowed:
         raise Refused(f"{t}: not allowed while the table is {state.state} (allowed in: {', '.join(allowed)})")
-    s = replace(state, last_time=event.time)
-    d = event.data
+    return HANDLERS[t](replace(state, last_time=event.time), event, rules)
 
-    if t == "deck_received":
-        # 000(e)(1), 001 11.5(a); 000(b)(2): at most two decks, each of a different back colour
-        deck_id = d.get("deck")
-        if not isinstance(deck_id, str) or not deck_id:
-            raise Refused("deck_received: the deck needs an id")
-        if deck_id in s.decks:
-            raise Refused(f"deck_received: deck {deck_id!r} is already at the table")
-        if len(s.decks) >= 2:
-            raise Refused("deck_received: a table uses one deck, or two with a shuffler (000(b)(2))")
-        decks = dict(s.decks)
-        decks[deck_id] = Deck(deck_id, event.time)
-        if s.state == "closed":  # a new game begins (000(m)(2))
-            # a new game: 001 11.17(h)'s five rounds count from its first round
-            return replace(s, decks=decks, state="opening", rounds_played=0, last_bank=(), rounds_without_bank=0,
-                           wagered_last_unbanked=None, banked_this_rotation=(), first_player=None,
-                           rounds_since_count=0)
-        return replace(s, decks=decks)
-    if t in ("deck_inspected", "deck_verified", "deck_spread", "deck_washed"):
-        deck = _deck(s, event)
-        if t == "deck_inspected":
-            if event.role != "dealer":
-                raise Refused("deck_inspected: the dealer sorts and inspects the cards (000(e)(1))")
-            deck = replace(deck, inspected=True)
-        elif t == "deck_verified":
-            if event.role not in SUPERVISORS:
-                raise Refused("deck_verified: the floor person verifies the inspection (000(e)(1)), not a "
-                              f"{event.role}")
-            if not deck.inspected:
-                raise Refused("deck_verified: the dealer has not inspected this deck yet (000(e)(1))")
-            deck = replace(deck, verified_by=event.actor)
-        elif t == "deck_spread":
-            if deck.verified_by is None:
-                raise Refused("deck_spread: spread for the first player after the floor person's verification "
-                              "(000(e)(2))")
-            deck = replace(deck, spread=True)
-        else:
-            if not deck.spread:
-                raise Refused("deck_washed: the cards are washed after the first player's inspection (000(e)(3))")
-            deck = replace(deck, washed=True)
-        return replace(s, decks={**s.decks, deck.id: deck})
-    if t == "deck_removed":
-        deck = _deck(s, event)
-        decks = {k: v for k, v in s.decks.items() if k != deck.id}
-        return replace(s, decks=decks, deck_in_play=None if s.deck_in_play == deck.id else s.deck_in_play)
-    if t == "dice_placed":
-        return replace(s, dice_placed=event.time)
-    if t in ("shuffle_started", "shuffle_completed") and _other_deck(s, d.get("deck")):
-        return _background_shuffle(s, event)
-    if t in ("shuffle_started", "shuffle_completed") and s.state in IN_ROUND:
-        raise Refused(f"{t}: a round is in progress; only the other deck may be shuffled meanwhile "
-                      "(000(b)(2)(iii))")
-    if t == "shuffle_completed" and s.state != "shuffling":
-        raise Refused(f"shuffle_completed: no shuffle was started (the table is {s.state})")
-    if t == "shuffle_started":
-        ready = [k for k, v in s.decks.items() if v.washed]
-        if not ready:
-            raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed (000(e)(1)-(4))")
-        return replace(s, state="shuffling")
-    if t == "shuffle_completed":
-        deck = _deck(s, event)
-        if not deck.washed:
-            raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play (000(e)(4))")
-        count = d.get("card_count")
-        if count is not None and count != 53:
-            # 001 11.17(i), 000(b)(1): a shuffler that counts a wrong number: the deck is removed
-            irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
-                               f"the shuffler counted {count} cards, not 53: the deck is removed", "001 11.17(i)",
-                               True)
-            decks = {k: v for k, v in s.decks.items() if k != deck.id}
-            return replace(s, irregularities=s.irregularities + (irr,), decks=decks, state="opening" if not decks
-                           else "shuffling")
-        if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
-            raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
-                          "(000(b)(2)(iv))")
-        return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None,
-                       manual_shuffle=bool(d.get("manual", False)), cut_by=None, bank=(), bank_mode=None,
-                       rounds_since_count=0 if count == 53 else s.rounds_since_count)
-    if t == "no_more_bets":
-        if s.deck_in_play is None:
-            raise Refused("no_more_bets: no shuffled deck is ready")
-        if s.manual_shuffle and s.cut_by is None:
-            raise Refused("no_more_bets: a manual shuffle is cut before the deal (000(f)(2)(ii), (3))")
-        pending = s.pending_acks()
-        if pending:
-            raise Refused(f"no_more_bets: irregularity {pending[0].ref} ({pending[0].kind}) awaits a "
-                          "supervisor's acknowledgement")
-        method = d.get("method")
-        if method not in rules.procedures.deal:
-            raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
-                          f"profile {rules.name!r}, got {method!r}")
-        wagers = d.get("wagers")
-        if wagers is None and _player_banking(rules):
-            raise Refused("no_more_bets: list the seats with a wager ('wagers'): who may bank next depends on it "
-                          "(000(m)(4)(i))")
-        given = wagers is not None
-        wagers = tuple(wagers or ())
-        for seat in wagers:
-            _check_seat(s, rules, seat, "no_more_bets")
-        progressive = _progressive_seats(s, rules, d.get("progressive"), wagers if given else None)
-        deck = s.decks[s.deck_in_play]
-        deadline, rule = deck_deadline(deck, rules, method)
-        if event.time > deadline:
-            raise Refused(f"no_more_bets: deck {deck.id!r} was due for change at {deadline.isoformat()} ({rule})")
-        if method == "three-four" and s.rounds_since_count >= 5:
-            raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
-                          "(001 11.17(h))")
-        deck = s.decks[s.deck_in_play]
-        decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
-        return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
-                       void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
-                       voided_seats=(), round_wagers=wagers, round_progressive=progressive)
-    if t == "position_determined":
-        pos = d.get("position")
-        if not isinstance(pos, int) or not 0 <= pos <= 7:
-            raise Refused(f"position_determined: position is 0 (dealer) or a seat, got {pos!r}")
-        if d.get("method") not in rules.procedures.starting_position:
-            raise Refused(f"position_determined: method must be one of "
-                          f"{', '.join(rules.procedures.starting_position)}, got {d.get('method')!r}")
-        if s.state == "no_more_bets" and s.dealing_method == "hand":
-            raise Refused("position_determined: from the hand the seven stacks are dealt and checked first "
-                          "(000(i)(4)-(5))")
-        _check_cut(s, "position_determined")
-        _check_position(s, rules, event)
-        if s.state == "dealing":  # 000(i)(5): from the hand, the stacks are dealt first
-            return replace(s, starting_position=pos, state="setting")
-        return replace(s, starting_position=pos, state="starting_position")
-    if t == "dealt":
-        if s.state == "dealing":
-            raise Refused("dealt: the stacks are dealt; determine the starting position to deliver them (000(i)(5))")
-        if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
-            raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
-                          "the hand makes the stacks first (000(i)(5))")
-        _check_cut(s, "dealt")
-        remaining = d.get("remaining")
-        sizes = d.get("hand_sizes", [7] * 7)
-        if not isinstance(remaining, int) or not isinstance(sizes, list):
-            raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
-        if s.dealing_method == "three-four":
-            # 001 11.17(h): the stub is checked by the stub count, not the four-card check
-            verdict, rule = (("ok", "001 11.17(g)") if all(n == 7 for n in sizes)
-                             else ("misdeal", "001 11.17(h)2: all hands void"))
-        else:
-            verdict, rule = four_card_check(remaining, sizes)
-        if verdict != "ok":
-            kind = "misdeal" if verdict == "misdeal" else "deck_count_wrong"
-            irr = Irregularity(len(s.irregularities) + 1, kind, event.time,
-                               "all hands void, reshuffle" if verdict == "misdeal"
-                               else "round void, the deck is removed from the table", rule, True)
-            out = replace(s, irregularities=s.irregularities + (irr,), void=True, state="round_complete")
-            if verdict == "deck_removed":
-                decks = {k: v for k, v in out.decks.items() if k != s.deck_in_play}
-                out = replace(out, decks=decks, deck_in_play=None)
-            return out
-        if s.state == "no_more_bets" and s.dealing_method == "hand":
-            return replace(s, state="dealing")
-        # 001 11.4(a), 11.17(d): the three-card deal starts at the wagering player farthest to the
-        # dealer's left, with no dice or RNG
-        return replace(s, state="setting")
-    if t in ("hands_set", "revealed"):
-        return replace(s, state=after)
-    if t == "settled":
-        out = replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
-                      last_bank=s.bank if s.bank_mode in ("player", "co-bank") else (), bank=(), bank_mode=None,
-                      rounds_played=s.rounds_played + 1)
-        if s.ready_deck in s.decks:
-            # 000(b)(2)(iv): the deck shuffled during the round is dealt next
-            out = replace(out, state="betting", deck_in_play=s.ready_deck, ready_deck=None, void=False,
-                          starting_position=None, manual_shuffle=False, cut_by=None)
-        if s.bank_mode in ("player", "co-bank"):
-            return replace(out, rounds_without_bank=0, banked_this_rotation=s.banked_this_rotation + s.bank)
-        # 003 PLAYER BANK 1: the bank returns to the house hand after passing through all players
-        return replace(out, rounds_without_bank=s.rounds_without_bank + 1, wagered_last_unbanked=s.round_wagers,
-                       banked_this_rotation=())
-    if t == "dealer_wager_placed":
-        # 000(m)(7): the bank's last wager against the dealer, or less, or none; 003 PLAYER BANK 7:
-        # up to 10% more (Lucky Money) or prepaid commission, not both; never against a co-bank
-        if s.bank_mode != "player":
-            raise Refused("dealer_wager_placed: the dealer wagers only against a player bank (000(m)(5), (7))")
-        cents, last = d.get("cents"), d.get("last_wager")
-        if not isinstance(cents, int) or not isinstance(last, int) or cents < 0:
-            raise Refused("dealer_wager_placed: give 'cents' and the bank's 'last_wager' in cents")
-        cap = last * (100 + rules.lucky_money_percent) // 100
-        if cents > cap:
-            raise Refused(f"dealer_wager_placed: {cents} cents is more than {cap} (000(m)(7); 003 PLAYER BANK 7)")
-        if cents > last and d.get("prepaid_commission"):
-            raise Refused("dealer_wager_placed: Lucky Money or prepaid commission, not both (003 PLAYER BANK 7)")
-        return replace(s, dealer_wager=cents)
-    if t == "stub_counted":
-        # 001 11.17(h): 53 cards in all is right; otherwise the deck is removed (or, if the
-        # cards were misdealt, the hands are void)
-        total = d.get("deck_total")
-        if not isinstance(total, int):
-            raise Refused("stub_counted: give 'deck_total', the cards in the deck by the count")
-        if total == 53:
-            return replace(s, rounds_since_count=0)
-        # counted while the hands are on the layout (001 11.17(g)1): all hands are void too
-        counting_round = s.state == "setting"
-        deck_id = s.deck_in_play if counting_round else s.last_deck_dealt or s.deck_in_play
-        irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
-                           f"the stub count shows {total} cards in deck {deck_id!r}: "
-                           + ("all hands void, " if counting_round else "") + "the deck is removed",
-                           "001 11.17(h)2", True)
-        decks = {k: v for k, v in s.decks.items() if k != deck_id}
-        out = replace(s, irregularities=s.irregularities + (irr,), decks=decks, rounds_since_count=0,
-                      deck_in_play=None if s.deck_in_play == deck_id else s.deck_in_play)
-        if counting_round:
-            out = replace(out, void=True, state="round_complete")
-        return out
-    if t == "cut":
-        return _cut(s, event, rules)
-    if t == "recut_ordered":
-        # 000(f)(6), 001 11.6: after the cut and before any card is dealt
-        if event.role not in SUPERVISORS:
-            raise Refused("recut_ordered: a casino supervisor orders a re-cut (000(f)(6))")
-        if s.cut_by is None:
-            raise Refused("recut_ordered: the cards have not been cut")
-        return replace(s, cut_by=None, recut=True, last_cutter=s.cut_by)
-    if t == "player_seated":
-        seat = d.get("seat")
-        _check_seat(replace(s, seated=(seat,)), rules, seat, t)
-        if seat in s.seated:
-            raise Refused(f"player_seated: seat {seat} is already occupied")
-        first = s.first_player
-        if first is None and not s.seated and s.rounds_played == 0:
-            first = seat  # 000(f)(4)(i): the first player to the table
-        return replace(s, seated=tuple(sorted(s.seated + (seat,))), first_player=first)
-    if t == "player_left":
-        seat = d.get("seat")
-        if seat not in s.seated:
-            raise Refused(f"player_left: seat {seat!r} is not occupied (occupied: {list(s.seated)})")
-        return replace(s, seated=tuple(x for x in s.seated if x != seat))
-    if t == "bank_declared":
-        return _bank_declared(s, event, rules)
-    if t == "acknowledged":
-        if event.role not in SUPERVISORS:
-            raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
-                          "or pit manager must")
-        ref = d.get("ref")
-        found = [i for i in s.irregularities if i.ref == ref]
-        if not found:
-            raise Refused(f"acknowledged: no irregularity {ref!r}")
-        if found[0].acknowledged_by is not None:
-            raise Refused(f"acknowledged: irregularity {ref} was already acknowledged by {found[0].acknowledged_by}")
-        irr = tuple(replace(i, acknowledged_by=event.actor) if i.ref == ref else i for i in s.irregularities)
-        return replace(s, irregularities=irr)
-    if t == "table_closed":
-        return replace(s, state="closed", deck_in_play=None, seated=(), first_player=None)
-    if t == "progressive_link":
-        online = d.get("online")
-        if not isinstance(online, bool):
-            raise Refused(f"progressive_link: 'online' is true or false, got {online!r}")
-        return replace(s, progressive_online=online)
-    raise Refused(f"unhandled event {t!r}")  # pragma: no cover - every TRANSITIONS key is handled
+
+def replay(events: list[Event], rules: RuleProfile) -> tuple[TableState, tuple[int, Event, str] | None]:
+    """Rebuild a table from its events; stops at the first refused event (index, event, reason)."""
+    s = TableState()
+    for i, e in enumerate(events):
+        try:
+            s = apply(s, e, rules)
+        except Refused as r:
+            return s, (i, e, str(r))
+    return s, None
+
+
+# -- the cards: received, opened for play (000(e)(1)-(4)), shuffled, counted ------------------
+def _deck(state: TableState, event: Event) -> Deck:
+    """The deck the event names."""
+    d = event.data.get("deck")
+    if d not in state.decks:
+        raise Refused(f"{event.type}: no deck {d!r} at the table (received: {', '.join(state.decks) or 'none'})")
+    return state.decks[d]
+
+
+def _with_deck(s: TableState, deck: Deck) -> TableState:
+    return replace(s, decks={**s.decks, deck.id: deck})
+
+
+def _without(s: TableState, deck_id: str | None) -> dict[str, Deck]:
+    return {k: v for k, v in s.decks.items() if k != deck_id}
+
+
+def _remove_deck(s: TableState, deck_id: str | None) -> TableState:
+    return replace(s, decks=_without(s, deck_id), deck_in_play=None if s.deck_in_play == deck_id else s.deck_in_play)
+
+
+def _deck_received(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(1), 001 11.5(a); 000(b)(2): at most two decks, each of a different back colour."""
+    deck_id = event.data.get("deck")
+    if not isinstance(deck_id, str) or not deck_id:
+        raise Refused("deck_received: the deck needs an id")
+    if deck_id in s.decks:
+        raise Refused(f"deck_received: deck {deck_id!r} is already at the table")
+    if len(s.decks) >= 2:
+        raise Refused("deck_received: a table uses one deck, or two with a shuffler (000(b)(2))")
+    decks = {**s.decks, deck_id: Deck(deck_id, event.time)}
+    if s.state == "closed":
+        # a new game (000(m)(2)): 001 11.17(h)'s five rounds count from its first round
+        return replace(s, decks=decks, state="opening", rounds_played=0, last_bank=(), rounds_without_bank=0,
+                       wagered_last_unbanked=None, banked_this_rotation=(), first_player=None, rounds_since_count=0)
+    return replace(s, decks=decks)
+
+
+def _deck_inspected(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(1): the dealer sorts and inspects the cards."""
+    deck = _deck(s, event)
+    if event.role != "dealer":
+        raise Refused("deck_inspected: the dealer sorts and inspects the cards (000(e)(1))")
+    return _with_deck(s, replace(deck, inspected=True))
+
+
+def _deck_verified(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(1): the floor person verifies the dealer's inspection."""
+    deck = _deck(s, event)
+    if event.role not in SUPERVISORS:
+        raise Refused(f"deck_verified: the floor person verifies the inspection (000(e)(1)), not a {event.role}")
+    if not deck.inspected:
+        raise Refused("deck_verified: the dealer has not inspected this deck yet (000(e)(1))")
+    return _with_deck(s, replace(deck, verified_by=event.actor))
+
+
+def _deck_spread(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(2): spread for the first player's inspection."""
+    deck = _deck(s, event)
+    if deck.verified_by is None:
+        raise Refused("deck_spread: spread for the first player after the floor person's verification (000(e)(2))")
+    return _with_deck(s, replace(deck, spread=True))
+
+
+def _deck_washed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(3): washed after the first player's inspection."""
+    deck = _deck(s, event)
+    if not deck.spread:
+        raise Refused("deck_washed: the cards are washed after the first player's inspection (000(e)(3))")
+    return _with_deck(s, replace(deck, washed=True))
+
+
+def _deck_removed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """A deck leaves the table, changed (000(e)(5)) or taken out of play."""
+    return _remove_deck(s, _deck(s, event).id)
+
+
+def _dice_placed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(d): the dice's time at the table (000(d)(1)(ii)) runs from now."""
+    return replace(s, dice_placed=event.time)
 
 
 def _other_deck(s: TableState, deck: Any) -> bool:
@@ -504,168 +192,146 @@ def _background_shuffle(s: TableState, event: Event) -> TableState:
         return replace(s, ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
     count = event.data.get("card_count")
     if count is not None and count != 53:
-        irr = Irregularity(len(s.irregularities) + 1, "deck_count_wrong", event.time,
-                           f"the shuffler counted {count} cards in deck {deck.id!r}, not 53: that deck is removed; "
-                           "the round in play goes on", "001 11.17(i)", True)
-        decks = {k: v for k, v in s.decks.items() if k != deck.id}
-        return replace(s, irregularities=s.irregularities + (irr,), decks=decks,
-                       ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
+        s = with_irregularity(s, "deck_count_wrong", event.time,
+                              f"the shuffler counted {count} cards in deck {deck.id!r}, not 53: that deck is removed; "
+                              "the round in play goes on", "001 11.17(i)")
+        return replace(s, decks=_without(s, deck.id), ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
     return replace(s, ready_deck=deck.id)
 
 
-def table_seats(rules: RuleProfile) -> tuple[int, ...]:
-    """The betting positions: six around a house dealer, seven in 002's player-dealer game."""
-    return SEVEN_SEATS if "player-dealer" in rules.banking_modes else SEATS
+def _not_in_round(s: TableState, what: str) -> None:
+    """000(b)(2)(iii): during a round only the other deck is shuffled."""
+    if s.state in IN_ROUND:
+        raise Refused(f"{what}: a round is in progress; only the other deck may be shuffled meanwhile "
+                      "(000(b)(2)(iii))")
 
 
-def _player_banking(rules: RuleProfile) -> bool:
-    return bool({"player", "co-bank"} & set(rules.banking_modes))
+def _shuffle_started(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(1)-(4): only cards opened for play are shuffled."""
+    if _other_deck(s, event.data.get("deck")):
+        return _background_shuffle(s, event)
+    _not_in_round(s, event.type)
+    if not any(deck.washed for deck in s.decks.values()):
+        raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed (000(e)(1)-(4))")
+    return replace(s, state="shuffling")
 
 
-def _check_seat(s: TableState, rules: RuleProfile, seat: Any, what: str) -> None:
-    seats = table_seats(rules)
-    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
-        raise Refused(f"{what}: a seat is one of {', '.join(map(str, seats))}, got {seat!r}")
-    if seat not in s.seated:
-        raise Refused(f"{what}: seat {seat} is not occupied (occupied: {list(s.seated)}); record player_seated")
+def _shuffle_completed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(e)(4): a deck opened for play; 001 11.17(i): a shuffler's wrong count removes it;
+    000(b)(2)(iv): two decks alternate."""
+    if _other_deck(s, event.data.get("deck")):
+        return _background_shuffle(s, event)
+    _not_in_round(s, event.type)
+    if s.state != "shuffling":
+        raise Refused(f"shuffle_completed: no shuffle was started (the table is {s.state})")
+    deck = _deck(s, event)
+    if not deck.washed:
+        raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play (000(e)(4))")
+    count = event.data.get("card_count")
+    if count is not None and count != 53:
+        # 000(b)(1): 53 cards
+        decks = _without(s, deck.id)
+        s = with_irregularity(s, "deck_count_wrong", event.time,
+                              f"the shuffler counted {count} cards, not 53: the deck is removed", "001 11.17(i)")
+        return replace(s, decks=decks, state="opening" if not decks else "shuffling")
+    if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
+        raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
+                      "(000(b)(2)(iv))")
+    return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None,
+                   manual_shuffle=bool(event.data.get("manual", False)), cut_by=None, bank=(), bank_mode=None,
+                   rounds_since_count=0 if count == 53 else s.rounds_since_count)
 
 
-def _progressive_seats(s: TableState, rules: RuleProfile, seats: Any, wagers: tuple[int, ...] | None
-                       ) -> tuple[int, ...]:
-    """The seats with a progressive payout wager this round (000(q)(1)-(2), 001 11.14(a)-(b))."""
-    if seats is None:
-        return ()
-    if not isinstance(seats, list | tuple):
-        raise Refused(f"no_more_bets: 'progressive' lists the seats with a progressive wager, got {seats!r}")
-    if not seats:
-        return ()
-    if "progressive" not in rules.side_bets:
-        raise Refused(f"no_more_bets: profile {rules.name!r} offers no progressive payout wager (000(q)(1))")
-    for seat in seats:
-        _check_seat(s, rules, seat, "no_more_bets")
-    if len(set(seats)) != len(seats):
-        raise Refused(f"no_more_bets: a seat is listed twice among the progressive wagers: {list(seats)}")
-    if wagers is not None:
-        # 000(q)(1): offered to a player "who has placed a Pai Gow Poker wager"
-        alone = [x for x in seats if x not in wagers]
-        if alone:
-            raise Refused(f"no_more_bets: seat {alone[0]} has a progressive wager but no Pai Gow Poker wager "
-                          "(000(q)(1))")
-    if not s.progressive_online:
-        # 000(q)(2), (3)(i), (5): the controller locks the acceptors out, lights them and moves
-        # the meter; with its link down none of that can be done or verified
-        listed = ", ".join(map(str, sorted(seats)))
-        raise Refused(f"no_more_bets: progressive wagers are closed while the progressive controller is offline "
-                      f"(000(q)); seat{'s' if len(seats) > 1 else ''} {listed} "
-                      f"ha{'ve' if len(seats) > 1 else 's'} one")
-    return tuple(sorted(seats))
+def _stub_counted(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """001 11.17(h): 53 cards in all is right; otherwise the deck is removed, and counted while the
+    hands are on the layout (001 11.17(g)1) the hands are void too."""
+    total = event.data.get("deck_total")
+    if not isinstance(total, int):
+        raise Refused("stub_counted: give 'deck_total', the cards in the deck by the count")
+    if total == 53:
+        return replace(s, rounds_since_count=0)
+    counting_round = s.state == "setting"
+    deck_id = s.deck_in_play if counting_round else s.last_deck_dealt or s.deck_in_play
+    out = with_irregularity(s, "deck_count_wrong", event.time,
+                            f"the stub count shows {total} cards in deck {deck_id!r}: "
+                            + ("all hands void, " if counting_round else "") + "the deck is removed", "001 11.17(h)2")
+    out = replace(_remove_deck(out, deck_id), rounds_since_count=0)
+    if counting_round:
+        out = replace(out, void=True, state="round_complete")
+    return out
+
+
+# -- the round: no more bets (000(g)), the starting position (000(k)), the deal, the settlement --
+def _no_more_bets(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(g): the round begins, with a deck ready to deal that is not due for change (000(e)(5))
+    and, in the three-card deal, a stub counted in the last five rounds (001 11.17(h))."""
+    _ready_to_deal(s)
+    method = event.data.get("method")
+    if method not in rules.procedures.deal:
+        raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
+                      f"profile {rules.name!r}, got {method!r}")
+    wagers, progressive = _wagers(s, event.data, rules)
+    deck = s.decks[s.deck_in_play]
+    deadline, rule = deck_deadline(deck, rules, method)
+    if event.time > deadline:
+        raise Refused(f"no_more_bets: deck {deck.id!r} was due for change at {deadline.isoformat()} ({rule})")
+    if method == "three-four" and s.rounds_since_count >= 5:
+        raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
+                      "(001 11.17(h))")
+    decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
+    return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
+                   void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
+                   voided_seats=(), round_wagers=wagers, round_progressive=progressive)
+
+
+def _ready_to_deal(s: TableState) -> None:
+    """A shuffled deck, cut if shuffled by hand (000(f)(2)(ii), (3)), and no irregularity awaiting
+    a supervisor's acknowledgement."""
+    if s.deck_in_play is None:
+        raise Refused("no_more_bets: no shuffled deck is ready")
+    if s.manual_shuffle and s.cut_by is None:
+        raise Refused("no_more_bets: a manual shuffle is cut before the deal (000(f)(2)(ii), (3))")
+    pending = s.pending_acks()
+    if pending:
+        raise Refused(f"no_more_bets: irregularity {pending[0].ref} ({pending[0].kind}) awaits a "
+                      "supervisor's acknowledgement")
+
+
+def _wagers(s: TableState, d: dict, rules: RuleProfile) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats wagering this round, and those with a progressive wager (000(q)(1)); where a
+    player may bank, who may bank next depends on them (000(m)(4)(i))."""
+    wagers = d.get("wagers")
+    if wagers is None and player_banking(rules):
+        raise Refused("no_more_bets: list the seats with a wager ('wagers'): who may bank next depends on it "
+                      "(000(m)(4)(i))")
+    given = wagers is not None
+    wagers = tuple(wagers or ())
+    for seat in wagers:
+        check_seat(s, rules, seat, "no_more_bets")
+    return wagers, progressive_seats(s, rules, d.get("progressive"), wagers if given else None)
 
 
 def _check_cut(s: TableState, what: str) -> None:
+    """000(f)(6): a re-cut ordered is made before any card is dealt."""
     if s.manual_shuffle and s.cut_by is None:
         raise Refused(f"{what}: a re-cut was ordered; the cards are re-cut before any card is dealt (000(f)(6))")
 
 
-def _cut(s: TableState, event: Event, rules: RuleProfile) -> TableState:
-    """000(f)(3)-(6), 001 11.6(c)-(e): the cut is offered in order, the dealer cuts if nobody
-    accepts, and a re-cut is made by the last cutter or the next person entitled to cut."""
-    d = event.data
-    if not s.manual_shuffle:
-        raise Refused("cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes (000(f)(2)(i))")
-    depth = d.get("depth")
-    if not isinstance(depth, int) or not 10 <= depth <= 43:
-        raise Refused(f"cut: the cutting card goes at least 10 cards from either end (000(f)(5)), got {depth!r}")
-    by = d.get("by")
-    if not isinstance(by, int) or isinstance(by, bool):
-        raise Refused(f"cut: 'by' is the seat that cut, or 0 for the dealer, got {by!r}")
-    if s.cut_by is not None:
-        raise Refused("cut: the deck was already cut; a re-cut needs a supervisor's order (000(f)(6))")
-    bank = s.bank[0] if s.bank and s.bank_mode in ("player", "co-bank") else None
-    offers = cut_offers(s.rounds_played == 0, s.first_player, bank, s.rounds_without_bank, s.seated)
-    if s.recut:
-        allowed = [s.last_cutter]
-        if s.last_cutter in offers and offers.index(s.last_cutter) + 1 < len(offers):
-            allowed.append(offers[offers.index(s.last_cutter) + 1])
-        if by not in allowed:
-            raise Refused(f"cut: the re-cut is made by the last cutter or the next person entitled, "
-                          f"{' or '.join(map(name, allowed))} (000(f)(6)), not {name(by)}")
-        return replace(s, cut_by=by, recut=False)
-    if s.state != "betting":
-        raise Refused(f"cut: the cards are cut before no more bets; now only a re-cut (000(f)(6))")
-    if by not in offers:
-        raise Refused(f"cut: the cut is offered to {', then '.join(map(name, offers))} (000(f)(3)-(4)), "
-                      f"not {name(by)}")
-    declined = d.get("declined", [])
-    for earlier in offers[:offers.index(by)]:
-        if earlier not in declined:
-            raise Refused(f"cut: {name(earlier)} is offered the cut before {name(by)} and has not declined "
-                          "(000(f)(3)-(4))")
-    return replace(s, cut_by=by, last_cutter=by)
-
-
-def _bank_declared(s: TableState, event: Event, rules: RuleProfile) -> TableState:
-    d = event.data
-    mode = d.get("mode")
-    seats = d.get("seats") or ([d["seat"]] if "seat" in d else [])
-    if mode not in rules.banking_modes or mode == "house":
-        raise Refused(f"bank_declared: mode must be one of {', '.join(m for m in rules.banking_modes if m != 'house')}"
-                      f" for profile {rules.name!r}, got {mode!r}")
-    if not seats or not all(isinstance(x, int) for x in seats):
-        raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
-    for seat in seats:
-        _check_seat(s, rules, seat, "bank_declared")
-    if len(seats) > 1 and mode != "player":
-        raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
-    out = replace(s, bank=tuple(seats), bank_mode=mode, dealer_wager=None)
-    if mode not in ("player", "co-bank"):
-        return out
-    if s.rounds_played == 0:
-        raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
-    p = rules.procedures
-    if p.bank_rotation == "each-round":
-        # 000(m)(3), 001 11.10(c)
-        again = set(seats) & set(s.last_bank)
-        if again:
-            raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
-                          "consecutive rounds (000(m)(3))")
-        first = bank_offer_start(s.rounds_played)
-        if first is None:
-            raise Refused("bank_declared: the initial offer has come round to the dealer; the house banks this "
-                          "round (000(m)(3))")
-        passed = s.last_bank
-    else:
-        # 003 PLAYER BANK 1-2, 17: each player (or partnership) banks once in each rotation,
-        # which runs counterclockwise and returns to the house hand
-        again = set(seats) & set(s.banked_this_rotation)
-        if again:
-            raise Refused(f"bank_declared: seat {sorted(again)[0]} has banked in this rotation; the bank passes "
-                          "through all players before returning to the house (003 PLAYER BANK 1-2, 17)")
-        first = s.banked_this_rotation[-1] % 7 + 1 if s.banked_this_rotation else 1
-        passed = s.banked_this_rotation
-    wagered = s.wagered_last_unbanked or ()
-    for seat in seats:
-        if seat not in wagered:
-            raise Refused(f"bank_declared: seat {seat} did not wager against the dealer in the last unbanked round "
-                          "(000(m)(4)(i); 003 PLAYER BANK 1)")
-    declined = d.get("declined", [])
-    for earlier in bank_offer_order(first, s.seated):
-        if earlier == seats[0]:
-            break
-        eligible, _ = bank_eligibility(earlier, passed, wagered, None, None)
-        if eligible and earlier not in declined and earlier not in seats:
-            raise Refused(f"bank_declared: seat {earlier} is offered the bank before seat {seats[0]} and has not "
-                          "declined (000(m)(3))")
-    chips, cover = d.get("chips"), d.get("cover")
-    if isinstance(chips, int) and isinstance(cover, int) and chips < cover:
-        if not (p.bank_cover_ruling and event.role in SUPERVISORS and d.get("ruling") == "proceed"):
-            how = ("; the floor supervisor may rule 'proceed' (003 PLAYER BANK 3)" if p.bank_cover_ruling else "")
-            raise Refused(f"bank_declared: {chips} cents of chips cannot cover {cover} cents of wagers "
-                          f"(000(m)(4)(ii)){how}")
-        ruling = Irregularity(len(s.irregularities) + 1, "bank_cover_ruling", event.time,
-                              f"the floor supervisor let seat {seats[0]} bank with {chips} cents against {cover}",
-                              "003 PLAYER BANK 3", True, acknowledged_by=event.actor)
-        out = replace(out, irregularities=s.irregularities + (ruling,))
-    return out
+def _position_determined(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(k), 004(4), 002: the starting position by the profile's method; 000(i)(4)-(5): from the
+    hand, after the seven stacks are dealt and checked."""
+    pos = event.data.get("position")
+    if not isinstance(pos, int) or not 0 <= pos <= 7:
+        raise Refused(f"position_determined: position is 0 (dealer) or a seat, got {pos!r}")
+    if event.data.get("method") not in rules.procedures.starting_position:
+        raise Refused(f"position_determined: method must be one of "
+                      f"{', '.join(rules.procedures.starting_position)}, got {event.data.get('method')!r}")
+    if s.state == "no_more_bets" and s.dealing_method == "hand":
+        raise Refused("position_determined: from the hand the seven stacks are dealt and checked first "
+                      "(000(i)(4)-(5))")
+    _check_cut(s, "position_determined")
+    _check_position(s, rules, event)
+    return replace(s, starting_position=pos, state="setting" if s.state == "dealing" else "starting_position")
 
 
 def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
@@ -673,32 +339,12 @@ def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
     is refused here, and cards already delivered to it are the wrong_dice_total irregularity."""
     d = event.data
     method, value, pos = d.get("method"), d.get("value"), d["position"]
-    bank = s.bank[0] if s.bank and s.bank_mode in ("player", "co-bank") else None
-    uses_dice = method in ("dice", "two-dice") or (method == "action" and d.get("source") == "dice")
-    if uses_dice:
-        if s.dice_placed is None:
-            raise Refused(f"position_determined: no dice at the table; record dice_placed first (000(d))")
-        at = s.dice_placed + timedelta(hours=rules.procedures.dice_hours)
-        if event.time > at:
-            raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} "
-                          "(000(d)(1)(ii))")
+    if method in ("dice", "two-dice") or (method == "action" and d.get("source") == "dice"):
+        _dice_in_time(s, rules, event)
     if method != "button" and (not isinstance(value, int) or isinstance(value, bool)):
         raise Refused(f"position_determined: give the dice total or RNG number as 'value', got {value!r}")
     try:
-        if method == "dice":
-            found = positions.dice(value, bank)
-        elif method == "rng":
-            found = positions.rng(value, bank)
-        elif method == "button":
-            found = positions.button(s.rounds_played)
-        elif method == "two-dice":
-            found = positions.two_dice(value)
-        else:
-            dealer = s.bank[0] if s.bank_mode == "player-dealer" else d.get("player_dealer")
-            if not isinstance(dealer, int):
-                raise Refused("position_determined: the action button counts from the player-dealer; declare the "
-                              "bank or give 'player_dealer' (002)")
-            found = positions.action_button(value, dealer)
+        found = _position_by(s, method, value, d)
     except PositionError as e:
         raise Refused(f"position_determined: {e}") from None
     if found.position != pos:
@@ -707,115 +353,135 @@ def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
                       "if the cards went there, record wrong_dice_total (000(n)(3))")
 
 
-def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[datetime, str]:
-    """000(e)(5): cards opened for use are changed within eight hours when dealt from a shoe,
-    four from the hand; 003 NEW CARDS IN PLAY 1: four hours with the shuffler. Timed from the
-    opening ("All cards opened for use ... shall be changed")."""
-    p = rules.procedures
-    if p.deck_hours_shuffler is not None:
-        hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
-    elif method in ("manual-shoe", "automated-shoe", "three-four"):
-        hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
-    else:
-        hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
-    return deck.received + timedelta(hours=hours), rule
+def _dice_in_time(s: TableState, rules: RuleProfile, event: Event) -> None:
+    """000(d): dice at the table, and not past their time (000(d)(1)(ii))."""
+    if s.dice_placed is None:
+        raise Refused(f"position_determined: no dice at the table; record dice_placed first (000(d))")
+    at, rule = dice_deadline(s.dice_placed, rules)
+    if event.time > at:
+        raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} ({rule})")
 
 
-def dice_deadline(placed: datetime, rules: RuleProfile) -> tuple[datetime, str]:
-    """000(d)(1)(ii): dice are changed within 24 hours of being placed at the table (the
-    profile's ``dice_hours``)."""
-    return placed + timedelta(hours=rules.procedures.dice_hours), "000(d)(1)(ii)"
+def _position_by(s: TableState, method: str, value: Any, d: dict) -> positions.StartingPosition:
+    """The starting position ``method`` gives: dice, RNG or the button (000(k)(2)-(4)), two dice
+    (004(4)), the action button from the player-dealer (002)."""
+    if method == "dice":
+        return positions.dice(value, player_bank(s))
+    if method == "rng":
+        return positions.rng(value, player_bank(s))
+    if method == "button":
+        return positions.button(s.rounds_played)
+    if method == "two-dice":
+        return positions.two_dice(value)
+    dealer = s.bank[0] if s.bank_mode == "player-dealer" else d.get("player_dealer")
+    if not isinstance(dealer, int):
+        raise Refused("position_determined: the action button counts from the player-dealer; declare the "
+                      "bank or give 'player_dealer' (002)")
+    return positions.action_button(value, dealer)
 
 
+def _dealt(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(h)(2), (j)(3): the cards are delivered from the starting position, then the four-card
+    check (000(h)(4); with the three-card deal seven cards a hand, 001 11.17(g)-(h)); from the hand
+    the stacks come first (000(i)(5))."""
+    if s.state == "dealing":
+        raise Refused("dealt: the stacks are dealt; determine the starting position to deliver them (000(i)(5))")
+    if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
+        raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
+                      "the hand makes the stacks first (000(i)(5))")
+    _check_cut(s, "dealt")
+    remaining = event.data.get("remaining")
+    sizes = event.data.get("hand_sizes", [7] * 7)
+    if not isinstance(remaining, int) or not isinstance(sizes, list):
+        raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
+    verdict, rule = _deal_check(s, remaining, sizes)
+    if verdict != "ok":
+        return _misdealt(s, event, verdict, rule)
+    if s.state == "no_more_bets" and s.dealing_method == "hand":
+        return replace(s, state="dealing")
+    # 001 11.4(a), 11.17(d): the three-card deal starts at the wagering player farthest to the
+    # dealer's left, with no dice or RNG
+    return replace(s, state="setting")
 
-# Irregularities that void a round but may also happen with no round in progress, and the states
-# they may happen in: then there is nothing to void and the cards are reshuffled.
-OUTSIDE_A_ROUND: dict[str, tuple[str, ...]] = {
-    "shuffler_jam": STATES, "incomplete_shuffle": STATES,   # 000(n)(13): the shuffler works between rounds
-    "cards_exposed_after_cut": STATES,
-    # 000(h)(1), (j)(2)(i): the shuffled deck is in the shoe before "No more bets"
-    "shoe_jam": ("betting",), "cards_face_up_in_shoe": ("betting",),
+
+def _deal_check(s: TableState, remaining: int, sizes: list) -> tuple[str, str]:
+    """000(h)(4): the four-card check; 001 11.17(h): in the three-card deal the stub count checks
+    the deck instead, and each hand has seven cards (001 11.17(g))."""
+    if s.dealing_method == "three-four":
+        return ("ok", "001 11.17(g)") if all(n == 7 for n in sizes) else ("misdeal", "001 11.17(h)2: all hands void")
+    return four_card_check(remaining, sizes)
+
+
+def _misdealt(s: TableState, event: Event, verdict: str, rule: str) -> TableState:
+    """000(h)(4)(ii), (n)(8): the round is void, and the deck removed unless the cards were misdealt."""
+    out = with_irregularity(s, "misdeal" if verdict == "misdeal" else "deck_count_wrong", event.time,
+                            "all hands void, reshuffle" if verdict == "misdeal"
+                            else "round void, the deck is removed from the table", rule)
+    out = replace(out, void=True, state="round_complete")
+    return _remove_deck(out, s.deck_in_play) if verdict == "deck_removed" else out
+
+
+def _advance(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(l)(1)-(3): the players set their hands, then the dealer's are turned over and set; the
+    next state is the one ``TRANSITIONS`` gives."""
+    return replace(s, state=TRANSITIONS[event.type][1])
+
+
+def _settled(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """The round is over: 000(m)(3) no player banks the next; 000(b)(2)(iv) the deck shuffled
+    meanwhile is dealt next; 003 PLAYER BANK 1 the bank returns to the house hand after passing
+    through all players."""
+    out = replace(s, state="round_complete", last_deck_dealt=s.deck_in_play, deck_in_play=None,
+                  last_bank=s.bank if s.bank_mode in ("player", "co-bank") else (), bank=(), bank_mode=None,
+                  rounds_played=s.rounds_played + 1)
+    if s.ready_deck in s.decks:
+        out = replace(out, state="betting", deck_in_play=s.ready_deck, ready_deck=None, void=False,
+                      starting_position=None, manual_shuffle=False, cut_by=None)
+    if s.bank_mode in ("player", "co-bank"):
+        return replace(out, rounds_without_bank=0, banked_this_rotation=s.banked_this_rotation + s.bank)
+    return replace(out, rounds_without_bank=s.rounds_without_bank + 1, wagered_last_unbanked=s.round_wagers,
+                   banked_this_rotation=())
+
+
+# -- the supervisors and the devices -----------------------------------------------------------
+def _acknowledged(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(n): a floor supervisor or pit manager acknowledges an irregularity."""
+    if event.role not in SUPERVISORS:
+        raise Refused(f"acknowledged: a {event.role} cannot acknowledge an irregularity; a floor supervisor "
+                      "or pit manager must")
+    ref = event.data.get("ref")
+    found = [i for i in s.irregularities if i.ref == ref]
+    if not found:
+        raise Refused(f"acknowledged: no irregularity {ref!r}")
+    if found[0].acknowledged_by is not None:
+        raise Refused(f"acknowledged: irregularity {ref} was already acknowledged by {found[0].acknowledged_by}")
+    irr = tuple(replace(i, acknowledged_by=event.actor) if i.ref == ref else i for i in s.irregularities)
+    return replace(s, irregularities=irr)
+
+
+def _table_closed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """The players leave; the next deck received begins a new game (000(m)(2))."""
+    return replace(s, state="closed", deck_in_play=None, seated=(), first_player=None)
+
+
+def _progressive_link(s: TableState, event: Event, rules: RuleProfile) -> TableState:
+    """000(q)(2), (3)(i), (5): the progressive controller's link, up or down."""
+    online = event.data.get("online")
+    if not isinstance(online, bool):
+        raise Refused(f"progressive_link: 'online' is true or false, got {online!r}")
+    return replace(s, progressive_online=online)
+
+
+# each event's handler: the table after it, or Refused; ``apply`` has checked the state
+HANDLERS: dict[str, Handler] = {
+    "deck_received": _deck_received, "deck_inspected": _deck_inspected, "deck_verified": _deck_verified,
+    "deck_spread": _deck_spread, "deck_washed": _deck_washed, "deck_removed": _deck_removed,
+    "dice_placed": _dice_placed,
+    "shuffle_started": _shuffle_started, "shuffle_completed": _shuffle_completed, "stub_counted": _stub_counted,
+    "no_more_bets": _no_more_bets, "position_determined": _position_determined, "dealt": _dealt,
+    "hands_set": _advance, "revealed": _advance, "settled": _settled,
+    "player_seated": players.player_seated, "player_left": players.player_left,
+    "cut": players.cut, "recut_ordered": players.recut_ordered,
+    "bank_declared": players.bank_declared, "dealer_wager_placed": players.dealer_wager_placed,
+    "acknowledged": _acknowledged, "table_closed": _table_closed, "progressive_link": _progressive_link,
 }
-SHUFFLER_KINDS = ("shuffler_jam", "incomplete_shuffle")
-
-
-def _irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableState:
-    kind = event.type
-    consequence, rule, needs_ack, effect = IRREGULARITIES[kind]
-    if kind == "dealer_card_exposed" and rules.procedures.dealer_exposed_card == "play":
-        consequence, rule, effect = "the dealer's hand must be played", "003 EXPOSED CARDS 2", "continue"
-    if kind in ("no_roll", "wrong_dice_total") and state.state not in ("no_more_bets", "starting_position",
-                                                                         "dealing", "setting"):
-        raise Refused(f"{kind}: only while the starting position is being determined or dealt to")
-    if effect == "void" and state.state not in IN_ROUND and state.state not in OUTSIDE_A_ROUND.get(kind, ()):
-        raise Refused(f"{kind}: there is no round in progress to void")
-    if kind in ("shoe_jam", "cards_face_up_in_shoe") and state.state not in IN_ROUND:
-        consequence = "before the deal: the cards are removed from the shoe and reshuffled"
-    jammed = event.data.get("deck")
-    other_deck = (kind in SHUFFLER_KINDS and isinstance(jammed, str) and jammed in state.decks
-                  and state.deck_in_play not in (None, jammed))
-    if other_deck and (state.state == "betting" or (
-            state.state in IN_ROUND and not rules.procedures.shuffler_malfunction_voids)):
-        # 000(b)(2)(iii): one deck is shuffled while the other is dealt. The device failed on the
-        # deck it was shuffling, and only those cards are reshuffled (000(n)(13)).
-        consequence = (f"deck {jammed!r} in the shuffler is reshuffled; play with deck {state.deck_in_play!r} "
-                       "continues")
-        rule, effect = "000(n)(13); 000(b)(2)(iii)", "continue"
-    voided = state.voided_seats
-    if kind in ("player_card_exposed", "bank_cards_exposed_by_dealer"):
-        option = event.data.get("option")
-        if option not in ("void", "play"):
-            raise Refused(f"{kind}: the player's option is 'void' or 'play' ({rule})")
-        if kind == "bank_cards_exposed_by_dealer":
-            if not state.bank:
-                raise Refused(f"{kind}: no player is banking this round")
-            if event.data.get("count", 0) < 3:
-                raise Refused(f"{kind}: the option arises when three or more cards are exposed (003 EXPOSED CARDS 3)")
-        # 003 EXPOSED CARDS 3 "the player's hand" while a player banks: the banker's by default,
-        # or the seat named (the text allows either reading; docs/table-events.md)
-        seat = event.data.get("seat") if kind == "player_card_exposed" else event.data.get("seat", state.bank[0])
-        if not isinstance(seat, int):
-            raise Refused(f"{kind}: name the seat whose card was exposed")
-        consequence = f"seat {seat} chose to {option} the hand"
-        if option == "void":
-            voided = voided + (seat,)
-    if kind == "stacks_not_dealt_in_order" and state.dealing_method != "hand":
-        raise Refused(f"{kind}: only when the stacks are dealt from the hand ({rule})")
-    if kind == "cards_exposed_after_cut" and event.data.get("count", 0) < 3:
-        consequence, needs_ack, effect = "fewer than three cards exposed: play continues", False, "continue"
-    irr = Irregularity(len(state.irregularities) + 1, kind, event.time, consequence, rule, needs_ack)
-    s = replace(state, irregularities=state.irregularities + (irr,), last_time=event.time, voided_seats=voided)
-    if effect == "void":
-        if state.state in IN_ROUND:
-            # 000(n)(3)-(14): the same cards are reshuffled, so the deck does not count as dealt
-            s = replace(s, void=True, state="round_complete", deck_in_play=None)
-        else:
-            s = replace(s, state="shuffling" if state.state != "closed" else "closed")
-    return s
-
-
-def replay(events: list[Event], rules: RuleProfile) -> tuple[TableState, tuple[int, Event, str] | None]:
-    """Rebuild a table from its events; stops at the first refused event (index, event, reason)."""
-    s = TableState()
-    for i, e in enumerate(events):
-        try:
-            s = apply(s, e, rules)
-        except Refused as r:
-            return s, (i, e, str(r))
-    return s, None
-
-
-# -- what is due: deck and dice clocks -------------------------------------------------------
-def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
-    """000(e)(5): cards dealt from a shoe are changed within eight hours, from the hand within
-    four (003: every four hours with the shuffler); 000(d)(1)(ii): dice within 24 hours."""
-    out = []
-    for deck in state.decks.values():
-        at, rule = deck_deadline(deck, rules, state.dealing_method or "hand")
-        out.append({"item": f"deck {deck.id}", "due": at.isoformat(), "overdue": now > at,
-                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
-    if state.dice_placed is not None:
-        at, rule = dice_deadline(state.dice_placed, rules)
-        out.append({"item": "dice", "due": at.isoformat(), "overdue": now > at,
-                    "minutes_left": int((at - now).total_seconds() // 60), "rule": rule})
-    return sorted(out, key=lambda x: x["due"])

@@ -43,8 +43,9 @@ from typing import Any
 
 from app.engine import position as positions
 from app.engine.bank import cover_needed
+from app.engine.deadlines import deck_deadline, dice_deadline
 from app.engine.layout import clockwise_from
-from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply, deck_deadline, table_seats
+from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply, table_seats
 from app.engine.round import RoundError, parse_round
 from app.engine.rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
 from app.engine.settle import settle
@@ -495,7 +496,7 @@ class Table:
             yield from self.change_decks("due" if self.t + timedelta(minutes=15) >= self.deadline() else "planned")
         # 000(d)(1)(ii): dice within 24 hours
         if self.t >= self.dice_change_at:
-            if self.t + timedelta(hours=1) >= self.state.dice_placed + timedelta(hours=self.rules.procedures.dice_hours):
+            if self.t + timedelta(hours=1) >= dice_deadline(self.state.dice_placed, self.rules)[0]:
                 yield from self.alarm("dice_due", f"table {self.id}: the dice are due to leave the table")
             self.wait(20, 60)
             yield self.ev("dice_placed")

@@ -1,8 +1,8 @@
 """The deck and dice clocks a tile shows, and the one place their warning thresholds live.
 
-The deadlines are the engine's (``app.engine.procedure.deck_deadline``, ``due``): 000(e)(5) eight
-hours for cards dealt from a shoe, four from the hand; 003 NEW CARDS IN PLAY 1 four hours with
-the shuffler; 000(d)(1)(ii) 24 hours for dice. What is decided here is only when a clock warns:
+The deadlines and their rules are the engine's (app/engine/deadlines.py: 000(e)(5), 003 NEW
+CARDS IN PLAY 1 for the cards, 000(d)(1)(ii) for the dice). What is decided here is only when a
+clock warns:
 
 | clock | amber | red |
 |---|---|---|
@@ -19,8 +19,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from app.engine.procedure import Deck, TableState, deck_deadline
+from app.engine.deadlines import dice_deadline, table_deck_deadline
 from app.engine.profile import RuleProfile
+from app.engine.table_state import Deck, TableState
 
 OK, AMBER, RED = "ok", "amber", "red"
 LEVELS = (OK, AMBER, RED)
@@ -28,7 +29,6 @@ LEVELS = (OK, AMBER, RED)
 # (amber within, red within) of the deadline
 DECK_WARNING = (timedelta(minutes=30), timedelta(minutes=10))
 DICE_WARNING = (timedelta(hours=2), timedelta(minutes=30))
-DICE_RULE = "000(d)(1)(ii)"
 
 
 def level(left: timedelta, warning: tuple[timedelta, timedelta]) -> str:
@@ -68,7 +68,7 @@ class DiceClock:
     left: timedelta
     overdue: bool
     level: str
-    rule: str = DICE_RULE
+    rule: str                # the deadline's citation
 
     def at(self, now: datetime) -> "DiceClock":
         """The same clock read at ``now`` (its deadline does not move)."""
@@ -77,9 +77,7 @@ class DiceClock:
 
 
 def deck_clock(deck: Deck, state: TableState, rules: RuleProfile, now: datetime) -> DeckClock:
-    # the deadline depends on how the table deals; before the first round, from the hand (the
-    # shorter, 000(e)(5)), as the engine's own ``due`` assumes
-    due, rule = deck_deadline(deck, rules, state.dealing_method or "hand")
+    due, rule = table_deck_deadline(deck, state, rules)
     left = due - now
     return DeckClock(deck.id, deck.received, now - deck.received, due, left, now > due, level(left, DECK_WARNING),
                      rule, deck.id == state.deck_in_play, deck.in_play_since)
@@ -88,9 +86,9 @@ def deck_clock(deck: Deck, state: TableState, rules: RuleProfile, now: datetime)
 def dice_clock(state: TableState, rules: RuleProfile, now: datetime) -> DiceClock | None:
     if state.dice_placed is None:
         return None
-    due = state.dice_placed + timedelta(hours=rules.procedures.dice_hours)
+    due, rule = dice_deadline(state.dice_placed, rules)
     left = due - now
-    return DiceClock(state.dice_placed, now - state.dice_placed, due, left, now > due, level(left, DICE_WARNING))
+    return DiceClock(state.dice_placed, now - state.dice_placed, due, left, now > due, level(left, DICE_WARNING), rule)
 
 
 def deck_clocks(state: TableState, rules: RuleProfile, now: datetime) -> tuple[DeckClock, ...]:
