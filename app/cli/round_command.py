@@ -57,7 +57,8 @@ def run(args) -> int:
 
 
 def _replay(args) -> int:
-    from app.engine.procedure import Event, Refused, due, replay
+    from app.engine.deadlines import due
+    from app.engine.procedure import Event, Refused, replay
 
     path = args.events_file
     rules = profile(args.profile).rules

@@ -3,8 +3,8 @@
 Ports are opened through ``serial.serial_for_url`` behind an injectable factory, so a real port
 (/dev/ttyUSB0, COM3), a device server (``socket://host:port``, ``rfc2217://host:port``), a
 pseudo-terminal and a test port all run the same code. The layer knows nothing of Qt: events go
-to a callback, which may be ``queue.Queue.put`` (thread-safe); a view drains the queue on its own
-timer.
+to a callback (the workstation's inbox, ``queue.Queue.put``: thread-safe), which the
+workstation's pump drains in batches (app/workstation/desks/live.py).
 """
 
 from __future__ import annotations

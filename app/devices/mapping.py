@@ -25,7 +25,8 @@ from app.engine import position as positions
 from app.engine.cards import DECK_SIZE, card_str
 from app.engine.deal import four_card_check
 from app.engine.money import dollars
-from app.engine.procedure import Event, Refused, TableState, table_seats
+from app.engine.players import table_seats
+from app.engine.procedure import Event, Refused, TableState
 from app.engine.profile import RuleProfile
 
 from .messages import BY_NAME, HAND, SPECS, Spec

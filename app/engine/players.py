@@ -14,7 +14,8 @@ from .layout import SEATS, name
 from .position import SEVEN_SEATS
 from .profile import RuleProfile
 from .rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
-from .table_state import SUPERVISORS, Event, Refused, TableState
+from .roles import SUPERVISORS
+from .table_state import Event, Refused, TableState
 
 
 def table_seats(rules: RuleProfile) -> tuple[int, ...]:

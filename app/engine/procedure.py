@@ -33,7 +33,8 @@ from .players import check_seat, player_bank, player_banking, progressive_seats,
 from .position import PositionError
 from .profile import RuleProfile
 # the table's values, imported from here by the rest of the code
-from .table_state import IN_ROUND, STATES, SUPERVISORS, Deck, Event, Refused, TableState
+from .roles import SUPERVISORS
+from .table_state import IN_ROUND, STATES, Deck, Event, Refused, TableState
 
 Handler = Callable[[TableState, Event, RuleProfile], TableState]
 

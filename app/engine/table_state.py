@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .roles import ROLES
+
 STATES = ("closed", "opening", "betting", "no_more_bets", "starting_position", "dealing", "setting",
           "revealing", "settling", "round_complete", "shuffling")
 
 # the states of a round in progress, from "No more bets" to the settlement (000(g)-(l))
 IN_ROUND = ("no_more_bets", "starting_position", "dealing", "setting", "revealing", "settling")
 
-ROLES = ("dealer", "floor supervisor", "pit manager", "administrator", "device", "player")
-SUPERVISORS = ("floor supervisor", "pit manager")
 
 
 class Refused(ValueError):

@@ -12,8 +12,8 @@ import json
 import sqlite3
 from datetime import datetime
 
-from app.engine.procedure import (IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply, deck_deadline,
-                                  dice_deadline)
+from app.engine.deadlines import deck_deadline, dice_deadline
+from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply
 from app.engine.profile import RuleProfile
 
 from . import logrows

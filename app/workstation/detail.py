@@ -7,7 +7,8 @@ from datetime import datetime
 
 from app.engine.layout import DEALER, POSITIONS, clockwise_from, counterclockwise_from, name
 from app.engine.position import SEVEN_SEATS
-from app.engine.procedure import IN_ROUND, TableState, table_seats
+from app.engine.players import table_seats
+from app.engine.procedure import IN_ROUND, TableState
 from app.engine.profile import RuleProfile
 from app.engine.rotation import bank_offer_order, bank_offers
 from app.store import table_log

@@ -27,7 +27,8 @@ from app.engine.layout import DEALER, POSITIONS, name as position_name
 from app.engine.ledger import Result
 from app.engine.money import MoneyError, dollars, parse_dollars
 from app.engine.position import SEVEN_SEATS
-from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply, table_seats
+from app.engine.players import table_seats
+from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import FOUL_RESET, RuleProfile
 from app.engine.rank import Ranker, legal_set
 from app.engine.round import Round
