@@ -22,8 +22,8 @@ bodies, the same hash chain and the same summary (but ``elapsed_seconds``). The 
 users' PIN salts are drawn from the same generator for that reason; every simulated user's
 PIN is ``SIM_PIN``.
 
-Writing: the store's services (Floor, Approvals, Slips, Users) are handed a write-behind view
-of the log (``_WriteBehind``) that queues appends and commits them in batches, returning the
+Writing: the store's services (Floor, Approvals, Slips, Users) are handed the log written behind
+(app/store/write_behind.py), which queues appends and commits them in batches, returning the
 sequence numbers they will get; a read flushes first. The simulator is the only writer, so
 the numbers are exact.
 """
@@ -54,6 +54,7 @@ from app.store.floor import Floor
 from app.store.log import AuditLog, Record
 from app.store.slips import Slips, needs_w2g
 from app.store.users import Session, Users
+from app.store.write_behind import WriteBehind
 
 from . import random_rounds as gen
 
@@ -84,49 +85,9 @@ def parse_start(text: str) -> datetime:
     raise ShiftError(f"--start: expected a time like 2026-11-21 14:00 (YYYY-MM-DD HH:MM), got {text!r}")
 
 
-# -- the log, written behind ----------------------------------------------------------------
-class _WriteBehind:
-    """What the store's services need of an AuditLog (append, append_many, query, projector),
-    with appends queued and committed ``limit`` at a time."""
-
-    def __init__(self, log: AuditLog, limit: int = 500):
-        self.log = log
-        self.limit = limit
-        self.pending: list[Record] = []
-
-    def append_many(self, records) -> list[int]:
-        records = list(records)
-        first = self.log.seq + len(self.pending) + 1
-        self.pending.extend(records)
-        if len(self.pending) >= self.limit:
-            self.flush()
-        return list(range(first, first + len(records)))
-
-    def append(self, type_: str, time: datetime, actor: str, role: str, table: str | None = None,
-               data: dict | None = None, prepare=None) -> int:
-        return self.append_many([Record(type_, time, actor, role, table, data or {}, prepare)])[0]
-
-    def flush(self) -> None:
-        if self.pending:
-            batch, self.pending = self.pending, []
-            expected = self.log.seq + 1
-            seqs = self.log.append_many(batch)
-            if seqs[0] != expected:  # pragma: no cover - another writer on the same log
-                raise SimulationError(f"the log gave row {seqs[0]}, expected {expected}: another writer?")
-
-    def query(self, sql: str, params: tuple = ()) -> list[dict]:
-        self.flush()
-        return self.log.query(sql, params)
-
-    @property
-    def projector(self):
-        self.flush()
-        return self.log.projector
-
-
 @dataclass
 class Store:
-    batch: _WriteBehind
+    batch: WriteBehind
     floor: Floor
     approvals: Approvals
     slips: Slips
@@ -1071,7 +1032,7 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
     with AuditLog(db) as log:
         if log.seq:
             raise ShiftError(f"--db: {db} already holds {log.seq} events; simulate a shift into a new database")
-        batch = _WriteBehind(log)
+        batch = WriteBehind(log)
         users = Users(batch, salt=random.Random(shift.rng.getrandbits(64)).randbytes)
         users.create_administrator("admin", SIM_PIN, start)
         admin = users.sign_in("admin", SIM_PIN, start)
@@ -1101,7 +1062,7 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         batch.flush()
         head = f"{log.seq}:{log.head_hash}"
         events = log.seq
-        last = log.query("SELECT time FROM events ORDER BY seq DESC LIMIT 1")[0]["time"]
+        last = log.last_time()
     st = shift.stats
     kinds = sorted(k[1] for k in shift.coverage.seen if isinstance(k, tuple) and k[0] == "approval")
     irr_kinds = sorted(k[1] for k in shift.coverage.seen if isinstance(k, tuple) and k[0] == "irregularity")
