@@ -44,11 +44,13 @@ from typing import Any
 from app.engine import position as positions
 from app.engine.bank import cover_needed
 from app.engine.layout import clockwise_from
-from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply, deck_deadline, table_seats
+from app.engine.procedure import (IRREGULARITIES, Event, Refused, TableState, apply, deck_deadline, dice_deadline,
+                                  table_seats)
 from app.engine.round import RoundError, parse_round
 from app.engine.rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
 from app.engine.settle import settle
 from app.rules.resources import names, profile
+from app.store import rows
 from app.store.approvals import Approvals
 from app.store.floor import Floor
 from app.store.log import AuditLog, Record
@@ -259,15 +261,19 @@ class Table:
             if old.dice_placed is not None:
                 self.stats["dice_changed"] += 1
                 self.cov.saw("dice_change")
-        record = Record(type_, event.time, event.actor, role, self.id, data)
-        return Item(self.t, lambda st: st.batch.append_many([record])[0])
+        return self.rec(rows.procedure_event(self.id, event))
 
-    def rec(self, type_: str, actor: str, role: str, **data) -> Item:
-        record = Record(type_, self.t, actor, role, self.id, data)
-        key = {"alarm_raised": "alarms", "device_fault": "device_faults", "meter_reading": "meter_readings"}.get(type_)
+    def rec(self, record: Record) -> Item:
+        """A row logged now; its seq goes back."""
+        key = {"alarm_raised": "alarms", "device_fault": "device_faults", "meter_reading": "meter_readings"}.get(
+            record.type)
         if key:
             self.stats[key] += 1
         return Item(self.t, lambda st: st.batch.append_many([record])[0])
+
+    def meter_read(self, source: str) -> Item:
+        """The floor supervisor reads the progressive meter (000(q)(5))."""
+        return self.rec(rows.meter_reading(self.t, self.fs, "floor supervisor", self.id, self.meter, source))
 
     def call(self, fn: Callable[[Store], Any]) -> Item:
         return Item(self.t, fn)
@@ -307,7 +313,7 @@ class Table:
         for _ in range(self.rng.randint(lo, len(self.seats))):
             yield from self.seat_player()
         if self.meter is not None:
-            yield self.rec("meter_reading", self.fs, "floor supervisor", cents=self.meter, source="opening")
+            yield self.meter_read("opening")
 
     def seat_player(self) -> Iterator[Item]:
         free = [s for s in self.seats if s not in self.state.seated]
@@ -331,7 +337,7 @@ class Table:
             self.wait(10, 30)
             yield self.ev("deck_removed", deck=deck)
         if self.meter is not None:
-            yield self.rec("meter_reading", self.fs, "floor supervisor", cents=self.meter, source="closing")
+            yield self.meter_read("closing")
         self.wait(60, 300)
 
     # -- decks and dice --------------------------------------------------------------------
@@ -370,13 +376,18 @@ class Table:
         else:
             self.change_at = first + (deadline - first) * self.rng.uniform(0.55, 0.95)
 
+    def due(self) -> tuple[datetime, str]:
+        """When the first of the table's decks is due for change, and the rule that says so."""
+        return min(deck_deadline(d, self.rules, self.method) for d in self.state.decks.values())
+
     def deadline(self) -> datetime:
-        return min(deck_deadline(d, self.rules, self.method)[0] for d in self.state.decks.values())
+        return self.due()[0]
 
     def change_decks(self, reason: str) -> Iterator[Item]:
-        if self.deadline() - self.t < timedelta(minutes=30):
-            yield from self.alarm("deck_due", f"table {self.id}: the cards are due for change at "
-                                              f"{self.deadline().isoformat()} ({reason})")
+        due, rule = self.due()
+        if due - self.t < timedelta(minutes=30):
+            yield from self.alarm("deck_due", f"the cards are due for change at {due:%Y-%m-%d %H:%M} ({rule})", rule,
+                                  "", f"the cards are changed now ({reason})")
         for deck in list(self.state.decks):
             self.wait(10, 40)
             yield self.ev("deck_removed", deck=deck)
@@ -393,16 +404,19 @@ class Table:
         else:
             self.dice_change_at = placed + timedelta(hours=self.rng.uniform(3, 8))
 
-    def alarm(self, kind: str, message: str) -> Iterator[Item]:
-        seq = yield self.rec("alarm_raised", "pitdesk", "device", kind=kind, message=message)
+    def alarm(self, kind: str, message: str, rule: str, serial: str, reason: str) -> Iterator[Item]:
+        """Raised by the system, acknowledged by the floor supervisor with ``reason``."""
+        seq = yield self.rec(rows.alarm_raised(self.t, self.id, kind, message, rule, serial))
         self.wait(20, 120)
-        yield self.rec("alarm_acknowledged", self.fs, "floor supervisor", alarm=seq)
+        yield self.rec(rows.alarm_acknowledged(self.t, self.fs, "floor supervisor", self.id, seq, kind, reason))
         self.cov.saw(("alarm", kind))
 
-    def device_fault(self, device: str, code: str, message: str) -> Iterator[Item]:
-        yield self.rec("device_fault", f"{device}-{self.id}", "device", device=device, code=code, message=message)
+    def device_fault(self, device: str, code: str, message: str, rule: str) -> Iterator[Item]:
+        serial = f"{device}-{self.id}"
+        yield self.rec(rows.device_fault(self.t, serial, self.id, device, code, message, serial))
         self.cov.saw(("device", device))
-        yield from self.alarm("device_fault", f"table {self.id}: {device} {code}: {message}")
+        yield from self.alarm("device_fault", f"{device} {code}: {message}", rule, serial,
+                              f"the {device} was seen to at the table")
 
     # -- approvals and decisions ------------------------------------------------------------
     def decide(self, request: int, role_needed: str, decision: str, reason: str) -> Iterator[Item]:
@@ -456,8 +470,10 @@ class Table:
             yield from self.change_decks("due" if self.t + timedelta(minutes=15) >= self.deadline() else "planned")
         # 000(d)(1)(ii): dice within 24 hours
         if self.t >= self.dice_change_at:
-            if self.t + timedelta(hours=1) >= self.state.dice_placed + timedelta(hours=self.rules.procedures.dice_hours):
-                yield from self.alarm("dice_due", f"table {self.id}: the dice are due to leave the table")
+            due, rule = dice_deadline(self.state.dice_placed, self.rules)
+            if self.t + timedelta(hours=1) >= due:
+                yield from self.alarm("dice_due", f"the dice are due to leave the table at {due:%Y-%m-%d %H:%M} "
+                                                  f"({rule})", rule, "", "new dice are placed now")
             self.wait(20, 60)
             yield self.ev("dice_placed")
             self.plan_dice()
@@ -483,12 +499,12 @@ class Table:
 
     def progressive_fault(self) -> Iterator[Item]:
         yield from self.device_fault("progressive", "P17", "controller restarted; meter restored from the last "
-                                                          "reading")
+                                                          "reading", "000(q)(6)")
         req = yield from self.request("meter_reset", self.fs, "floor supervisor",
                                       "progressive controller restarted: set the meter to the last reading",
                                       cents=self.meter)
         yield from self.decide(req, "pit manager", "approved", "last reading checked against the meter log")
-        yield self.rec("meter_reading", self.fs, "floor supervisor", cents=self.meter, source="reset")
+        yield self.meter_read("reset")
 
     # -- a round -------------------------------------------------------------------------------
     def play_round(self) -> Iterator[Item]:
@@ -711,7 +727,7 @@ class Table:
             hands, remaining = gen.deal_hands(self.rng, self.rules, self.method, start, first_stack, plan.seats)
             if self.method in SHOES:
                 if irr == "shoe_jam" and self.method == "automated-shoe":
-                    yield from self.device_fault("shoe", "J02", "card jam in the dispensing path")
+                    yield from self.device_fault("shoe", "jam J02", "card jam in the dispensing path", "000(n)(14)")
                     yield from self.irregularity(irr)
                     return "void"
                 if irr == "card_face_up_in_shoe":
@@ -772,9 +788,9 @@ class Table:
                 plan.irregularity = None
                 self.wait(10, 40)
                 if irr == "shuffler_jam":
-                    yield from self.device_fault("shuffler", "E21", "cards jammed in the elevator")
+                    yield from self.device_fault("shuffler", "jam E21", "cards jammed in the elevator", "000(n)(13)")
                 else:
-                    yield from self.device_fault("shuffler", "E07", "shuffle stopped before the end")
+                    yield from self.device_fault("shuffler", "E07", "shuffle stopped before the end", "000(n)(13)")
                 yield from self.irregularity(irr)
                 self.wait(30, 90)
             self.wait(20, 45) if manual else self.wait(5, 15)
@@ -879,7 +895,7 @@ class Table:
         if self.rng_fault:
             # 003 NOTE: the dice are used while the random number generator is down
             self.rng_fault = False
-            yield from self.device_fault("rng", "R03", "display blank")
+            yield from self.device_fault("rng", "R03", "display blank", "000(k)(2); 003 NEW CARDS IN PLAY, NOTE")
         self.wait(3, 10)
         if irr == "no_roll" and uses_dice:
             yield from self.irregularity("no_roll")
@@ -955,7 +971,7 @@ class Table:
             req = yield from self.request("meter_reset", self.fs, "floor supervisor",
                                           "meter paid in full and funded to the reset amount", cents=self.meter)
             yield from self.decide(req, "pit manager", "approved", "reset amount confirmed on the controller")
-            yield self.rec("meter_reading", self.fs, "floor supervisor", cents=self.meter, source="reset")
+            yield self.meter_read("reset")
         # payout slips for the big wins
         for r in settlement.results:
             if r.outcome == "win" and r.win >= SLIP_MIN_CENTS and r.wager not in SETTLING_ONLY:
@@ -990,8 +1006,7 @@ class Table:
             self.stats["slips_void"] += 1
             self.cov.saw("slip_void")
             self.wait(10, 40)
-            t = self.t
-            yield self.call(lambda st: st.slips.issue(t, fs, "floor supervisor", table, *args))
+            yield self.rec(rows.slip_issued(self.t, fs, "floor supervisor", table, *args, extra={"replaces": number}))
             self.stats["slips"] += 1
             self.stats["w2g_slips"] += 1 if payee else 0
 
