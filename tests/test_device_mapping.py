@@ -73,8 +73,7 @@ def test_a_shuffler_miscount_removes_the_deck_and_raises_an_alarm():
     assert events(out)[0].data == {"deck": "red", "manual": False, "card_count": 52}
     (alarm,) = of(out, Alarm)
     assert alarm.kind == "deck_count_wrong" and alarm.rule == "001 11.17(i); 000(b)(1)"
-    assert alarm.record() == ("alarm_raised", {"kind": "deck_count_wrong", "message": alarm.message,
-                                               "rule": alarm.rule, "serial": "SHF-1"})
+    assert alarm.serial == "SHF-1"
     state = run_events(state, out)
     assert "red" not in state.decks and state.pending_acks()[0].rule == "001 11.17(i)"
 
@@ -100,8 +99,7 @@ def test_a_shuffler_jam_while_shuffling_reshuffles():
     state = run_events(state, dev.on_message(msg("shuffle_started", deck="red"), at(10), "SHF-1"))
     out = dev.on_message(msg("jam", code=21, text="cards jammed in the elevator"), at(11), "SHF-1")
     (fault,) = of(out, DeviceFault)
-    assert fault.record() == ("device_fault", {"device": "shuffler", "code": "jam 21",
-                                               "message": "cards jammed in the elevator", "serial": "SHF-1"})
+    assert fault == DeviceFault("shuffler", "jam 21", "cards jammed in the elevator", "SHF-1")
     assert events(out)[0].type == "shuffler_jam" and events(out)[0].data["deck"] == "red"
     state = run_events(state, out)
     assert state.state == "shuffling" and state.pending_acks()[0].rule == "000(n)(13); 003 GENERAL RULES 5"
@@ -178,8 +176,6 @@ def test_a_hand_read_is_logged_as_the_position_and_its_cards():
     hands(dev, "red", 7, 7)
     (hand,) = read(dev, 0, DEAL[0].split())
     assert hand == HandRead(0, "red", ("As", "Kd", "7h", "7c", "2s", "Jk", "Td"), "SHF-1")
-    assert hand.record() == ("hand_read", {"position": 0, "deck": "red", "serial": "SHF-1",
-                                           "cards": ["As", "Kd", "7h", "7c", "2s", "Jk", "Td"]})
     # the other six: 49 distinct cards, no fault, and no engine event (a hand read is data for the
     # round, not a step of the procedures)
     for seat in range(1, 7):
@@ -193,7 +189,7 @@ def test_a_short_or_doubled_read_is_logged_and_raises_a_misread_fault():
     dev = table()
     hands(dev, "red", 7, 7)
     hand, fault = read(dev, 2, ["2h", "3h", "4h", "5h", "6h", "7d"])
-    assert hand.cards == ("2h", "3h", "4h", "5h", "6h", "7d") and hand.record()[1]["position"] == 2
+    assert hand.cards == ("2h", "3h", "4h", "5h", "6h", "7d") and hand.position == 2
     assert isinstance(fault, DeviceFault) and (fault.device, fault.code, fault.serial) == ("shuffler", "misread", "SHF-1")
     assert "seat 2's hand from deck 'red'" in fault.message and "6 cards, not seven" in fault.message
     assert "000(n)(8)" in fault.message and "waits for a person" in fault.message
@@ -302,8 +298,8 @@ def test_the_meter_is_logged_when_it_changes():
     assert dev.on_message(msg("meter", cents=1_234_500), at(1), "PRG-1") == [MeterReading(1_234_500, "controller",
                                                                                           "PRG-1")]
     assert dev.on_message(msg("meter", cents=1_234_500), at(2), "PRG-1") == []
-    assert of(dev.on_message(msg("meter", cents=1_234_600), at(3), "PRG-1"), MeterReading)[0].record() == (
-        "meter_reading", {"cents": 1_234_600, "source": "controller", "serial": "PRG-1"})
+    assert of(dev.on_message(msg("meter", cents=1_234_600), at(3), "PRG-1"), MeterReading) == [
+        MeterReading(1_234_600, "controller", "PRG-1")]
     # the meter falls only by a payout or a reset (000(q)(5), (6))
     (_, alarm) = dev.on_message(msg("meter", cents=1_000_000), at(4), "PRG-1")
     assert alarm.kind == "meter_fell"

@@ -65,9 +65,6 @@ class Alarm:
     rule: str = ""
     serial: str = ""
 
-    def record(self) -> tuple[str, dict]:
-        return "alarm_raised", {"kind": self.kind, "message": self.message, "rule": self.rule, "serial": self.serial}
-
 
 @dataclass(frozen=True)
 class DeviceFault:
@@ -77,10 +74,6 @@ class DeviceFault:
     message: str
     serial: str = ""
 
-    def record(self) -> tuple[str, dict]:
-        return "device_fault", {"device": self.device, "code": self.code, "message": self.message,
-                                "serial": self.serial}
-
 
 @dataclass(frozen=True)
 class MeterReading:
@@ -88,9 +81,6 @@ class MeterReading:
     cents: int
     source: str
     serial: str = ""
-
-    def record(self) -> tuple[str, dict]:
-        return "meter_reading", {"cents": self.cents, "source": self.source, "serial": self.serial}
 
 
 @dataclass(frozen=True)
@@ -128,10 +118,6 @@ class HandRead:
     deck: str
     cards: tuple[str, ...]   # the engine's text form, in the order read
     serial: str = ""
-
-    def record(self) -> tuple[str, dict]:
-        return "hand_read", {"position": self.position, "deck": self.deck, "cards": list(self.cards),
-                             "serial": self.serial}
 
 
 Action = TableEvent | Alarm | DeviceFault | MeterReading | ApprovalRequest | Reading | HandRead

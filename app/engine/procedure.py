@@ -22,14 +22,11 @@ from typing import Any
 
 from . import players
 from . import position as positions
-# due (and deck_deadline, dice_deadline) re-exported for app/cli/round_command.py and
-# app/store/read_models.py until they import app.engine.deadlines
-from .deadlines import deck_deadline, dice_deadline, due  # noqa: F401
+from .deadlines import deck_deadline, dice_deadline
 from .deal import four_card_check
 from .irregularities import IRREGULARITIES, irregularity, with_irregularity
 from .layout import name
-# table_seats re-exported for the modules that import it from here
-from .players import check_seat, player_bank, player_banking, progressive_seats, table_seats  # noqa: F401
+from .players import check_seat, player_bank, player_banking, progressive_seats
 from .position import PositionError
 from .profile import RuleProfile
 # the table's values, imported from here by the rest of the code

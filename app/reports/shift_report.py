@@ -107,7 +107,9 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset
     """An HTML table; ``numeric`` columns right-aligned and never broken, ``wrap`` right-aligned
     and broken where they must (a theoretical hold's interval), the first column never broken."""
     if not rows:
-        return f"<p class='dim'>{escape(empty)}</p>"
+        # a table's bottom margin: a page break carries the last block's bottom margin over to the
+        # next page, and each table's section must start at the same height whatever ends the one before
+        return f"<p class='dim' style='margin-bottom: 4pt'>{escape(empty)}</p>"
     style = f" style='font-size: {pt}pt'" if pt else ""
     out = [f"<table cellspacing='0' cellpadding='{_PAD[0] if pad is None else pad}' width='100%'{style}><tr>"]
     def cls(i: int) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 from app.devices.session import Policy
 from app.engine.procedure import apply
 from app.rules.resources import profile
-from app.store.log import Record
+from app.store import rows
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
@@ -137,7 +137,7 @@ def open_demo_tables(ws: Workstation) -> None:
         decks = ("red", "blue") if any(d.cls == "shuffler" for d in t.devices) else ("red",)
         for event in opening_events(ws.clock, DEMO_DEALER, DEMO_FLOOR, decks):
             state = apply(state, event, rules)   # the procedures check each one, as Floor.record does
-            records.append(Record(event.type, event.time, event.actor, event.role, t.id, event.data))
+            records.append(rows.procedure_event(t.id, event))
     if records:
         ws.log.append_many(records)
 

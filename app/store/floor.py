@@ -13,8 +13,9 @@ from datetime import datetime
 from app.engine.procedure import Event, TableState, apply
 from app.engine.settle import Settlement
 
+from . import rows
 from .approvals import Approvals
-from .log import AuditLog, Record
+from .log import AuditLog
 from .read_models import _profile
 
 
@@ -46,7 +47,7 @@ class Floor:
         _profile(profile)  # a bad profile name fails here, naming it, before anything is logged
         if table in self.log.projector.profiles and self.state(table).state != "closed":
             raise FloorError(f"table {table} is open; close it before changing its rule profile")
-        return self.log.append("table_configured", now, actor, role, table, {"profile": profile})
+        return self.log.append_many([rows.table_configured(now, actor, role, table, profile)])[0]
 
     def record(self, table: str, event: Event) -> int:
         """Log ``event`` for ``table`` if the procedures allow it (else ``Refused``, nothing logged)."""
@@ -54,7 +55,7 @@ class Floor:
         if rules is None:
             raise FloorError(f"no table {table!r}; configure it first")
         apply(self.state(table), event, rules)  # refuses before anything is written
-        return self.log.append(event.type, event.time, event.actor, event.role, table, event.data)
+        return self.log.append_many([rows.procedure_event(table, event)])[0]
 
     def settle(self, table: str, round_no: int, settlement: Settlement, now: datetime, actor: str,
                role: str, round_file: dict | None = None, replaces: int | None = None) -> list[int]:
@@ -62,18 +63,5 @@ class Floor:
         requests are the rows right after the settlement's, in the order of its approvals.
         ``round_file`` is what was settled (docs/round-format.md), kept beside the settlement;
         ``replaces`` the seq of a settlement of the same round that a denial sent back."""
-        s = settlement.as_json()
-        data: dict = {"round": round_no, "settlement": s}
-        if round_file is not None:
-            data["round_file"] = round_file
-        if replaces is not None:
-            data["replaces"] = replaces
-        records = [Record("settlement", now, actor, role, table, data)]
-        for a in settlement.approvals:
-            records.append(Record("approval_requested", now, actor, role, table,
-                                  {"kind": a.kind, "seat": a.seat, "cents": a.cents, "role_needed": a.role,
-                                   "reason": a.reason, "rule": a.rule}))
-        if settlement.meter_after is not None:
-            records.append(Record("meter_reading", now, actor, role, table,
-                                  {"cents": settlement.meter_after, "source": "settlement"}))
-        return self.log.append_many(records)
+        return self.log.append_many(rows.settlement(now, actor, role, table, round_no, settlement, round_file,
+                                                    replaces))

@@ -383,6 +383,11 @@ class AuditLog:
             raise StoreError(f"no table {sorted(unknown)[0]!r} in the audit database")
         return {name: self.query(f"SELECT count(*) AS n FROM {name}")[0]["n"] for name in tables}
 
+    def last_time(self) -> str | None:
+        """The time of the last row, as logged (ISO text); None on an empty log."""
+        last = self.query("SELECT time FROM events ORDER BY seq DESC LIMIT 1")
+        return last[0]["time"] if last else None
+
     def query(self, sql: str, params: tuple = ()) -> list[dict]:
         with self._lock:
             if self._closed:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES, SYSTEM
+from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 
+from . import rows
 from .log import AuditLog
 from .reading import log_meta, read_db
 
@@ -107,8 +108,7 @@ class Users:
         _check_name(name)
         if self.log.query("SELECT 1 FROM users LIMIT 1"):
             raise UserError("users already exist; an administrator adds users with 'pitdesk users add'")
-        self.log.append("user_added", now, SYSTEM, ADMINISTRATOR,
-                        data={"name": name, "role": ADMINISTRATOR, **self._credential(pin), "first_run": True})
+        self._write(rows.first_administrator(now, name, self._credential(pin)))
 
     def add(self, by: Session, name: str, role: str, pin: str, now: datetime) -> None:
         self._admin(by, "add users")
@@ -117,27 +117,26 @@ class Users:
             raise UserError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
         if self.get(name):
             raise UserError(f"user {name!r} already exists")
-        self.log.append("user_added", now, by.name, by.role, data={"name": name, "role": role,
-                                                                    **self._credential(pin)})
+        self._write(rows.user_added(now, by.name, by.role, name, role, self._credential(pin)))
 
     def change_pin(self, by: Session, name: str, pin: str, now: datetime) -> None:
         if by.name != name:
             self._admin(by, "change another user's PIN")
         if not self.get(name):
             raise UserError(f"no user {name!r}")
-        self.log.append("pin_changed", now, by.name, by.role, data={"name": name, **self._credential(pin)})
+        self._write(rows.pin_changed(now, by.name, by.role, name, self._credential(pin)))
 
     def lock(self, by: Session, name: str, now: datetime) -> None:
         self._admin(by, "lock users")
         if not self.get(name):
             raise UserError(f"no user {name!r}")
-        self.log.append("user_locked", now, by.name, by.role, data={"name": name, "until": None})
+        self._write(rows.user_locked(now, by.name, by.role, name))
 
     def unlock(self, by: Session, name: str, now: datetime) -> None:
         self._admin(by, "unlock users")
         if not self.get(name):
             raise UserError(f"no user {name!r}")
-        self.log.append("user_unlocked", now, by.name, by.role, data={"name": name})
+        self._write(rows.user_unlocked(now, by.name, by.role, name))
 
     def set_role(self, by: Session, name: str, role: str, now: datetime) -> None:
         """An administrator gives a user another role: ``role_changed`` {name, role, was}. The
@@ -157,7 +156,10 @@ class Users:
                 (name,)):
             raise UserError(f"{name} is the last unlocked administrator: as a {role}, nobody could add, unlock or "
                             "change users again; make another administrator first (or unlock one)")
-        self.log.append("role_changed", now, by.name, by.role, data={"name": name, "role": role, "was": user["role"]})
+        self._write(rows.role_changed(now, by.name, by.role, name, role, user["role"]))
+
+    def _write(self, record) -> None:
+        self.log.append_many([record])
 
     @staticmethod
     def _admin(by: Session, what: str) -> None:
@@ -169,32 +171,26 @@ class Users:
         row lock the account for fifteen minutes."""
         user = self.get(name)
         if user is None:
-            self.log.append("sign_in_failed", now, name, "unknown", data={"name": name, "reason": "unknown user",
-                                                                           "failures": 0})
+            self._write(rows.sign_in_failed(now, name, "unknown", "unknown user", 0, known=False))
             raise SignInError(f"no user {name!r}")
         if user["locked_by"]:
-            self.log.append("sign_in_failed", now, name, user["role"],
-                            data={"name": name, "reason": "locked", "failures": user["failures"],
-                                  "locked_until": user["locked_until"]})
+            self._write(rows.sign_in_failed(now, name, user["role"], "locked", user["failures"], user["locked_until"]))
             raise SignInError(f"{name} is locked by {user['locked_by']}; an administrator must unlock")
         if user["locked_until"] and now < datetime.fromisoformat(user["locked_until"]):
-            self.log.append("sign_in_failed", now, name, user["role"],
-                            data={"name": name, "reason": "locked", "failures": user["failures"],
-                                  "locked_until": user["locked_until"]})
+            self._write(rows.sign_in_failed(now, name, user["role"], "locked", user["failures"], user["locked_until"]))
             raise SignInError(f"{name} is locked until {user['locked_until']} after {MAX_FAILURES} wrong PINs")
         good = isinstance(pin, str) and hmac.compare_digest(
             hash_pin(pin, bytes.fromhex(user["salt"]), _kdf_parse(user["kdf"])), user["pin_hash"])
         if not good:
             failures = (0 if user["locked_until"] else user["failures"]) + 1
             until = (now + LOCKOUT).isoformat() if failures >= MAX_FAILURES else None
-            self.log.append("sign_in_failed", now, name, user["role"],
-                            data={"name": name, "reason": "wrong PIN", "failures": failures if not until else 0,
-                                  "locked_until": until})
+            self._write(rows.sign_in_failed(now, name, user["role"], "wrong PIN", failures if not until else 0,
+                                            until))
             if until:
                 raise SignInError(f"wrong PIN; {name} is locked until {until} ({MAX_FAILURES} failures)")
             raise SignInError(f"wrong PIN ({failures} of {MAX_FAILURES} before a {LOCKOUT.seconds // 60}-minute "
                               "lockout)")
-        self.log.append("sign_in", now, name, user["role"], data={"name": name})
+        self._write(rows.sign_in(now, name, user["role"]))
         return Session(name, user["role"])
 
 

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.engine.procedure import IN_ROUND, TableState
-from app.engine.roles import DEVICE, SYSTEM
-from app.store import alarm_log
+from app.store import alarm_log, rows
 from app.store.log import AuditLog, Record
 
 KIND = "acceptor_mismatch"
@@ -103,9 +102,7 @@ class AcceptorWatch:
             self.checked[table] = state.round
             if check.agrees:
                 continue
-            out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
-                "kind": KIND, "rule": check.rule, "serial": serial, "round": state.round,
-                "lit": list(check.lit), "wagers": list(check.wagers),
-                "message": f"round {state.round}: {check.text}; the dealer counts the chips against the lights "
-                           "before play goes on"}))
+            out.append(rows.alarm_raised(now, table, KIND, f"round {state.round}: {check.text}; the dealer counts the "
+                                         "chips against the lights before play goes on", check.rule, serial,
+                                         round=state.round, lit=list(check.lit), wagers=list(check.wagers)))
         return out

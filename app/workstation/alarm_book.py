@@ -25,9 +25,10 @@ from datetime import datetime
 
 from app.engine.procedure import IRREGULARITIES, Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import RuleProfile
-from app.engine.roles import DEVICE, SYSTEM
-from app.store import alarm_log
+from app.engine.roles import SYSTEM
+from app.store import alarm_log, rows
 from app.store.log import AuditLog, Logged, Record
+from app.store.rows import RowError
 
 from .clocks import Watch
 from .errors import Refused
@@ -77,9 +78,9 @@ class AlarmBook:
         """The rows that raised the pending alarms were not written (the log stopped)."""
         self.pending = []
 
-    def fold(self, rows: list[Logged]) -> None:
+    def fold(self, logged: list[Logged]) -> None:
         """Fold logged rows (any type, in order) into the book."""
-        for r in rows:
+        for r in logged:
             if r.type not in alarm_log.ALARM_ROWS:
                 continue
             data = r.data
@@ -118,8 +119,7 @@ class AlarmBook:
             how = self._cleared_how(a, tables, links, doors)
             if how:
                 a.cleared = True   # written with this batch (load() works it out again if the append fails)
-                out.append(Record("alarm_cleared", now, a.data.get("serial") or SYSTEM, DEVICE, a.table,
-                                  {"alarm": a.id, "kind": a.kind, "how": how}))
+                out.append(rows.alarm_cleared(now, a.table, a.id, a.kind, how, a.data.get("serial") or SYSTEM))
         return out
 
     def _overdue(self, table: str, watch: Watch, now: datetime) -> list[Record]:
@@ -128,21 +128,19 @@ class AlarmBook:
             key = (table, "deck", c.deck, c.received.isoformat())
             if key not in self.overdue:
                 self.overdue.add(key)
-                out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
-                    "kind": "deck_overdue", "rule": c.rule, "serial": "", "deck": c.deck,
-                    "received": c.received.isoformat(), "due": c.due.isoformat(),
-                    "message": f"deck {c.deck!r} was due for change at {c.due:%Y-%m-%d %H:%M} ({c.rule}); no round "
-                               "starts with it until it is replaced"}))
+                out.append(rows.alarm_raised(
+                    now, table, "deck_overdue", f"deck {c.deck!r} was due for change at {c.due:%Y-%m-%d %H:%M} "
+                    f"({c.rule}); no round starts with it until it is replaced", c.rule, deck=c.deck,
+                    received=c.received.isoformat(), due=c.due.isoformat()))
         dice = watch.overdue_dice
         if dice is not None:
             key = (table, "dice", dice.placed.isoformat())
             if key not in self.overdue:
                 self.overdue.add(key)
-                out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, {
-                    "kind": "dice_overdue", "rule": dice.rule, "serial": "", "placed": dice.placed.isoformat(),
-                    "due": dice.due.isoformat(),
-                    "message": f"the dice were due to leave the table at {dice.due:%Y-%m-%d %H:%M} ({dice.rule}); "
-                               "no position is counted with them until new dice are placed"}))
+                out.append(rows.alarm_raised(
+                    now, table, "dice_overdue", f"the dice were due to leave the table at {dice.due:%Y-%m-%d %H:%M} "
+                    f"({dice.rule}); no position is counted with them until new dice are placed", dice.rule,
+                    placed=dice.placed.isoformat(), due=dice.due.isoformat()))
         return out
 
     def irregularity_alarms(self, table: str, state: TableState, now: datetime) -> list[Record]:
@@ -155,12 +153,12 @@ class AlarmBook:
             if covered:
                 continue
             what = irr.kind.replace("_", " ")
-            data = {"kind": "irregularity", "irregularity": irr.kind, "ref": irr.ref, "rule": irr.rule, "serial": "",
-                    "message": f"irregularity {irr.ref}, {what}: {irr.consequence}; a supervisor acknowledges it "
-                               "before the next round"}
+            row = rows.alarm_raised(now, table, "irregularity", f"irregularity {irr.ref}, {what}: {irr.consequence}; "
+                                    "a supervisor acknowledges it before the next round", irr.rule,
+                                    irregularity=irr.kind, ref=irr.ref)
             # held until the row is observed, so that the same pass does not raise it twice
-            self.pending.append(_Alarm(0, table, "irregularity", data))
-            out.append(Record("alarm_raised", now, SYSTEM, DEVICE, table, data))
+            self.pending.append(_Alarm(0, table, "irregularity", row.data))
+            out.append(row)
         return out
 
     def _cleared_how(self, a: _Alarm, tables, links, doors) -> str:
@@ -194,21 +192,20 @@ class AlarmBook:
             said = f": {why}" if why else ""
             raise Refused(f"alarm {alarm_id} ({a['kind']}) was already acknowledged by {a['acknowledged_by']} at "
                           f"{a['acknowledged']}{said}")
-        if not isinstance(reason, str) or not reason.strip():
-            raise Refused(f"an acknowledgement records its reason: say why alarm {alarm_id} ({a['kind']}) is dealt "
-                          "with")
         table, data = a["table_id"], a["data"]
-        records = [Record("alarm_acknowledged", now, name, role, table,
-                          {"alarm": alarm_id, "kind": a["kind"], "reason": reason.strip()})]
+        try:
+            records = [rows.alarm_acknowledged(now, name, role, table, alarm_id, a["kind"], reason)]
+        except RowError as e:
+            raise Refused(str(e)) from None
         if table is not None:
             state, rules = state_of(table)
             for ref in self.stands_for(a["kind"], data, state):
-                event = Event("acknowledged", max(now, state.last_time or now), name, role, {"ref": ref})
+                row = rows.acknowledged(max(now, state.last_time or now), name, role, table, ref)
                 try:
-                    state = apply(state, event, rules)
+                    state = apply(state, Event(row.type, row.time, row.actor, row.role, row.data), rules)
                 except EngineRefused as e:
                     raise Refused(f"alarm {alarm_id}: {e}") from None
-                records.append(Record("acknowledged", event.time, name, role, table, event.data))
+                records.append(row)
         return records, table
 
     @staticmethod

@@ -23,7 +23,8 @@ from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
 from app.engine.roles import DEVICE, SYSTEM
 from app.rules.resources import profile
-from app.store.approvals import ApprovalError, request_record
+from app.store import rows
+from app.store.approvals import ApprovalError
 from app.store.floor import Floor
 from app.store.log import AuditLog, Logged, Record
 
@@ -149,17 +150,15 @@ class Pit:
                 # frames the device gave up, or lost with the link: never a silent skip
                 # (docs/devices.md, "In order, once each")
                 table = self.by_serial.get(ev.serial or self._serial_at.get(ev.url, ""))
-                records.append(Record("device_fault", ev.time, ev.serial or self.actor, DEVICE, table,
-                                      {"device": ev.device or "link", "code": "gap", "message": ev.text,
-                                       "serial": ev.serial or ev.url, "first_seq": ev.first_seq,
-                                       "count": ev.count, "reason": ev.reason}))
+                records.append(rows.device_fault(ev.time, ev.serial or self.actor, table, ev.device or "link", "gap",
+                                                 ev.text, ev.serial or ev.url, first_seq=ev.first_seq, count=ev.count,
+                                                 reason=ev.reason))
                 if table is not None:
                     work[table].faults += 1
             elif isinstance(ev, LinkLog):
                 # the link's first failure of a kind, or the count of its repeats (docs/devices.md)
                 table = self.by_serial.get(self._serial_at.get(ev.url, ""))
-                records.append(Record("device_fault", ev.time, self.actor, DEVICE, table,
-                                      {"device": "link", "code": "link", "message": ev.text, "serial": ev.url}))
+                records.append(rows.device_fault(ev.time, self.actor, table, "link", "link", ev.text, ev.url))
                 if table is not None:
                     work[table].faults += 1
         return Batch(records, work)
@@ -170,9 +169,9 @@ class Pit:
         every row. If the log refuses (disk full, closed), the error propagates and nothing the
         batch said is kept."""
         records = [*before, *batch.records]
-        rows = self.log.write(records) if records else []
+        logged = self.log.write(records) if records else []
         self.heard = batch.heard
-        return rows
+        return logged
 
     def run(self, events: "queue.Queue[LinkEvent]", stop: threading.Event, batch_s: float = 0.05,
             on_batch: Callable[[list[Logged]], None] | None = None) -> None:
@@ -187,18 +186,18 @@ class Pit:
                     batch.append(events.get_nowait())
                 except queue.Empty:
                     break
-            rows = self.handle(batch)
+            logged = self.handle(batch)
             if on_batch is not None:
-                on_batch(rows)
+                on_batch(logged)
 
     # -- internals -------------------------------------------------------------------------
     def _table_of(self, serial: str | None, url: str, time: datetime, records: list[Record]) -> str | None:
         table = self.by_serial.get(serial or "")
         if table is None and (serial or url) not in self._unknown:
             self._unknown.add(serial or url)   # logged once, not at every frame
-            records.append(Record("device_fault", time, serial or url, "device", None,
-                                  {"device": "unknown", "code": "not_configured", "serial": serial or "",
-                                   "message": f"device {serial!r} on {url} is not configured at any table"}))
+            records.append(rows.device_fault(time, serial or url, None, "unknown", "not_configured",
+                                             f"device {serial!r} on {url} is not configured at any table",
+                                             serial or ""))
         return table
 
     def _act(self, heard: Heard, states: dict[str, TableState], actions: list[mapping.Action],
@@ -218,21 +217,19 @@ class Pit:
                 except Refused as e:
                     heard.refused += 1
                     # the procedures refused what the device reported: logged as its fault, with why
-                    fault = mapping.DeviceFault(a.device, "refused", f"{event.type}: {e}", event.actor)
-                    type_, data = fault.record()
-                    out.append(Record(type_, time, event.actor, DEVICE, table, data))
+                    out.append(rows.device_fault(time, event.actor, table, a.device, "refused", f"{event.type}: {e}",
+                                                 event.actor))
                     heard.faults += 1
                     continue
                 heard.last_event = event.type
-                out.append(Record(event.type, event.time, event.actor, event.role, table, event.data))
+                out.append(rows.procedure_event(table, event))
             elif isinstance(a, mapping.ApprovalRequest):
                 try:
-                    out.append(request_record(a.kind, time, a.serial or self.actor, DEVICE, table, a.seat,
-                                              a.cents, a.role_needed, a.reason, a.rule, a.line))
+                    out.append(rows.approval_requested(time, a.serial or self.actor, DEVICE, table, a.kind, a.seat,
+                                                       a.cents, a.role_needed, a.reason, a.rule, a.line))
                 except ApprovalError as e:
-                    out.append(Record("device_fault", time, a.serial or self.actor, DEVICE, table,
-                                      {"device": "progressive", "code": "approval", "message": str(e),
-                                       "serial": a.serial}))
+                    out.append(rows.device_fault(time, a.serial or self.actor, table, "progressive", "approval", str(e),
+                                                 a.serial))
             elif isinstance(a, mapping.Reading):
                 heard.readings[a.what] = a
                 if a.what == "deck_colour":
@@ -242,14 +239,18 @@ class Pit:
                 elif a.what == "door_open":
                     heard.doors[a.serial] = bool(a.values["open"])
             else:   # Alarm, DeviceFault, MeterReading, HandRead: rows of their own
+                actor = a.serial or self.actor
                 if isinstance(a, mapping.Alarm):
                     heard.alarms += 1
                     if a.kind.endswith("_door_open"):
                         heard.doors[a.serial] = True
+                    out.append(rows.alarm_raised(time, table, a.kind, a.message, a.rule, a.serial, actor))
                 elif isinstance(a, mapping.DeviceFault):
                     heard.faults += 1
+                    out.append(rows.device_fault(time, actor, table, a.device, a.code, a.message, a.serial))
                 elif isinstance(a, mapping.MeterReading):
                     heard.meter = a.cents
-                type_, data = a.record()
-                out.append(Record(type_, time, a.serial or self.actor, DEVICE, table, data))
+                    out.append(rows.meter_reading(time, actor, DEVICE, table, a.cents, a.source, a.serial))
+                else:
+                    out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial))
         return out

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from app.store import shiftlog
-from app.store.log import Record
+from app.store import rows, shiftlog
 from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
@@ -111,12 +110,12 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
         raise ReportError(f"no events in the {shift.label} shift ({shift.hours}): nothing to report")
     h = hold(conn, shift.start, shift.end)
     by: dict[tuple[str, str | None], list[dict]] = {}
-    for name, rows in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
-                       ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
-                       ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
-                       ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
-                       ("alarms", shiftlog.alarms(conn, s, e))):
-        for r in rows:
+    for name, found in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
+                        ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
+                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
+                        ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
+                        ("alarms", shiftlog.alarms(conn, s, e))):
+        for r in found:
             by.setdefault((name, r["table_id"] if r["table_id"] is not None else NO_TABLE), []).append(r)
     # the floor's tables in its order, then any other table the shift's rows name (a table taken
     # off the floor, rows of no table): nothing logged in the shift is left out of the pit's sums
@@ -186,7 +185,7 @@ def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, whe
         printed = shiftlog.reports_printed(conn)
         data.update(printed_record(report, next_number(printed), is_copy(printed, report, scope), where, scope))
 
-    data = log.write([Record("report_printed", when, actor, role, None, prepare=prepare)])[0].data
+    data = log.write([rows.report_printed(when, actor, role, prepare)])[0].data
     report.number, report.copy = data["number"], data["copy"]
     report.printed_by, report.printed_at = actor, when
     return report
@@ -195,9 +194,8 @@ def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, whe
 def log_failed(log, report: ShiftReport, where: str, actor: str, role: str, when: datetime, reason: str) -> int:
     """A report numbered but not printed (the printer refused, the file could not be written): the
     number's gap explained in the log."""
-    return log.append("report_failed", when, actor, role, None,
-                      {"kind": "shift", "number": report.number, "shift": report.shift.name,
-                       "date": f"{report.shift.start:%Y-%m-%d}", "where": where, "reason": reason})
+    return log.append_many([rows.report_failed(when, actor, role, report.number, report.shift.name,
+                                               f"{report.shift.start:%Y-%m-%d}", where, reason)])[0]
 
 
 # -- JSON --------------------------------------------------------------------------------------------

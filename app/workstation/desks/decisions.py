@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from app.engine.procedure import Event, Refused as EngineRefused, apply
 from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, SUPERVISORS, a_or_an
-from app.store import approvals, settled_rounds
+from app.store import approvals, rows, settled_rounds
 from app.store.approvals import DECISIONS, ApprovalError, Approvals
-from app.store.log import Record, StoreStopped
+from app.store.log import StoreStopped
 from app.store.users import Session
 
 from ..changes import Changes, changes
@@ -90,7 +90,7 @@ class Decisions:
                 new = apply(state, event, rules)
             except EngineRefused as e:
                 raise Refused(f"table {table}: {e}") from None
-            return self.ws.write([Record(type_, event.time, s.name, s.role, table, event.data),
+            return self.ws.write([rows.procedure_event(table, event),
                                   *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
 
     def log_report_printed(self, report, where: str) -> Changes:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from app.engine.roles import ADMINISTRATION, ADMINISTRATOR, PEOPLE, a_or_an, roles_text
-from app.store import users as user_store
-from app.store.log import Record, StoreStopped
+from app.store import rows, users as user_store
+from app.store.log import StoreStopped
 from app.store.users import Session, SignInError, UserError, Users
 
 from ..changes import NOTHING, Changes, changes
@@ -102,8 +102,7 @@ class People:
     def _end(self, at: datetime, reason: str) -> Changes:
         # nobody stays signed in, even when the log can no longer say so (LogStopped)
         s, self._session = self._session, None
-        return self.ws.write([Record("signed_out", at, s.name, s.role, None, {"name": s.name, "reason": reason})]) \
-            | changes(session=True)
+        return self.ws.write([rows.signed_out(at, s.name, s.role, reason)]) | changes(session=True)
 
     # -- the users -----------------------------------------------------------------------------
     def needs_first_administrator(self) -> bool:
@@ -161,10 +160,10 @@ class People:
     def users(self) -> tuple[UserInfo, ...]:
         """Everyone who may sign in, by name: role, wrong PINs in a row, locks. Never a PIN hash."""
         with self.ws.reading():
-            rows = self._users.list()
+            listed = self._users.list()
         return tuple(UserInfo(r["name"], r["role"], datetime.fromisoformat(r["created"]), r["failures"],
                               datetime.fromisoformat(r["locked_until"]) if r["locked_until"] else None,
-                              r["locked_by"]) for r in rows)
+                              r["locked_by"]) for r in listed)
 
     def _change(self, do: Callable[[datetime], None], name: str) -> Changes:
         try:

@@ -22,9 +22,9 @@ from app.engine.round import RoundError, parse_round
 from app.engine.roles import AT_THE_TABLE, SUPERVISORS, a_or_an, roles_text
 from app.engine.settle import settle
 from app.rules.resources import profile
-from app.store import settled_rounds, slips as slip_rows, table_log
-from app.store.log import Logged, Record, StoreStopped
-from app.store.slips import SlipError, slip_record
+from app.store import rows, settled_rounds, slips as slip_store, table_log
+from app.store.log import Logged, StoreStopped
+from app.store.slips import SlipError
 
 from .. import detail, roundlog
 from ..changes import Changes, changes
@@ -223,10 +223,9 @@ class Rounds:
             if not reason:
                 raise Refused("a correction of a card the shuffler read records why")
             held = d.hands[position]
-            changed = self.ws.write([Record("hand_corrected", now, s.name, s.role, table,
-                                 {"position": position, "was": cards_str(held.cards) + list(held.unreadable),
-                                  "cards": cards_str(new), "reason": reason, "deck": held.deck,
-                                  "serial": held.serial, "round": d.round})])
+            changed = self.ws.write([rows.hand_corrected(now, s.name, s.role, table, position,
+                                                         cards_str(held.cards) + list(held.unreadable), cards_str(new),
+                                                         reason, held.deck, held.serial, d.round)])
             return changed | changes(tables=[table], rounds=[table])
 
     def settle(self, table: str) -> RoundOutcome:
@@ -285,20 +284,17 @@ class Rounds:
                                    f"{', '.join(str(p.seat) for p in slips)}: {slips[0].slip_reason}) are released "
                                    f"by {roles_text(SUPERVISORS)}")
             payees = payees or {}
-            records = [Record("round_released", now, s.name, s.role, table,
-                              {"settlement": settlement, "round": res.round, "payouts": len(res.payouts)})]
+            records = [rows.round_released(now, s.name, s.role, table, settlement, res.round, len(res.payouts))]
             for p in res.payouts:
                 if p.slip_reason:
                     try:
-                        records.append(slip_record(now, s.name, s.role, table, p.seat, p.wager, p.stake, p.cents,
-                                                   payees.get(p.seat), {"settlement": settlement,
-                                                                        "reason": p.slip_reason}))
+                        records.append(rows.slip_issued(now, s.name, s.role, table, p.seat, p.wager, p.stake, p.cents,
+                                                        payees.get(p.seat), {"settlement": settlement,
+                                                                             "reason": p.slip_reason}))
                     except SlipError as e:
                         raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
-                records.append(Record("payout", now, s.name, s.role, table,
-                                      {"settlement": settlement, "round": res.round, "seat": p.seat,
-                                       "bettor": p.bettor, "to": p.to, "wager": p.wager, "line": p.line,
-                                       "cents": p.cents, "slip": None}, prepare=slip_rows.last_number if p.slip_reason else None))
+                records.append(rows.payout(now, s.name, s.role, table, settlement, res.round, p.seat, p.bettor, p.to,
+                                           p.wager, p.line, p.cents, bool(p.slip_reason)))
             changed = self.ws.write(records) | changes(tables=[table], rounds=[table])
             return RoundOutcome(changed, self._round(settlement))
 
@@ -349,7 +345,7 @@ class Rounds:
                 raise Refused(str(e)) from None
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
-            slip = slip_rows.slip(self.ws.log, number)
+            slip = slip_store.slip(self.ws.log, number)
             return self.ws.journal.changes() | changes(tables=[slip["table_id"]] if slip and slip["table_id"] else [])
 
     def reissue_slip(self, number: int, payee: dict | None = None) -> Changes:
@@ -357,19 +353,19 @@ class Rounds:
         win needs it). Refused: the slip is not void, or was already issued again."""
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "issue a payout slip")
-            old = slip_rows.slip(self.ws.log, number)
+            old = slip_store.slip(self.ws.log, number)
             if old is None:
                 raise Refused(f"no slip {number}")
             if old["status"] != "VOID":
                 raise Refused(f"slip {number} is {old['status']}; only a void slip is issued again")
-            again = slip_rows.issued_again_as(self.ws.log, number)
+            again = slip_store.issued_again_as(self.ws.log, number)
             if again is not None:
                 raise Refused(f"void slip {number} was already issued again as slip {again}")
             data = old["data"]
             try:
-                rec = slip_record(now, s.name, s.role, old["table_id"], old["seat"], old["wager"], old["wager_cents"],
-                                  old["win_cents"], payee, {"replaces": number,
-                                                            **({"settlement": data["settlement"]}
+                rec = rows.slip_issued(now, s.name, s.role, old["table_id"], old["seat"], old["wager"],
+                                       old["wager_cents"], old["win_cents"], payee,
+                                       {"replaces": number, **({"settlement": data["settlement"]}
                                                                if data.get("settlement") else {})})
             except SlipError as e:
                 raise Refused(str(e)) from None
@@ -452,13 +448,13 @@ class Rounds:
         self._drafts[table] = d
         return True
 
-    def fold_hands(self, rows: list[Logged]) -> set[str]:
+    def fold_hands(self, logged: list[Logged]) -> set[str]:
         """``hand_read`` rows fill the table's round (created if none is being entered); a person's
         ``hand_corrected`` replaces the read cards (app/workstation/round_draft.py)."""
         out = set()
         tables = self.ws.tables()
         states = None      # one look at the log for the whole batch (each look asks SQLite for its tail)
-        for r in rows:
+        for r in logged:
             table = r.table
             if table not in tables or r.type not in ("hand_read", "hand_corrected"):
                 continue
