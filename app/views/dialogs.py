@@ -15,7 +15,7 @@ from . import theme
 from .pit_models import UserModel, seat_text, when, words
 from app.qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
                  QPushButton, Qt, QVBoxLayout, QWidget)
-from .table_page import record_view
+from .widgets import record_view
 
 
 def _error_label() -> QLabel:

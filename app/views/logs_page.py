@@ -22,6 +22,7 @@ from .log_models import LogModel
 from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                  QPushButton, Qt, QTableView, QTabWidget, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
+from .widgets import say
 
 EVERY_TABLE = "Every table"
 TIME_HINT = "2026-11-21 14:00"
@@ -49,15 +50,6 @@ def write_csv(path: str, titles: list[str], chunks, record) -> int:
             pass
         raise
     return n
-
-
-def say(label: QLabel, text: str, level: str | None) -> None:
-    label.setText(text)
-    if level is None:
-        theme.set_plain(label)
-    else:
-        theme.set_level(label, level)
-    label.setVisible(bool(text))
 
 
 class LogTabPage(QWidget):

@@ -24,8 +24,9 @@ from .reports_page import ReportsPage
 from .round_panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
-from .table_page import TablePage, record_view
+from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+from .widgets import record_view
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
 # the round panel's commands (app/views/round_panel.py): its methods of the same names

@@ -22,28 +22,14 @@ from app.workstation.progressive_readout import clock_seconds
 
 from . import theme
 from .progressive_models import HIT_LEVEL, HitModel, MeterRecordModel, RecordRow
-from app.qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt,
+from app.qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QSizePolicy, QSplitter, Qt,
                  QTabWidget, QTimer, QVBoxLayout, QWidget)
 from .records import RecordRole
-from .table_page import record_view
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
+from .widgets import label, put, record_view
 
 REFRESH_MS = 500       # at most two redraws a second, however fast the meters move
 PAGE = 10_000          # readings a controller per read: a long shift is read in pages, between pumps
-
-
-def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
-    lb = QLabel()
-    lb.setFont(theme.font(scale, bold, mono))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
-    if name:
-        lb.setObjectName(name)
-    return lb
-
-
-def _put(label: QLabel, text: str) -> None:
-    if label.text() != text:
-        label.setText(text)
 
 
 class ControllerCard(QFrame):
@@ -57,16 +43,16 @@ class ControllerCard(QFrame):
         self.setObjectName("tile")      # the tiles' frame and its level colours (theme.stylesheet)
         self.setProperty("level", "ok")
         self.setAccessibleName(f"progressive controller {serial}")
-        self.name = _label(1.5, bold=True, name="serial")
+        self.name = label("", 1.5, bold=True, name="serial")
         self.name.setText(serial)
-        self.tables = _label(1.2, bold=True, name="tables")
-        self.link = _label(1.0, bold=True, name="link")
-        self.meter = _label(3.0, bold=True, mono=True, name="amount")
+        self.tables = label("", 1.2, bold=True, name="tables")
+        self.link = label("", 1.0, bold=True, name="link")
+        self.meter = label("", 3.0, bold=True, mono=True, name="amount")
         self.meter.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.lockout = _label(1.1, bold=True, name="lockout")
-        self.wagers = _label(1.0, bold=True, name="wagers")
-        self.acceptors = _label(1.0, bold=True, name="acceptors")
-        self.pending = _label(1.3, bold=True, name="pending")
+        self.lockout = label("", 1.1, bold=True, name="lockout")
+        self.wagers = label("", 1.0, bold=True, name="wagers")
+        self.acceptors = label("", 1.0, bold=True, name="acceptors")
+        self.pending = label("", 1.3, bold=True, name="pending")
         self.pending.setMargin(4)
         self.pending.hide()
         for lb in (self.lockout, self.wagers, self.acceptors, self.pending, self.tables):
@@ -103,46 +89,46 @@ class ControllerCard(QFrame):
 
     def show_readout(self, r, now: datetime) -> None:
         self.readout = r
-        _put(self.tables, f"{', '.join(r.tables)} · {r.profile} ({r.rule_text})")
-        _put(self.link, theme.link_words("progressive", r.link))
+        put(self.tables, f"{', '.join(r.tables)} · {r.profile} ({r.rule_text})")
+        put(self.link, theme.link_words("progressive", r.link))
         theme.set_level(self.link, theme.LINK_LEVEL.get(r.link, NONE))
-        _put(self.meter, money(r.meter))
+        put(self.meter, money(r.meter))
         if r.wagers_open:
             theme.set_plain(self.meter)
         else:
             theme.set_level(self.meter, RED)
         if r.locked is None:
-            _put(self.lockout, "LOCK-OUT NOT REPORTED YET")
+            put(self.lockout, "LOCK-OUT NOT REPORTED YET")
         else:
-            _put(self.lockout, "LOCK-OUT ON" if r.locked else "LOCK-OUT OFF")
+            put(self.lockout, "LOCK-OUT ON" if r.locked else "LOCK-OUT OFF")
         self.lockout.setToolTip(f"the lock-out the dealer presses at No more bets ({r.lockout_rule})")
         theme.set_plain(self.lockout)
         if not r.wagers_open:
-            _put(self.wagers, f"{LEVEL_MARK[RED]} PROGRESSIVE WAGERS CLOSED")
+            put(self.wagers, f"{LEVEL_MARK[RED]} PROGRESSIVE WAGERS CLOSED")
             theme.set_level(self.wagers, RED)
         else:
             lit = ", ".join(map(str, r.lit)) if r.lit else "none"
-            _put(self.wagers, f"LIGHTS {lit}" + (f" · WAGERS {', '.join(map(str, r.round_wagers)) or 'none'}"
+            put(self.wagers, f"LIGHTS {lit}" + (f" · WAGERS {', '.join(map(str, r.round_wagers)) or 'none'}"
                                                  if r.round_wagers is not None else ""))
             theme.set_plain(self.wagers)
         a = r.acceptors
         if a is None:
-            _put(self.acceptors, "")
+            put(self.acceptors, "")
             self.acceptors.hide()
         else:
             self.acceptors.show()
             self.acceptors.setToolTip(f"{a.text} ({a.rule})")
             if a.agrees:
-                _put(self.acceptors, f"{LEVEL_MARK[OK]} LIGHTS MATCH THE WAGERS")
+                put(self.acceptors, f"{LEVEL_MARK[OK]} LIGHTS MATCH THE WAGERS")
                 theme.set_level(self.acceptors, OK)
             else:
-                _put(self.acceptors, f"{LEVEL_MARK[RED]} LIGHTS ≠ WAGERS: SEE ALARM")
+                put(self.acceptors, f"{LEVEL_MARK[RED]} LIGHTS ≠ WAGERS: SEE ALARM")
                 theme.set_level(self.acceptors, RED)
         pending = [h for h in r.hits if h.state == "PENDING"]
         if pending:
             h = pending[0]
             more = f" (+{len(pending) - 1} more)" if len(pending) > 1 else ""
-            _put(self.pending, f"{LEVEL_MARK[AMBER]} PENDING HIT · {h.table} SEAT {h.seat} · {money(h.reported)}{more}")
+            put(self.pending, f"{LEVEL_MARK[AMBER]} PENDING HIT · {h.table} SEAT {h.seat} · {money(h.reported)}{more}")
             self.pending.setToolTip(f"the hit waits for a {h.role_needed} to validate it ({h.validate_rule}): select "
                                     "it in the list and approve (F7) or deny (F8)")
             theme.set_level(self.pending, AMBER, filled=True)
@@ -184,11 +170,11 @@ class ProgressivePage(QWidget):
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
 
-        self.title = _label(1.8, bold=True, name="title")
+        self.title = label("", 1.8, bold=True, name="title")
         self.title.setText("Progressive meters")
-        self.shift = _label(1.2, bold=True, name="shift")
+        self.shift = label("", 1.2, bold=True, name="shift")
         theme.set_dim(self.shift)
-        self.empty = _label(1.3, name="empty")
+        self.empty = label("", 1.3, name="empty")
         self.empty.setText("No progressive controller on this floor.")
         self.empty.hide()
         top = QHBoxLayout()
@@ -267,7 +253,7 @@ class ProgressivePage(QWidget):
     def _failed(self, error: BaseException) -> None:
         self.reading = False
         self.stale = True
-        _put(self.shift, f"{LEVEL_MARK[RED]} could not read the meters: {error}")
+        put(self.shift, f"{LEVEL_MARK[RED]} could not read the meters: {error}")
 
     def _got(self, readouts, since: datetime, now: datetime) -> None:
         self.reading = False
@@ -276,7 +262,7 @@ class ProgressivePage(QWidget):
             return
         self.readouts = readouts
         self.after = {r.serial: r.last_seq for r in readouts}
-        _put(self.shift, f"{self.bridge.shifts.shift_of(now).label} shift since {since:%H:%M}")
+        put(self.shift, f"{self.bridge.shifts.shift_of(now).label} shift since {since:%H:%M}")
         self._place(readouts)
         for r in readouts:
             self.cards[r.serial].show_readout(r, now)

@@ -25,15 +25,15 @@ from app.workstation.errors import Refused
 
 from . import theme
 from .pit_models import seat_text, when
-from app.qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-                 QLineEdit, QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
+from app.qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout,
+                 QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
                  Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
 from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDialog, ReleaseDialog, ReopenRoundDialog,
                             VoidSlipDialog)
 from .round_models import (LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, RoundHistoryModel, SlipModel,
                            round_level, round_status, signed, wager_text)
-from .table_page import fit_columns, record_view
 from .theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED, money
+from .widgets import Entry, dollars_text, fit_columns, label, record_view, say, set_refused, visible
 
 MODE_WORDS = {"house": "House: the dealer banks", "player": "Player bank", "co-bank": "Co-bank",
               "player-dealer": "Player-dealer (002)"}
@@ -48,13 +48,6 @@ PANEL_STYLE = (f'QLineEdit[refused="true"] {{ border: 2px solid {COLOUR[RED].nam
                f'QLineEdit[readOnly="true"] {{ color: {COLOUR[OK].name()}; }}')
 
 
-def dollars_text(cents: int | None) -> str:
-    """Cents as a person would type them back: 25.00, 1,234.50."""
-    if cents is None:
-        return ""
-    return money(cents).lstrip("$")
-
-
 def wager_label(wager: str) -> str:
     if wager.startswith("additional "):
         return f"on {wager.split()[1]}"
@@ -64,68 +57,6 @@ def wager_label(wager: str) -> str:
 def eligibility(offer) -> str:
     """A bank offer's eligibility as the procedures decided it, in a word beside its mark."""
     return f"{LEVEL_MARK[OK]} eligible" if offer.eligible else f"{LEVEL_MARK[NONE]} not eligible"
-
-
-def set_refused(edit: QWidget, refused: bool) -> None:
-    if bool(edit.property("refused")) == refused:
-        return
-    edit.setProperty("refused", refused)
-    edit.style().unpolish(edit)
-    edit.style().polish(edit)
-
-
-def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = "", wrap: bool = False,
-          mono: bool = False) -> QLabel:
-    lb = QLabel(text)
-    lb.setFont(theme.font(scale, bold, mono))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
-    if name:
-        lb.setObjectName(name)
-    lb.setWordWrap(wrap)
-    return lb
-
-
-def visible(w: QWidget, on: bool) -> None:
-    """Shown or hidden, touching the widget only when that changes (a hidden or shown widget
-    invalidates its layout, and the panel is redrawn many times a second while a shuffler reads)."""
-    if w.isHidden() == bool(on):
-        w.setVisible(bool(on))
-
-
-def say(lb: QLabel, text: str, level: str | None, filled: bool = False) -> None:
-    """A label's text with its level's colour (the mark in the text); hidden when empty."""
-    if lb.text() != text:
-        lb.setText(text)
-    if level is None:
-        theme.set_plain(lb)
-    else:
-        theme.set_level(lb, level, filled)
-    visible(lb, bool(text))
-
-
-class Entry(QLineEdit):
-    """A field of the round: ``dirty`` from a person's typing until the workstation takes it."""
-
-    def __init__(self, name: str, width_chars: float = 0, mono: bool = False, placeholder: str = ""):
-        super().__init__()
-        self.setObjectName(name)
-        self.dirty = False
-        self.textEdited.connect(self._edited)
-        if mono:
-            self.setFont(theme.font(1.1, mono=True))
-        if width_chars:
-            self.setMinimumWidth(int(theme.base_pt() * width_chars))
-        if placeholder:
-            self.setPlaceholderText(placeholder)
-
-    def _edited(self, _text: str) -> None:
-        self.dirty = True
-
-    def show_value(self, text: str) -> None:
-        """The draft's value, unless a person is typing here (or what they typed was refused)."""
-        if self.isReadOnly() or not (self.dirty or self.hasFocus()):
-            if self.text() != text:
-                self.setText(text)
 
 
 class PositionRow(QFrame):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from . import theme
 from .pit_models import DeckModel, HistoryModel, IrregularityModel, seat_text
-from app.qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
-                 QSplitter, Qt, QTableView, QTabWidget, QTimer, QVBoxLayout, QWidget)
+from app.qt import QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout, QWidget
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text
+from .widgets import record_view
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -26,61 +26,6 @@ def ordinal(n: int) -> str:
 
 def position_name(p: int) -> str:
     return "DEALER" if p == 0 else f"SEAT {p}"
-
-
-class RecordView(QTableView):
-    """A QTableView that sizes its columns to the rows it shows the first time it has some."""
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self.property("fitted"):
-            QTimer.singleShot(0, self, lambda: fit_columns(self))
-
-
-def record_view(model, name: str) -> QTableView:
-    """A list of records: whole rows selected, the columns sized to their content once rows
-    arrive (a person's own resizing is kept after that), the model's stretch column taking
-    the width left."""
-    v = RecordView()
-    v.setObjectName(name)
-    v.setModel(model)
-    v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    v.setAlternatingRowColors(True)
-    v.setWordWrap(False)
-    v.verticalHeader().hide()
-    h = v.horizontalHeader()
-    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    h.setHighlightSections(False)
-    source = model.sourceModel() if hasattr(model, "sourceModel") else model
-    columns = getattr(source, "columns", ())
-    stretch = [n for n, c in enumerate(columns) if c.stretch]
-    h.setStretchLastSection(not stretch)
-    for n in stretch:
-        h.setSectionResizeMode(n, QHeaderView.ResizeMode.Stretch)
-    fit_columns(v)
-
-    def first_rows(*_):
-        # once the view has laid the rows out (Qt sizes a column by the rows it shows)
-        if not v.property("fitted"):
-            QTimer.singleShot(0, v, lambda: fit_columns(v))
-    model.rowsInserted.connect(first_rows)
-    model.modelReset.connect(first_rows)
-    return v
-
-
-def fit_columns(v: QTableView) -> None:
-    """Each column as wide as its header and content, at most 24 base characters."""
-    h = v.horizontalHeader()
-    cap = int(theme.base_pt() * 24)
-    for n in range(h.count()):
-        if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch:
-            continue
-        v.resizeColumnToContents(n)
-        if h.sectionSize(n) > cap:
-            h.resizeSection(n, cap)
-    if v.model().rowCount() and v.isVisible():
-        v.setProperty("fitted", True)
 
 
 class PositionBox(QFrame):

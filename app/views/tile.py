@@ -11,6 +11,7 @@ from __future__ import annotations
 from . import theme
 from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+from .widgets import label
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
               "starting_position": "STARTING POSITION"}
@@ -21,13 +22,9 @@ def state_text(state: str) -> str:
 
 
 def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
-    lb = QLabel()
-    lb.setFont(theme.font(scale, bold, mono))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
+    lb = label("", scale, bold, name=name, mono=mono)
     # the font's size relative to the base, so that the floor can zoom every tile to fit the screen
     lb.setProperty("font_spec", (scale, bold, mono))
-    if name:
-        lb.setObjectName(name)
     return lb
 
 
