@@ -21,7 +21,7 @@ from .logs_page import LogsPage
 from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
-from .round_panel import RoundPanel
+from .round.panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage

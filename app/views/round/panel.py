@@ -23,8 +23,8 @@ from time import perf_counter
 from app.reports import slip as slip_report
 from app.workstation.errors import Refused
 
-from . import theme
-from .pit_models import seat_text, when
+from .. import theme
+from ..pit_models import seat_text, when
 from app.qt import (QAction, QCheckBox, QComboBox, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout,
                  QPlainTextEdit, QPrintDialog, QPrinter, QPushButton, QScrollArea, QSizePolicy, QSplitter,
                  Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
@@ -32,8 +32,8 @@ from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDia
                             VoidSlipDialog)
 from .round_models import (LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, RoundHistoryModel, SlipModel,
                            round_level, round_status, signed, wager_text)
-from .theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED, money
-from .widgets import Entry, dollars_text, fit_columns, label, record_view, say, set_refused, visible
+from ..theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED, money
+from ..widgets import Entry, dollars_text, fit_columns, label, record_view, say, set_refused, visible
 
 MODE_WORDS = {"house": "House: the dealer banks", "player": "Player bank", "co-bank": "Co-bank",
               "player-dealer": "Player-dealer (002)"}

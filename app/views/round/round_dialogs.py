@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from app.workstation.changes import NOTHING
 
-from . import theme
-from .dialogs import PinDialog, WorkDialog
+from .. import theme
+from ..dialogs import PinDialog, WorkDialog
 from app.qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
                  QVBoxLayout, QWidget)
 from .round_models import wager_text
-from .theme import AMBER, LEVEL_MARK, money
+from ..theme import AMBER, LEVEL_MARK, money
 
 RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = (("s", "♠", False), ("h", "♥", True), ("d", "♦", True), ("c", "♣", False))
