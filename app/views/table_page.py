@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from . import theme
 from .pit_models import DeckModel, HistoryModel, IrregularityModel, seat_text
-from app.qt import QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout, QWidget
+from app.qt import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget,
+                    QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text
 from .widgets import record_view
