@@ -350,9 +350,8 @@ class MainWindow(QMainWindow):
         self.hold_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
-        if u.first:
-            self.bridge.read(lambda ws: ws.needs_first_administrator(), self._first_administrator,
-                             lambda e: None)
+        if u.needs_administrator:
+            self._first_administrator()
         self._enable()
 
     def on_failed(self, text: str) -> None:
@@ -360,8 +359,8 @@ class MainWindow(QMainWindow):
         theme.set_level(self.banner, RED, filled=True)
         self.banner.show()
 
-    def _first_administrator(self, needed: bool) -> None:
-        if needed and self.dialog is None:
+    def _first_administrator(self) -> None:
+        if self.dialog is None:
             self._open(FirstAdministratorDialog(self.bridge, self))
 
     def _show_session(self, s, now) -> None:

@@ -63,8 +63,8 @@ class RoundPanel(QWidget):
         self.rows: dict[int, PositionRow] = {}
         self._sets: dict = {}           # (profile, positions) -> (their box, their rows)
         self._shape = None
-        self._reading = self._again = False
-        self._stale = self._want_full = True
+        self._shown = False             # the bridge brings the table's round while the panel is shown
+        self._reading = False           # waiting for the table's rounds and slips it asked for
         self.dialog = None
         self.settle_pressed: float | None = None      # perf_counter() at Settle, and when its ledger was shown
         self.settle_shown: float | None = None
@@ -190,7 +190,7 @@ class RoundPanel(QWidget):
         bridge.changed.connect(self._on_update)
         self._show_draft(None)
 
-    # -- which table, and reading it -----------------------------------------------------------
+    # -- which table, and what the bridge brings of it ---------------------------------------------
     def set_table(self, table: str | None) -> None:
         if table == self.table:
             return
@@ -205,69 +205,57 @@ class RoundPanel(QWidget):
         self.tabs.setCurrentWidget(self.entry)
         say(self.message, "", None)
         self._show_draft(None)
-        self._stale = True
-        self.refresh()
+        self._reading = self._shown and table is not None      # another table: all of it comes
+        self._watch()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        if not self._shown:
+            self._shown = True
+            self._reading = self.table is not None             # shown again: all of it comes
+            self._watch()
+
+    def hideEvent(self, event) -> None:
+        super().hideEvent(event)
+        if self._shown:
+            self._shown = self._reading = False
+            self._watch()
+
+    def _watch(self) -> None:
+        """Tell the bridge what the panel looks at: its table's round while it is shown, and the
+        settled round open in it."""
+        self.bridge.watch_round(self._shown, self.result.settlement if self.result is not None else None)
+
+    def _reread(self, soon: bool = False) -> None:
+        """The table's rounds and slips (and the settled round open) come again with the next
+        update, a person's action having changed them; ``soon``: that update comes now."""
+        self._reading = self._shown and self.table is not None
+        self.bridge.reread_round(soon)
 
     def _on_update(self, u) -> None:
+        """The bridge's one signal: the table's round, when the update carries it."""
         if self.table is None:
             return
-        if u.first or u.changes.approvals:
-            self.refresh()                  # a decision changes where a settled round stands
-        elif self.table in u.changes.rounds:
-            self.refresh(full=False)        # the round being entered (typed, or read by the shuffler)
+        if u.round is not None and u.round.table == self.table:
+            self._show_round(u.round)
         elif u.changes.session:
             self.enable_commands()
 
-    def refresh(self, full: bool = True) -> None:
-        """Read the table's round being entered and, ``full``, its rounds, its slips and the round
-        shown: one read down the bridge. A shuffler's hands arrive many times a second, so they
-        read the round being entered only."""
-        if self.table is None:
+    def _show_round(self, r) -> None:
+        """The round being entered, and the table's rounds, slips and the settled round open when
+        they came (``TableRound``, app/views/bridge.py)."""
+        if r.error:
+            self._reading = False
+            say(self.message, f"{LEVEL_MARK[RED]} reading the round failed: {r.error}", RED)
             return
-        self._want_full = self._want_full or full
-        if not self.isVisible():
-            self._stale = True
-            return
-        if self._reading:
-            self._again = True
-            return
-        self._reading, self._stale = True, False
-        full, self._want_full = self._want_full, False
-        table = self.table
-        shown = self.result.settlement if self.result is not None and full else None
-
-        def read(ws):
-            draft = ws.round_draft(table)
-            if not full:
-                return table, draft, None, None, None
-            return (table, draft, ws.rounds(table), ws.slip_book(table),
-                    ws.round_result(shown) if shown is not None else None)
-        self.bridge.read(read, self._read, self._read_failed)
-
-    def _read(self, got) -> None:
-        self._reading = False
-        table, draft, rounds, slips, result = got
-        if table == self.table:
-            self._show_draft(draft)
-            if rounds is not None:
-                self.history.set_records(rounds)
-                self.slips_tab.show_book(slips)
-            if result is not None and self.result is not None and result.settlement == self.result.settlement:
-                self._show_result(result)
-            self.enable_commands()
-        if self._again:
-            self._again = False
-            self.refresh(full=False)
-
-    def _read_failed(self, error) -> None:
-        self._reading = False
-        self._again = False
-        say(self.message, f"{LEVEL_MARK[RED]} reading the round failed: {error}", RED)
+        self._show_draft(r.draft)
+        if r.rounds is not None:
+            self._reading = False
+            self.history.set_records(r.rounds)
+            self.slips_tab.show_book(r.slips)
+        if r.result is not None and self.result is not None and r.result.settlement == self.result.settlement:
+            self._show_result(r.result)
+        self.enable_commands()
 
     # -- the round being entered ----------------------------------------------------------------
     def _clear_rows(self) -> None:
@@ -512,13 +500,17 @@ class RoundPanel(QWidget):
         say(self.message, "", None)
         # the other views read back what the settlement changed (the tile, the approvals queue),
         # once the settlement is on the screen: their redrawing would otherwise come first
-        self._want_full = True
         self._broadcast(out.changes)
 
-    def _broadcast(self, changes) -> None:
-        """The bridge reads back what ``changes`` changed for every view (an ``Update``), after
-        ``BROADCAST_MS``: the settlement is painted first."""
-        QTimer.singleShot(BROADCAST_MS, self, lambda: self.bridge.act(lambda ws: changes))
+    def _broadcast(self, changes, book: bool = True) -> None:
+        """The bridge reads back what ``changes`` changed for every view (an ``Update``, with this
+        table's rounds and slips when ``book``), after ``BROADCAST_MS``: the settlement is painted
+        first."""
+        def tell():
+            if book:
+                self._reread()
+            self.bridge.act(lambda ws: changes)
+        QTimer.singleShot(BROADCAST_MS, self, tell)
 
     def release(self) -> None:
         r = self.result
@@ -542,7 +534,6 @@ class RoundPanel(QWidget):
                           + (f": payout slip{'s' if len(slips) > 1 else ''} {', '.join(map(str, slips))}" if slips
                              else "") + ".", OK)
         changes = out.changes | first if first is not None else out.changes
-        self._want_full = True
         self._broadcast(changes)
 
     def open_round(self, settlement: int) -> None:
@@ -558,6 +549,7 @@ class RoundPanel(QWidget):
 
     def _show_result(self, r) -> None:
         self.result = r
+        self._watch()
         self.result_view.show_result(r)
         self._logged_shown = None
         if self.tabs.currentWidget() is self.logged:
@@ -598,7 +590,7 @@ class RoundPanel(QWidget):
         slip = self.selected_slip()
         if slip is not None and slip.status != "VOID":
             d = VoidSlipDialog(self.bridge, slip, self.session(), self)
-            d.accepted.connect(lambda: self.refresh())
+            d.accepted.connect(lambda: self._reread(soon=True))
             self.open_dialog(d)
 
     def reissue_slip(self) -> None:
@@ -616,8 +608,8 @@ class RoundPanel(QWidget):
         self.slips_tab.select_later = new
         self.tabs.setCurrentWidget(self.slips_tab)
         say(self.message, f"{LEVEL_MARK[OK]} Void slip {old:06d} issued again as payout slip {new:06d}.", OK)
-        self._broadcast(changes)
-        self.refresh()
+        self._broadcast(changes, book=False)
+        self._reread(soon=True)
 
     def reopen_round(self) -> None:
         """The round shown, which a denial sent back, entered again at its table (with a PIN)."""
@@ -634,7 +626,7 @@ class RoundPanel(QWidget):
         self.tabs.setCurrentWidget(self.entry)
         say(self.message, f"{LEVEL_MARK[OK]} Round {r.round} at {r.table} is being entered again: correct it and "
                           "settle it (F11).", OK)
-        self.refresh()
+        self._reread(soon=True)
 
     # -- for its parts ------------------------------------------------------------------------------
     def tell(self, text: str, level: str | None) -> None:
