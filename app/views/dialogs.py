@@ -12,10 +12,10 @@ from __future__ import annotations
 from app.store.users import ROLES
 
 from . import theme
-from .pit_models import UserModel, seat_text, when, words
+from .pit_models import UserModel
 from app.qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit,
                  QPushButton, Qt, QVBoxLayout, QWidget)
-from .widgets import record_view
+from .widgets import record_view, seat_text, when, words
 
 
 def _error_label() -> QLabel:

@@ -1,4 +1,5 @@
-"""The main window: the floor, a table, the alarms and the approvals, one at a time.
+"""The main window: one view at a time (the floor, a table with its round panel, the alarms, the
+approvals, the progressive meters, the logs, the hold, the shift report), the menus and the status bar.
 
 Everything the window shows arrives in the bridge's one ``changed`` signal (app/views/bridge.py)
 and everything a person does is a QAction with a shortcut, in a menu, listed by Help > Shortcuts
@@ -29,7 +30,7 @@ from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import record_view
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
-# the round panel's commands (app/views/round_panel.py): its methods of the same names
+# the round panel's commands (app/views/round/panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
 

@@ -26,7 +26,7 @@ from app.qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QSizePolicy, QSpl
                  QTabWidget, QTimer, QVBoxLayout, QWidget)
 from .records import RecordRole
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
-from .widgets import label, put, record_view
+from .widgets import label, put, record_view, restyle
 
 REFRESH_MS = 500       # at most two redraws a second, however fast the meters move
 PAGE = 10_000          # readings a controller per read: a long shift is read in pages, between pumps
@@ -137,10 +137,7 @@ class ControllerCard(QFrame):
             self.pending.hide()
         level = RED if (not r.wagers_open or r.link == "offline" or (a is not None and not a.agrees)) else \
             AMBER if pending or r.link == "degraded" else OK
-        if self.property("level") != level:
-            self.setProperty("level", level)
-            self.style().unpolish(self)
-            self.style().polish(self)
+        restyle(self, "level", level)
         # the chart: what is new, the marks, the shift so far
         if r.since is not None and r.start is not None and self.chart.n == 0:
             self.chart.extend([clock_seconds(r.since)], [r.start.cents])   # the meter as the shift began

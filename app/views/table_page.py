@@ -5,18 +5,19 @@ far left to the far right, the dealer below (002: seven seated positions and no 
 Each says who sits there and what they do this round (bank, wager, progressive, first to the
 table, the starting position and the order they receive cards). Below: the bank and who is
 offered it next, the decks with their colours, counts and clocks, this round's irregularities
-with their consequences and citations, and the table's history, newest first.
+with their consequences and citations, and the table's history, newest first. The table's round
+panel (app/views/round/) is a second tab beside the detail, under the same header.
 """
 
 from __future__ import annotations
 
 from . import theme
-from .pit_models import DeckModel, HistoryModel, IrregularityModel, seat_text
+from .pit_models import DeckModel, HistoryModel, IrregularityModel
 from app.qt import (QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget,
                     QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .tile import state_text
-from .widgets import record_view
+from .widgets import record_view, seat_text
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -98,7 +99,7 @@ class PositionBox(QFrame):
 class TablePage(QWidget):
     def __init__(self, fetch_history, parent: QWidget | None = None, round_panel: QWidget | None = None):
         """``fetch_history(table, before, deliver)`` reads an older page off the GUI thread;
-        ``round_panel`` (app/views/round_panel.py) is the table's second tab, beside its detail."""
+        ``round_panel`` (app/views/round/panel.py) is the table's second tab, beside its detail."""
         super().__init__(parent)
         self.round_panel = round_panel
         self.setObjectName("table")
@@ -207,7 +208,7 @@ class TablePage(QWidget):
             box.addWidget(layout_box)
             box.addWidget(lower, 1)
             return
-        # the table's detail and its round panel (issue 14), one tab each, under the same header
+        # the table's detail and its round panel, one tab each, under the same header
         detail = QWidget()
         dbox = QVBoxLayout(detail)
         dbox.setContentsMargins(0, 4, 0, 0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import theme
 from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .widgets import label
+from .widgets import label, restyle
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
               "starting_position": "STARTING POSITION"}
@@ -173,10 +173,7 @@ class TileWidget(QFrame):
             if old is None or any(getattr(t, f) != getattr(old, f) for f in fields):
                 getattr(self, part)(t)
         level = tile_level(t)
-        if self.property("level") != level:
-            self.setProperty("level", level)
-            self.style().unpolish(self)
-            self.style().polish(self)
+        restyle(self, "level", level)
         summary = self.summary()
         if summary != self.accessibleDescription():
             self.setAccessibleDescription(summary)

@@ -1,5 +1,6 @@
 """The small widgets and helpers every view builds with: a label, a list of records, a field a
-person types into, and the few calls that show a text, a level or a refusal on them.
+person types into, the few calls that show a text, a level or a refusal on them, and the words of
+a time, a seat, a kind and an amount typed back.
 
 A view imports these from here, never from another view's module. Each only shows what it is
 given: nothing here reads the workstation or decides a rule.
@@ -7,9 +8,38 @@ given: nothing here reads the workstation or decides a rule.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from . import theme
-from app.qt import QAbstractItemView, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer, QWidget
+from app.qt import (QAbstractItemView, QAction, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer, QToolButton,
+                    QWidget)
 from .theme import money
+
+
+# -- words -------------------------------------------------------------------------------------
+def when(t: datetime | None) -> str:
+    return "" if t is None else f"{t:%a %H:%M:%S}"
+
+
+def stamp(t: datetime | None) -> float:
+    return 0.0 if t is None else t.timestamp()
+
+
+def words(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+def seat_text(seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return "dealer" if seat == 0 else f"seat {seat}"
+
+
+def dollars_text(cents: int | None) -> str:
+    """Cents as a person would type them back: 25.00, 1,234.50."""
+    if cents is None:
+        return ""
+    return money(cents).lstrip("$")
 
 
 # -- labels ------------------------------------------------------------------------------------
@@ -48,21 +78,21 @@ def say(lb: QLabel, text: str, level: str | None = None, filled: bool = False) -
     visible(lb, bool(text))
 
 
+def restyle(w: QWidget, name: str, value) -> None:
+    """A property the style sheet selects on (``QFrame#tile[level="red"]``), the widget styled
+    again when it changes."""
+    if w.property(name) == value:
+        return
+    w.setProperty(name, value)
+    w.style().unpolish(w)
+    w.style().polish(w)
+
+
 # -- fields ------------------------------------------------------------------------------------
 def set_refused(edit: QWidget, refused: bool) -> None:
     """The field outlined as refused (its style sheet's ``[refused="true"]``), or not."""
-    if bool(edit.property("refused")) == refused:
-        return
-    edit.setProperty("refused", refused)
-    edit.style().unpolish(edit)
-    edit.style().polish(edit)
-
-
-def dollars_text(cents: int | None) -> str:
-    """Cents as a person would type them back: 25.00, 1,234.50."""
-    if cents is None:
-        return ""
-    return money(cents).lstrip("$")
+    if bool(edit.property("refused")) != refused:
+        restyle(edit, "refused", refused)
 
 
 class Entry(QLineEdit):
@@ -88,6 +118,19 @@ class Entry(QLineEdit):
         if self.isReadOnly() or not (self.dirty or self.hasFocus()):
             if self.text() != text:
                 self.setText(text)
+
+
+# -- commands ----------------------------------------------------------------------------------
+def command_button(action: QAction, name: str, scale: float | None = None, bold: bool = False) -> QToolButton:
+    """A button that is the window's command ``action`` (its words, shortcut, tooltip and whether
+    it may be used), named ``button_NAME``; ``scale``: its font, times the base size."""
+    b = QToolButton()
+    b.setDefaultAction(action)
+    b.setObjectName(f"button_{name}")
+    b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    if scale is not None:
+        b.setFont(theme.font(scale, bold=bold))
+    return b
 
 
 # -- lists of records --------------------------------------------------------------------------

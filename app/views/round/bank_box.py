@@ -8,10 +8,9 @@ the field in red with the workstation's reason. Nothing here decides who may ban
 from __future__ import annotations
 
 from .. import theme
-from ..pit_models import seat_text
 from app.qt import QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QPushButton, Qt, QVBoxLayout, QWidget
 from ..theme import LEVEL_MARK, NONE, OK, RED, money
-from ..widgets import Entry, dollars_text, label, say, set_refused, visible
+from ..widgets import Entry, dollars_text, label, say, seat_text, set_refused, visible
 
 MODE_WORDS = {"house": "House: the dealer banks", "player": "Player bank", "co-bank": "Co-bank",
               "player-dealer": "Player-dealer (002)"}

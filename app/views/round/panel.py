@@ -3,8 +3,10 @@ card-reading shuffler reads it, settled, approved, released with its payout slip
 rounds and slips.
 
 Everything it shows is a readout of the workstation (``RoundDraftInfo``, ``RoundResult``,
-``RoundSummary``, ``SlipInfo``: app/workstation/readouts.py) and everything a person does is one
-workstation call through the bridge (``bridge.act``). Nothing here computes a rule: a field sends
+``RoundSummary``, ``SlipInfo``: app/workstation/readouts.py). While the panel is shown, the table's
+round comes in the bridge's updates (``Update.round``: ``Bridge.watch_round``); a settled round
+opened from the Rounds tab and a wager checked as it is typed are reads. Everything a person does is
+one workstation call through the bridge (``bridge.act``). Nothing here computes a rule: a field sends
 what was typed, and shows the workstation's reason beside it when refused; which fields there are
 comes from the draft's ``form`` (the profile's wagers, the banking modes and what each takes).
 
@@ -34,7 +36,7 @@ from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDia
 from .round_models import RoundHistoryModel
 from .slips_tab import SlipsTab
 from ..theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED
-from ..widgets import Entry, dollars_text, label, record_view, say, set_refused, visible
+from ..widgets import Entry, command_button, dollars_text, label, record_view, say, set_refused, visible
 
 BROADCAST_MS = 60       # after a settlement is shown, the other views hear of it
 PANEL_STYLE = (f'QLineEdit[refused="true"] {{ border: 2px solid {COLOUR[RED].name()}; }} '
@@ -82,11 +84,7 @@ class RoundPanel(QWidget):
             a = self.actions.get(name)
             if a is None:
                 continue
-            b = QToolButton()
-            b.setDefaultAction(a)
-            b.setObjectName(f"button_{name}")
-            b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            b.setFont(theme.font(1.1, bold=name == "settle"))
+            b = command_button(a, name, 1.1, bold=name == "settle")
             bar.addWidget(b)
             self.buttons[name] = b
         self.problems = label("", 1.1, bold=True, name="round_problems", wrap=True)

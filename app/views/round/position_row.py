@@ -10,10 +10,9 @@ rule.
 from __future__ import annotations
 
 from .. import theme
-from ..pit_models import seat_text
 from app.qt import QCheckBox, QFrame, QGridLayout, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 from ..theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from ..widgets import Entry, dollars_text, label, say, set_refused, visible
+from ..widgets import Entry, dollars_text, label, say, seat_text, set_refused, visible
 
 WAGER_LABELS = {"base": "Base", "fortune": "Fortune", "fortune_toke": "Toke", "insurance": "Insurance",
                 "three_card": "3-card", "seven_card": "7-card", "ace_high": "Ace-High", "progressive": "Progressive"}

@@ -6,11 +6,10 @@ by party, the approvals it needs and the payouts with their slips.
 from __future__ import annotations
 
 from .. import theme
-from ..pit_models import when
-from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QToolButton, QVBoxLayout, QWidget
+from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QVBoxLayout, QWidget
 from .round_models import LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, round_level, round_status, signed
 from ..theme import NONE
-from ..widgets import fit_columns, label, record_view, say, visible
+from ..widgets import command_button, fit_columns, label, record_view, say, visible, when
 
 BIG_TABLES = 1.2        # the settlement's tables on a tall screen, times the base font
 
@@ -79,11 +78,7 @@ class ResultView(QWidget):
         status.addWidget(self.status, 1)
         self.reopen = None
         if reopen is not None:
-            self.reopen = QToolButton()
-            self.reopen.setDefaultAction(reopen)
-            self.reopen.setObjectName("button_reopen_round")
-            self.reopen.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            self.reopen.setFont(theme.font(1.1, bold=True))
+            self.reopen = command_button(reopen, "reopen_round", 1.1, bold=True)
             status.addWidget(self.reopen)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from app.reports import slip as slip_report
 
-from app.qt import QAction, QFileDialog, QHBoxLayout, QPrintDialog, QPrinter, Qt, QToolButton, QVBoxLayout, QWidget
+from app.qt import QAction, QFileDialog, QHBoxLayout, QPrintDialog, QPrinter, QVBoxLayout, QWidget
 from .round_models import SlipModel
 from ..theme import LEVEL_MARK, OK, RED
-from ..widgets import label, record_view
+from ..widgets import command_button, label, record_view
 
 COMMANDS = ("print_slip", "save_slip", "void_slip", "reissue_slip")
 
@@ -35,11 +35,7 @@ class SlipsTab(QWidget):
         for name in COMMANDS:
             a = actions.get(name)
             if a is not None:
-                b = QToolButton()
-                b.setDefaultAction(a)
-                b.setObjectName(f"button_{name}")
-                b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-                bar.addWidget(b)
+                bar.addWidget(command_button(a, name))
         bar.addStretch(1)
         box = QVBoxLayout(self)
         box.addWidget(label("Payout slips of this table, in number order. A void slip keeps its number; it is "
