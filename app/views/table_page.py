@@ -17,8 +17,7 @@ from .position_box import PositionBox
 from app.qt import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout,
                     QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .tile import state_text
-from .widgets import record_view, seat_text
+from .widgets import record_view, seat_text, state_text
 
 class TablePage(QWidget):
     def __init__(self, fetch_history, parent: QWidget | None = None, round_panel: QWidget | None = None):

@@ -11,15 +11,7 @@ from __future__ import annotations
 from . import theme
 from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .widgets import label, restyle
-
-STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
-              "starting_position": "STARTING POSITION"}
-
-
-def state_text(state: str) -> str:
-    return STATE_WORD.get(state, state.replace("_", " ").upper())
-
+from .widgets import label, restyle, state_text
 
 def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
     lb = label("", scale, bold, name=name, mono=mono)

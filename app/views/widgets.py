@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from . import theme
-from app.qt import (QAbstractItemView, QAction, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer, QToolButton,
-                    QWidget)
+from app.qt import (QAbstractItemView, QAction, QColor, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer,
+                    QToolButton, QWidget)
 from .theme import money
 
 
@@ -27,6 +27,15 @@ def stamp(t: datetime | None) -> float:
 
 def words(kind: str) -> str:
     return kind.replace("_", " ")
+
+
+STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
+              "starting_position": "STARTING POSITION"}
+
+
+def state_text(state: str) -> str:
+    """A table's state (the procedures' word) as the floor and the table view say it."""
+    return STATE_WORD.get(state, state.replace("_", " ").upper())
 
 
 def seat_text(seat: int | None) -> str:
@@ -187,3 +196,24 @@ def fit_columns(v: QTableView) -> None:
             h.resizeSection(n, cap)
     if v.model().rowCount() and v.isVisible():
         v.setProperty("fitted", True)
+
+
+# -- charts ------------------------------------------------------------------------------------
+def dark_plot(pg, name: str, tick_scale: float, tick_pen, grid: tuple[bool, bool], **kw):
+    """A pyqtgraph PlotWidget as the window draws its charts: dark, still (no menu, buttons, pan
+    or zoom: it follows the data, not the mouse), its tick labels in the theme's font. ``pg`` is
+    pyqtgraph, which a chart imports the first time it is drawn (app.qt.pyqtgraph)."""
+    widget = pg.PlotWidget(background=QColor("#111215"), **kw)
+    widget.setObjectName(name)
+    plot = widget.getPlotItem()
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.showGrid(x=grid[0], y=grid[1], alpha=0.25)
+    font = theme.font(tick_scale)
+    for side in ("left", "bottom"):
+        axis = plot.getAxis(side)
+        axis.setTickFont(font)
+        axis.setTextPen(tick_pen)
+        axis.setPen(QColor("#3a3d46"))
+    return widget
