@@ -13,7 +13,7 @@ from datetime import datetime
 
 from app.views.dialogs import DecideDialog
 from app.qt import Qt
-from app.views.round_dialogs import ReissueSlipDialog, ReopenRoundDialog, VoidSlipDialog
+from app.views.round.round_dialogs import ReissueSlipDialog, ReopenRoundDialog, VoidSlipDialog
 from tests.test_gui_rounds import (DEALER, FLOOR, PAYEE, PIT, ROOT, activate, count, gone, idle, logged,  # noqa: F401
                                    no_threads_left, open_round_panel, pitdesk_settle, rpit, settle_from_panel,
                                    sign_in, start_round, themed, type_field, type_round)

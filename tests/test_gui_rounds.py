@@ -36,7 +36,7 @@ from app.simulate.sim_device import SimDevice
 from app.store.log import Record
 from app.views.main_window import MainWindow
 from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, QSettings, Qt, QToolButton
-from app.views.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
+from app.views.round.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from app.simulate.demo import add_demo_users
 from app.simulate.opening import DEMO_DEALER, DEMO_FLOOR, opening_events
@@ -395,7 +395,7 @@ def render_png(pdf: Path, stem: Path) -> Path:
 
 
 def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
-    from app.views.round_dialogs import VoidSlipDialog
+    from app.views.round.round_dialogs import VoidSlipDialog
     w, ws = rpit.window, rpit.ws
     panel = w.round_panel
     done = []

@@ -14,7 +14,7 @@ import pytest
 
 from app.simulate.shift import SIM_PIN
 from app.views.log_models import PAGE, KeyRole, LevelRole
-from app.views.logs_page import LogTabPage
+from app.views.log_tab import LogTabPage
 from app.views.main_window import MainWindow
 from app.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
 from app.views.theme import OK, RED

@@ -8,7 +8,27 @@ being empty, and the bridge pumps then, at most one pump every ``SOON_MS`` (its 
 pumps every ``PUMP_MS`` for the clocks and the idle sign-out); after each pump, and after each action a
 person takes, the bridge reads back what changed and emits ONE signal, ``changed``, with an
 ``Update``: the ``Changes`` and the fresh readouts of just those things (Anki's operations: one
-"what changed" value the views react to). A view never asks the workstation anything itself.
+"what changed" value the views react to).
+
+A view gets its data one way, by what it is:
+
+- Live state reaches a view only in an ``Update``. A view says what it looks at and the bridge
+  reads it back with every update that may have changed it: the tiles, alarms, approvals and the
+  session always; the watched table's ``TableDetail`` (``watch_table``); that table's round as its
+  round panel shows it (``watch_round``: the round being entered, and the table's rounds, its
+  slips and the settled round open in the panel); the users while their dialog is open
+  (``watch_users``); whether the log still needs its first administrator (the first update).
+- A person's action is ``act(lambda ws: ws.<action>(...))``: its ``Changes`` come back to every
+  view as an ``Update`` before ``on_done`` has its result.
+- A read that no update carries, asked for when a person asks or a view is shown, is
+  ``read`` (on the lane), ``read_aside`` (on the logs' lane, with a connection of its own) or
+  ``read_logs`` (the logs): a page of a table's history, one settled round opened, a wager
+  checked as it is typed, the hold of a period, a shift report, the progressive meters' pages,
+  the logs' pages, their tables and an export.
+
+A view never calls the workstation outside these, but for its configuration, which never
+changes and is read on any thread: the floor's tables and the logs' tabs (the window, as it is
+made) and the shifts (``shifts``).
 
 The clocks on the tiles move with time and not only with events, so the tiles are read again
 at least once a second. ``now`` is the workstation's clock, so a test moves time by moving that
@@ -18,7 +38,7 @@ clock and nothing here sleeps.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -35,6 +55,19 @@ TOUCH_EVERY = timedelta(seconds=1)
 
 
 @dataclass(frozen=True)
+class TableRound:
+    """The watched table's round, as its round panel shows it. ``draft`` is always read (None: no
+    round is being entered); ``rounds``, ``slips`` and ``result`` only when they may have changed
+    (None: not read this time); ``error``: the round could not be read, and why."""
+    table: str
+    draft: Any = None                         # RoundDraftInfo, or None
+    rounds: tuple | None = None               # the table's RoundSummary, newest first
+    slips: tuple | None = None                # the table's SlipInfo, in number order
+    result: Any = None                        # the RoundResult of the settlement open in the panel
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Update:
     """What one pump or one action changed, with the readouts the views redraw from. A field
     left None was not read this time (it did not change); ``session`` is always read."""
@@ -47,6 +80,8 @@ class Update:
     detail: Any = None                        # the watched table's TableDetail
     users: tuple | None = None                # every UserInfo (while the users dialog is open)
     first: bool = False                       # the first update: everything is in it
+    round: TableRound | None = None           # the watched table's round (while its round panel is shown)
+    needs_administrator: bool = False         # the first update: the log has no user yet
 
 
 @dataclass
@@ -54,6 +89,9 @@ class _Wanted:
     """What the GUI looks at, copied to each lane task (never shared between threads)."""
     table: str | None = None
     users: bool = False
+    round: bool = False             # the watched table's round panel is shown
+    settlement: int | None = None   # the settled round open in it
+    book: int = 0                   # asked for the table's rounds and slips again this many times
 
 
 @dataclass
@@ -62,6 +100,8 @@ class _Reads:
     tick: datetime | None = None
     table: str | None = None
     users: bool = False
+    round: bool = False
+    book: int = 0
     seen: set = field(default_factory=set)
 
 
@@ -136,7 +176,7 @@ class Bridge(QObject):
         if self._pumping or self.stopped or self._closed:
             return
         self._pumping = True
-        wanted = _Wanted(self.wanted.table, self.wanted.users)
+        wanted = replace(self.wanted)
         if not self.lane.run(lambda: self._pump_work(wanted), self._pumped, self._pump_failed):
             self._pumping = False
 
@@ -172,7 +212,7 @@ class Bridge(QObject):
         """Run ``action(workstation)`` on the lane. If it returns a ``Changes``, the views get an
         ``Update`` for it before ``on_done(result)`` runs; an error goes to ``on_error`` (a
         dialog shows it as it is) and the log stopping also to ``failed``."""
-        wanted = _Wanted(self.wanted.table, self.wanted.users)
+        wanted = replace(self.wanted)
 
         def work():
             result = action(self.ws)
@@ -237,6 +277,23 @@ class Bridge(QObject):
         self.wanted.table = table
         self.pump_soon()
 
+    def watch_round(self, on: bool, settlement: int | None = None) -> None:
+        """The round panel of the watched table is shown (``on``), with the settled round
+        ``settlement`` open in it (None: none): the updates carry the table's round (``Update.round``).
+        Shown again, the next update brings all of it."""
+        again = on and not self.wanted.round
+        self.wanted.round, self.wanted.settlement = on, settlement
+        if again:
+            self.pump_soon()
+
+    def reread_round(self, soon: bool = False) -> None:
+        """The watched table's rounds or slips changed by a person's action (a settlement, a
+        release, a slip voided or issued again, a round entered again): the next update carries
+        them, with the settled round open in the panel, read again; ``soon``: that update comes now."""
+        self.wanted.book += 1
+        if soon:
+            self.pump_soon()
+
     def watch_users(self, on: bool) -> None:
         self.wanted.users = on
         self.pump_soon()
@@ -253,8 +310,9 @@ class Bridge(QObject):
             r.tick = now
         new_table = wanted.table != r.table
         new_users = wanted.users and not r.users
-        r.table, r.users = wanted.table, wanted.users
-        if not (changes or tick or new_table or new_users):
+        new_round = wanted.round and (new_table or not r.round or wanted.book != r.book)
+        r.table, r.users, r.round, r.book = wanted.table, wanted.users, wanted.round, wanted.book
+        if not (changes or tick or new_table or new_users or new_round):
             return None
         ws = self.ws
         tiles = ws.reads.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
@@ -265,7 +323,28 @@ class Bridge(QObject):
                                          or changes.approvals):
             detail = ws.reads.table_detail(wanted.table, now)
         users = ws.people.users() if wanted.users and (new_users or changes.users or changes.session) else None
-        return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first)
+        round_ = None
+        if wanted.round and wanted.table is not None:
+            # a decision changes where a settled round stands; a shuffler's hands, arriving many
+            # times a second, change the round being entered only
+            book = first or new_round or bool(changes.approvals)
+            if book or wanted.table in changes.rounds:
+                round_ = self._read_round(wanted, book)
+        needs = ws.people.needs_first_administrator() if first else False
+        return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first, round_, needs)
+
+    def _read_round(self, wanted: _Wanted, book: bool) -> TableRound:
+        """The watched table's round being entered and, ``book``, its rounds, its slips and the
+        settled round open in the panel."""
+        ws, table = self.ws, wanted.table
+        try:
+            draft = ws.rounds.draft(table)
+            if not book:
+                return TableRound(table, draft)
+            return TableRound(table, draft, ws.rounds.settled(table), ws.rounds.slip_book(table),
+                              ws.rounds.result(wanted.settlement) if wanted.settlement is not None else None)
+        except Exception as e:      # said in the round panel; the other views' readouts still go
+            return TableRound(table, error=str(e) or type(e).__name__)
 
     # -- failure ----------------------------------------------------------------------------------
     def _stop(self, error: BaseException) -> None:

@@ -17,8 +17,8 @@ import numpy as np
 from app.workstation.hold import LABELS
 
 from . import theme
-from .progressive_chart import dark_plot
 from app.qt import QColor, QFontMetrics, pyqtgraph
+from .widgets import dark_plot
 
 ACTUAL = QColor("#6cb6ff")
 THEORETICAL = QColor("#a4abb8")

@@ -25,8 +25,8 @@ from .hold_models import PIT, HoldLinesModel, HoldTablesModel, percent, table_ro
 from app.qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTimer, QVBoxLayout,
                  QWidget)
 from .records import RecordRole
-from .table_page import record_view
 from .theme import LEVEL_MARK, RED, money
+from .widgets import label, record_view
 
 REFRESH_MS = 2000
 PERIODS = (("shift", "This shift"), ("last_shift", "Last shift"), ("today", "Today"), ("yesterday", "Yesterday"),
@@ -55,15 +55,6 @@ def period_of(kind: str, now: datetime, chosen: tuple[datetime, datetime] | None
     raise ValueError(f"no period {kind!r} ({', '.join(k for k, _ in PERIODS)})")
 
 
-def _label(scale: float, bold: bool = False, name: str = "") -> QLabel:
-    lb = QLabel()
-    lb.setFont(theme.font(scale, bold))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
-    if name:
-        lb.setObjectName(name)
-    return lb
-
-
 class HoldPage(QWidget):
     def __init__(self, bridge, floor=lambda: (), parent: QWidget | None = None):
         super().__init__(parent)
@@ -82,9 +73,9 @@ class HoldPage(QWidget):
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
 
-        self.title = _label(1.8, True, "title")
+        self.title = label("", 1.8, True, "title")
         self.title.setText("Hold")
-        self.words = _label(1.2, True, "period_words")
+        self.words = label("", 1.2, True, "period_words")
         theme.set_dim(self.words)
         self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)   # never widens the window
         self.kind = QComboBox()
@@ -93,8 +84,7 @@ class HoldPage(QWidget):
         for key, text in PERIODS:
             self.kind.addItem(text, key)
         self.kind.setToolTip("the period the hold is over; the shifts are the workstation's (grave, day, swing)")
-        period_label = _label(1.1)
-        period_label.setText("&Period")
+        period_label = label("&Period", 1.1)
         period_label.setBuddy(self.kind)
         self.start_edit, self.end_edit = QDateTimeEdit(), QDateTimeEdit()
         for edit, name in ((self.start_edit, "from"), (self.end_edit, "to")):
@@ -104,11 +94,10 @@ class HoldPage(QWidget):
             edit.setFont(theme.font(1.1))
             edit.hide()
             edit.dateTimeChanged.connect(self._chosen_changed)
-        self.to_label = _label(1.1)
-        self.to_label.setText("to")
+        self.to_label = label("to", 1.1)
         self.to_label.hide()
         self.kind.currentIndexChanged.connect(self._kind_changed)
-        self.status = _label(1.1, False, "status")
+        self.status = label("", 1.1, False, "status")
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addSpacing(24)
@@ -129,8 +118,8 @@ class HoldPage(QWidget):
             view.setFont(theme.font(1.1))
             model.set_font_scale(1.1)
         self.tables_view.selectionModel().currentRowChanged.connect(self._table_chosen)
-        self.lines_title = _label(1.3, True, "lines_title")
-        self.totals = _label(1.3, True, "totals")
+        self.lines_title = label("", 1.3, True, "lines_title")
+        self.totals = label("", 1.3, True, "totals")
         self.chart_host = QVBoxLayout()
         chart_box = QWidget()
         chart_box.setLayout(self.chart_host)

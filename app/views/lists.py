@@ -15,8 +15,8 @@ from .pit_models import AlarmModel, ApprovalModel
 from app.qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
                  QVBoxLayout, QWidget)
 from .records import RecordRole, SortRole
-from .table_page import record_view
 from .theme import AMBER, LEVEL_MARK, NONE, RED
+from .widgets import record_view
 
 
 class WaitingProxy(QSortFilterProxyModel):

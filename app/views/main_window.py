@@ -1,4 +1,5 @@
-"""The main window: the floor, a table, the alarms and the approvals, one at a time.
+"""The main window: one view at a time (the floor, a table with its round panel, the alarms, the
+approvals, the progressive meters, the logs, the hold, the shift report), the menus and the status bar.
 
 Everything the window shows arrives in the bridge's one ``changed`` signal (app/views/bridge.py)
 and everything a person does is a QAction with a shortcut, in a menu, listed by Help > Shortcuts
@@ -21,14 +22,15 @@ from .logs_page import LogsPage
 from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
-from .round_panel import RoundPanel
+from .round.panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
                  QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
-from .table_page import TablePage, record_view
+from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+from .widgets import record_view
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
-# the round panel's commands (app/views/round_panel.py): its methods of the same names
+# the round panel's commands (app/views/round/panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
 
@@ -349,9 +351,8 @@ class MainWindow(QMainWindow):
         self.hold_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
-        if u.first:
-            self.bridge.read(lambda ws: ws.people.needs_first_administrator(), self._first_administrator,
-                             lambda e: None)
+        if u.needs_administrator:
+            self._first_administrator()
         self._enable()
 
     def on_failed(self, text: str) -> None:
@@ -359,8 +360,8 @@ class MainWindow(QMainWindow):
         theme.set_level(self.banner, RED, filled=True)
         self.banner.show()
 
-    def _first_administrator(self, needed: bool) -> None:
-        if needed and self.dialog is None:
+    def _first_administrator(self) -> None:
+        if self.dialog is None:
             self._open(FirstAdministratorDialog(self.bridge, self))
 
     def _show_session(self, s, now) -> None:

@@ -1,4 +1,5 @@
-"""The record models the views show: alarms, approvals, decks, irregularities, history, users.
+"""The record models of the pit's lists: alarms, approvals, decks, irregularities, a table's
+history, users, shortcuts.
 
 Each is a ``RecordModel`` (app/views/records.py) with its columns declared. A column only
 words what the workstation's readouts already say (app/workstation/readouts.py): a status word
@@ -8,30 +9,12 @@ beside its colour, money in dollars, a time; nothing here decides a rule.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from . import theme
 from app.qt import QModelIndex
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-
-
-def when(t: datetime | None) -> str:
-    return "" if t is None else f"{t:%a %H:%M:%S}"
-
-
-def stamp(t: datetime | None) -> float:
-    return 0.0 if t is None else t.timestamp()
-
-
-def words(kind: str) -> str:
-    return kind.replace("_", " ")
-
-
-def seat_text(seat: int | None) -> str:
-    if seat is None:
-        return ""
-    return "dealer" if seat == 0 else f"seat {seat}"
+from .widgets import seat_text, stamp, when, words
 
 
 # -- alarms ---------------------------------------------------------------------------------
@@ -45,7 +28,7 @@ def alarm_status(a) -> str:
     if not a.open:
         return f"{LEVEL_MARK[OK]} ACKNOWLEDGED"
     if a.cleared is not None:
-        # issue 13: an alarm that clears by itself says so, and still waits
+        # an alarm that clears by itself says so, and still waits
         return f"{LEVEL_MARK[AMBER]} CLEARED BY ITSELF, NOT ACKNOWLEDGED"
     return f"{LEVEL_MARK[RED]} OPEN"
 

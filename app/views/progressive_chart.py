@@ -23,8 +23,9 @@ import numpy as np
 from app.workstation.progressive_readout import clock_seconds
 
 from . import theme
-from app.qt import QColor, pyqtgraph
+from app.qt import pyqtgraph
 from .theme import AMBER, NONE, OK, RED
+from .widgets import dark_plot
 
 HIT_COLOUR = {"PENDING": AMBER, "PAID": OK, "DENIED": RED}
 _AXIS = None
@@ -39,25 +40,6 @@ def _dollar_axis(pg):
                 return [f"${v:,.0f}" if spacing >= 1 else f"${v:,.2f}" for v in values]
         _AXIS = DollarAxis
     return _AXIS
-
-
-def dark_plot(pg, name: str, tick_scale: float, tick_pen, grid: tuple[bool, bool], **kw):
-    """A pyqtgraph PlotWidget as the window draws its charts: dark, still (no menu, buttons, pan
-    or zoom: it follows the data, not the mouse), its tick labels in the theme's font."""
-    widget = pg.PlotWidget(background=QColor("#111215"), **kw)
-    widget.setObjectName(name)
-    plot = widget.getPlotItem()
-    plot.setMenuEnabled(False)
-    plot.hideButtons()
-    plot.setMouseEnabled(x=False, y=False)
-    plot.showGrid(x=grid[0], y=grid[1], alpha=0.25)
-    font = theme.font(tick_scale)
-    for side in ("left", "bottom"):
-        axis = plot.getAxis(side)
-        axis.setTickFont(font)
-        axis.setTextPen(tick_pen)
-        axis.setPen(QColor("#3a3d46"))
-    return widget
 
 
 class MeterChart:

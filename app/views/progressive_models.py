@@ -7,9 +7,9 @@ readout gives it. Nothing here decides a rule.
 
 from __future__ import annotations
 
-from .pit_models import seat_text, stamp, when
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
+from .widgets import seat_text, stamp, when
 
 HIT_LEVEL = {"PENDING": AMBER, "PAID": OK, "DENIED": RED}
 

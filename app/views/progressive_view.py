@@ -1,12 +1,9 @@
 """The progressive view: a card per progressive controller, its hits and the meter's record.
 
-A card shows one controller as the workstation reads it (``ControllerReadout``,
-app/workstation/progressive_readout.py): the meter in large numerals, the tables it serves, its link,
-the lock-out, the acceptor lights against the round's progressive wagers, a PENDING banner
-while a hit waits for a supervisor, and the meter against time since the shift began with hits
-and resets marked (app/views/progressive_chart.py). Under the cards: the hits of every
-controller in the order each reported them, and the meter's record at the start and end of
-each shift and every reset.
+A card (app/views/progressive_card.py) shows one controller as the workstation reads it: the
+meter, its tables, its link, the lock-out, the acceptor lights, a pending hit and the meter's
+chart. Under the cards: the hits of every controller in the order each reported them, and the
+meter's record at the start and end of each shift and every reset.
 
 Live, but not per reading: the bridge's ``changed`` marks the view stale when a table with a
 controller, an approval or an alarm changed; a timer (``REFRESH_MS``) then reads what is new
@@ -18,153 +15,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.workstation.progressive_readout import clock_seconds
-
 from . import theme
+from .progressive_card import ControllerCard
 from .progressive_models import HIT_LEVEL, HitModel, MeterRecordModel, RecordRow
-from app.qt import (QAction, QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt,
-                 QTabWidget, QTimer, QVBoxLayout, QWidget)
+from app.qt import QAction, QGridLayout, QHBoxLayout, QSplitter, Qt, QTabWidget, QTimer, QVBoxLayout, QWidget
 from .records import RecordRole
-from .table_page import record_view
-from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
+from .theme import AMBER, LEVEL_MARK, NONE, RED
+from .widgets import label, put, record_view
 
 REFRESH_MS = 500       # at most two redraws a second, however fast the meters move
 PAGE = 10_000          # readings a controller per read: a long shift is read in pages, between pumps
-
-
-def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
-    lb = QLabel()
-    lb.setFont(theme.font(scale, bold, mono))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
-    if name:
-        lb.setObjectName(name)
-    return lb
-
-
-def _put(label: QLabel, text: str) -> None:
-    if label.text() != text:
-        label.setText(text)
-
-
-class ControllerCard(QFrame):
-    """One controller: who it is, the meter, its states, a pending hit, the chart."""
-
-    def __init__(self, serial: str, parent: QWidget | None = None):
-        super().__init__(parent)
-        from .progressive_chart import MeterChart   # pyqtgraph, the first time a card is made
-        self.serial = serial
-        self.readout = None
-        self.setObjectName("tile")      # the tiles' frame and its level colours (theme.stylesheet)
-        self.setProperty("level", "ok")
-        self.setAccessibleName(f"progressive controller {serial}")
-        self.name = _label(1.5, bold=True, name="serial")
-        self.name.setText(serial)
-        self.tables = _label(1.2, bold=True, name="tables")
-        self.link = _label(1.0, bold=True, name="link")
-        self.meter = _label(3.0, bold=True, mono=True, name="amount")
-        self.meter.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.lockout = _label(1.1, bold=True, name="lockout")
-        self.wagers = _label(1.0, bold=True, name="wagers")
-        self.acceptors = _label(1.0, bold=True, name="acceptors")
-        self.pending = _label(1.3, bold=True, name="pending")
-        self.pending.setMargin(4)
-        self.pending.hide()
-        for lb in (self.lockout, self.wagers, self.acceptors, self.pending, self.tables):
-            # a long line is cut, never widening the card past its half of a 1366-pixel screen
-            lb.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            lb.setMinimumWidth(0)
-        self.chart = MeterChart(f"chart_{serial}")
-        self.chart.widget.setMinimumHeight(int(theme.base_pt() * 6))
-        self.chart.widget.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-
-        top = QHBoxLayout()
-        top.addWidget(self.name)
-        top.addSpacing(12)
-        top.addWidget(self.tables, 1)
-        top.addWidget(self.link)
-        facts = QVBoxLayout()
-        facts.setSpacing(0)
-        facts.addStretch(1)
-        facts.addWidget(self.lockout)
-        facts.addWidget(self.wagers)
-        facts.addWidget(self.acceptors)
-        facts.addStretch(1)
-        amount = QHBoxLayout()
-        amount.addWidget(self.meter, 0)
-        amount.addSpacing(16)
-        amount.addLayout(facts, 1)
-        box = QVBoxLayout(self)
-        box.setContentsMargins(10, 6, 10, 8)
-        box.setSpacing(2)
-        box.addLayout(top)
-        box.addLayout(amount)
-        box.addWidget(self.pending)
-        box.addWidget(self.chart.widget, 1)
-
-    def show_readout(self, r, now: datetime) -> None:
-        self.readout = r
-        _put(self.tables, f"{', '.join(r.tables)} · {r.profile} ({r.rule_text})")
-        _put(self.link, theme.link_words("progressive", r.link))
-        theme.set_level(self.link, theme.LINK_LEVEL.get(r.link, NONE))
-        _put(self.meter, money(r.meter))
-        if r.wagers_open:
-            theme.set_plain(self.meter)
-        else:
-            theme.set_level(self.meter, RED)
-        if r.locked is None:
-            _put(self.lockout, "LOCK-OUT NOT REPORTED YET")
-        else:
-            _put(self.lockout, "LOCK-OUT ON" if r.locked else "LOCK-OUT OFF")
-        self.lockout.setToolTip(f"the lock-out the dealer presses at No more bets ({r.lockout_rule})")
-        theme.set_plain(self.lockout)
-        if not r.wagers_open:
-            _put(self.wagers, f"{LEVEL_MARK[RED]} PROGRESSIVE WAGERS CLOSED")
-            theme.set_level(self.wagers, RED)
-        else:
-            lit = ", ".join(map(str, r.lit)) if r.lit else "none"
-            _put(self.wagers, f"LIGHTS {lit}" + (f" · WAGERS {', '.join(map(str, r.round_wagers)) or 'none'}"
-                                                 if r.round_wagers is not None else ""))
-            theme.set_plain(self.wagers)
-        a = r.acceptors
-        if a is None:
-            _put(self.acceptors, "")
-            self.acceptors.hide()
-        else:
-            self.acceptors.show()
-            self.acceptors.setToolTip(f"{a.text} ({a.rule})")
-            if a.agrees:
-                _put(self.acceptors, f"{LEVEL_MARK[OK]} LIGHTS MATCH THE WAGERS")
-                theme.set_level(self.acceptors, OK)
-            else:
-                _put(self.acceptors, f"{LEVEL_MARK[RED]} LIGHTS ≠ WAGERS: SEE ALARM")
-                theme.set_level(self.acceptors, RED)
-        pending = [h for h in r.hits if h.state == "PENDING"]
-        if pending:
-            h = pending[0]
-            more = f" (+{len(pending) - 1} more)" if len(pending) > 1 else ""
-            _put(self.pending, f"{LEVEL_MARK[AMBER]} PENDING HIT · {h.table} SEAT {h.seat} · {money(h.reported)}{more}")
-            self.pending.setToolTip(f"the hit waits for a {h.role_needed} to validate it ({h.validate_rule}): select "
-                                    "it in the list and approve (F7) or deny (F8)")
-            theme.set_level(self.pending, AMBER, filled=True)
-            self.pending.show()
-        else:
-            self.pending.hide()
-        level = RED if (not r.wagers_open or r.link == "offline" or (a is not None and not a.agrees)) else \
-            AMBER if pending or r.link == "degraded" else OK
-        if self.property("level") != level:
-            self.setProperty("level", level)
-            self.style().unpolish(self)
-            self.style().polish(self)
-        # the chart: what is new, the marks, the shift so far
-        if r.since is not None and r.start is not None and self.chart.n == 0:
-            self.chart.extend([clock_seconds(r.since)], [r.start.cents])   # the meter as the shift began
-        self.chart.extend(r.series.seconds, r.series.cents)
-        self.chart.set_marks([(h.time, h.meter if h.meter is not None else (h.reported or 0), h.state)
-                              for h in r.hits if r.since is None or h.time >= r.since],
-                             [(h.reset.time, h.reset.cents) for h in r.hits
-                              if h.reset is not None and (r.since is None or h.reset.time >= r.since)])
-        if self.chart.redraw():
-            self.chart.span(r.since, max(now, r.meter_time or now))
 
 
 class ProgressivePage(QWidget):
@@ -184,11 +44,11 @@ class ProgressivePage(QWidget):
         self.timer.setInterval(REFRESH_MS)
         self.timer.timeout.connect(self.refresh)
 
-        self.title = _label(1.8, bold=True, name="title")
+        self.title = label("", 1.8, bold=True, name="title")
         self.title.setText("Progressive meters")
-        self.shift = _label(1.2, bold=True, name="shift")
+        self.shift = label("", 1.2, bold=True, name="shift")
         theme.set_dim(self.shift)
-        self.empty = _label(1.3, name="empty")
+        self.empty = label("", 1.3, name="empty")
         self.empty.setText("No progressive controller on this floor.")
         self.empty.hide()
         top = QHBoxLayout()
@@ -267,7 +127,7 @@ class ProgressivePage(QWidget):
     def _failed(self, error: BaseException) -> None:
         self.reading = False
         self.stale = True
-        _put(self.shift, f"{LEVEL_MARK[RED]} could not read the meters: {error}")
+        put(self.shift, f"{LEVEL_MARK[RED]} could not read the meters: {error}")
 
     def _got(self, readouts, since: datetime, now: datetime) -> None:
         self.reading = False
@@ -276,7 +136,7 @@ class ProgressivePage(QWidget):
             return
         self.readouts = readouts
         self.after = {r.serial: r.last_seq for r in readouts}
-        _put(self.shift, f"{self.bridge.shifts.shift_of(now).label} shift since {since:%H:%M}")
+        put(self.shift, f"{self.bridge.shifts.shift_of(now).label} shift since {since:%H:%M}")
         self._place(readouts)
         for r in readouts:
             self.cards[r.serial].show_readout(r, now)
@@ -338,4 +198,4 @@ class ProgressivePage(QWidget):
         return card.property("level") if card is not None else NONE
 
 
-__all__ = ["ProgressivePage", "ControllerCard", "HIT_LEVEL"]
+__all__ = ["ProgressivePage", "HIT_LEVEL"]

@@ -23,14 +23,7 @@ from . import theme
 from app.qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
-
-
-def say(label: QLabel, text: str, level: str | None = None) -> None:
-    label.setText(text)
-    if level is None:
-        theme.set_plain(label)
-    else:
-        theme.set_level(label, level)
+from .widgets import say
 
 
 class ReportsPage(QWidget):

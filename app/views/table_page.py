@@ -5,154 +5,24 @@ far left to the far right, the dealer below (002: seven seated positions and no 
 Each says who sits there and what they do this round (bank, wager, progressive, first to the
 table, the starting position and the order they receive cards). Below: the bank and who is
 offered it next, the decks with their colours, counts and clocks, this round's irregularities
-with their consequences and citations, and the table's history, newest first.
+with their consequences and citations, and the table's history, newest first. The table's round
+panel (app/views/round/) is a second tab beside the detail, under the same header.
 """
 
 from __future__ import annotations
 
 from . import theme
-from .pit_models import DeckModel, HistoryModel, IrregularityModel, seat_text
-from app.qt import (QAbstractItemView, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QSizePolicy,
-                 QSplitter, Qt, QTableView, QTabWidget, QTimer, QVBoxLayout, QWidget)
+from .pit_models import DeckModel, HistoryModel, IrregularityModel
+from .position_box import PositionBox
+from app.qt import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout,
+                    QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .tile import state_text
-
-ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-
-
-def ordinal(n: int) -> str:
-    return ORDINAL.get(n, f"{n}th")
-
-
-def position_name(p: int) -> str:
-    return "DEALER" if p == 0 else f"SEAT {p}"
-
-
-class RecordView(QTableView):
-    """A QTableView that sizes its columns to the rows it shows the first time it has some."""
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if not self.property("fitted"):
-            QTimer.singleShot(0, self, lambda: fit_columns(self))
-
-
-def record_view(model, name: str) -> QTableView:
-    """A list of records: whole rows selected, the columns sized to their content once rows
-    arrive (a person's own resizing is kept after that), the model's stretch column taking
-    the width left."""
-    v = RecordView()
-    v.setObjectName(name)
-    v.setModel(model)
-    v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    v.setAlternatingRowColors(True)
-    v.setWordWrap(False)
-    v.verticalHeader().hide()
-    h = v.horizontalHeader()
-    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    h.setHighlightSections(False)
-    source = model.sourceModel() if hasattr(model, "sourceModel") else model
-    columns = getattr(source, "columns", ())
-    stretch = [n for n, c in enumerate(columns) if c.stretch]
-    h.setStretchLastSection(not stretch)
-    for n in stretch:
-        h.setSectionResizeMode(n, QHeaderView.ResizeMode.Stretch)
-    fit_columns(v)
-
-    def first_rows(*_):
-        # once the view has laid the rows out (Qt sizes a column by the rows it shows)
-        if not v.property("fitted"):
-            QTimer.singleShot(0, v, lambda: fit_columns(v))
-    model.rowsInserted.connect(first_rows)
-    model.modelReset.connect(first_rows)
-    return v
-
-
-def fit_columns(v: QTableView) -> None:
-    """Each column as wide as its header and content, at most 24 base characters."""
-    h = v.horizontalHeader()
-    cap = int(theme.base_pt() * 24)
-    for n in range(h.count()):
-        if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch:
-            continue
-        v.resizeColumnToContents(n)
-        if h.sectionSize(n) > cap:
-            h.resizeSection(n, cap)
-    if v.model().rowCount() and v.isVisible():
-        v.setProperty("fitted", True)
-
-
-class PositionBox(QFrame):
-    """One of the seven positions."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setAutoFillBackground(True)
-        self.title = QLabel()
-        self.title.setFont(theme.font(1.2, bold=True))
-        self.player = QLabel()
-        self.player.setFont(theme.font(1.0))
-        self.marks = QLabel()
-        self.marks.setFont(theme.font(0.95, bold=True))
-        self.marks.setWordWrap(True)
-        self.order = QLabel()
-        self.order.setFont(theme.font(1.1, bold=True))
-        for lb in (self.title, self.player, self.marks, self.order):
-            lb.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-            lb.setTextFormat(Qt.TextFormat.PlainText)
-        box = QVBoxLayout(self)
-        box.setContentsMargins(8, 6, 8, 6)
-        box.setSpacing(2)
-        box.addWidget(self.title)
-        box.addWidget(self.player)
-        box.addWidget(self.marks)
-        box.addWidget(self.order)
-        self.setMinimumWidth(int(theme.base_pt() * 9))
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
-
-    def show_position(self, p, start: int | None, order: tuple[int, ...]) -> None:
-        self.title.setText(position_name(p.position))
-        if p.position == 0:
-            self.player.setText("house dealer")
-        elif p.occupied:
-            self.player.setText(p.player or "seated")
-        else:
-            self.player.setText("empty")
-        marks = []
-        if p.banks:
-            marks.append("BANK")
-        if p.first_player:
-            marks.append("FIRST TO THE TABLE")
-        if p.wagers:
-            marks.append("WAGER")
-        if p.progressive:
-            marks.append("PROGRESSIVE")
-        if p.voided:
-            marks.append(f"{LEVEL_MARK[RED]} HAND VOIDED")
-        self.marks.setText(" · ".join(marks))
-        self.marks.setVisible(bool(marks))
-        theme.set_level(self.marks, RED if p.voided else OK if p.banks else NONE)
-        if p.position in order:
-            n = order.index(p.position) + 1
-            self.order.setText(("START · " if p.position == start else "") + f"{ordinal(n)} to receive cards")
-        else:
-            self.order.setText("")
-        self.order.setVisible(bool(self.order.text()))
-        theme.set_level(self.order, AMBER if p.position == start else NONE)
-        if p.occupied:
-            theme.set_plain(self.player)
-        else:
-            theme.set_dim(self.player)
-        self.setAccessibleName(f"{position_name(p.position)}: {self.player.text()} {self.marks.text()} "
-                               f"{self.order.text()}".strip())
-
+from .widgets import record_view, seat_text, state_text
 
 class TablePage(QWidget):
     def __init__(self, fetch_history, parent: QWidget | None = None, round_panel: QWidget | None = None):
         """``fetch_history(table, before, deliver)`` reads an older page off the GUI thread;
-        ``round_panel`` (app/views/round_panel.py) is the table's second tab, beside its detail."""
+        ``round_panel`` (app/views/round/panel.py) is the table's second tab, beside its detail."""
         super().__init__(parent)
         self.round_panel = round_panel
         self.setObjectName("table")
@@ -261,7 +131,7 @@ class TablePage(QWidget):
             box.addWidget(layout_box)
             box.addWidget(lower, 1)
             return
-        # the table's detail and its round panel (issue 14), one tab each, under the same header
+        # the table's detail and its round panel, one tab each, under the same header
         detail = QWidget()
         dbox = QVBoxLayout(detail)
         dbox.setContentsMargins(0, 4, 0, 0)

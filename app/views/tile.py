@@ -11,23 +11,12 @@ from __future__ import annotations
 from . import theme
 from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-
-STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
-              "starting_position": "STARTING POSITION"}
-
-
-def state_text(state: str) -> str:
-    return STATE_WORD.get(state, state.replace("_", " ").upper())
-
+from .widgets import label, restyle, state_text
 
 def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
-    lb = QLabel()
-    lb.setFont(theme.font(scale, bold, mono))
-    lb.setTextFormat(Qt.TextFormat.PlainText)
+    lb = label("", scale, bold, name=name, mono=mono)
     # the font's size relative to the base, so that the floor can zoom every tile to fit the screen
     lb.setProperty("font_spec", (scale, bold, mono))
-    if name:
-        lb.setObjectName(name)
     return lb
 
 
@@ -176,10 +165,7 @@ class TileWidget(QFrame):
             if old is None or any(getattr(t, f) != getattr(old, f) for f in fields):
                 getattr(self, part)(t)
         level = tile_level(t)
-        if self.property("level") != level:
-            self.setProperty("level", level)
-            self.style().unpolish(self)
-            self.style().polish(self)
+        restyle(self, "level", level)
         summary = self.summary()
         if summary != self.accessibleDescription():
             self.setAccessibleDescription(summary)

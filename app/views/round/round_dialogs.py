@@ -3,7 +3,7 @@ release of a round's payouts with its payout slips (and their W-2G data), voidin
 issuing a void slip's payout a new one, and entering again a round a denial sent back.
 
 Each sends its work down the bridge and stays open until the workstation answers, as the other
-dialogs do (app/views/dialogs.py): a refusal is shown as the workstation worded it; success closes
+dialogs do (app/views/work_dialog.py): a refusal is shown as the workstation worded it; success closes
 the dialog. A dialog refuses to send only an empty field it needs (a reason, the W-2G data).
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from app.workstation.changes import NOTHING
 
-from . import theme
-from .dialogs import PinDialog, WorkDialog
+from .. import theme
 from app.qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
                  QVBoxLayout, QWidget)
 from .round_models import wager_text
-from .theme import AMBER, LEVEL_MARK, money
+from ..theme import AMBER, LEVEL_MARK, money
+from ..work_dialog import PinDialog, WorkDialog
 
 RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2")
 SUITS = (("s", "♠", False), ("h", "♥", True), ("d", "♦", True), ("c", "♣", False))

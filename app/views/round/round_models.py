@@ -9,9 +9,9 @@ nothing. Every one passes pytest-qt's ``qtmodeltester`` (tests/test_gui_rounds.p
 
 from __future__ import annotations
 
-from .pit_models import seat_text, stamp, when
-from .records import Column, RecordModel
-from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
+from ..records import Column, RecordModel
+from ..theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
+from ..widgets import seat_text, stamp, when
 
 # where a round stands (app/workstation/roundlog.py), in a word beside its colour
 ROUND_STATUS = {

@@ -1,0 +1,228 @@
+"""One log in the logs view: its filter (table, time range, free text), its rows sorted by any
+column, its count, and its rows exported to CSV as they are shown.
+
+The rows are a ``LogModel`` (app/views/log_models.py) read on the bridge's logs lane a page at a
+time; the times typed are read by the workstation, which says what it cannot read ("From: cannot
+read '2026-13-01' ..."). Nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+
+from . import theme
+from .log_columns import COLUMNS, recorder
+from .log_models import LogModel
+from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+                    QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
+from .theme import LEVEL_MARK, NONE, OK, RED
+from .widgets import say
+
+EVERY_TABLE = "Every table"
+TIME_HINT = "2026-11-21 14:00"
+TEXT_SCALE = 1.1       # the rows, times the base font: read at arm's length
+
+
+def write_csv(path: str, titles: list[str], chunks, record) -> int:
+    """Write the rows of ``chunks`` (LogRow tuples, in the order shown) worded by ``record`` to
+    ``path`` as CSV with a header; the file appears whole or not at all. The rows written."""
+    part = f"{path}.part"
+    n = 0
+    try:
+        with open(part, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(titles)
+            for chunk in chunks:
+                for row in chunk:
+                    w.writerow(record(row).texts)
+                    n += 1
+        os.replace(part, path)
+    except BaseException:
+        try:
+            os.unlink(part)
+        except OSError:
+            pass
+        raise
+    return n
+
+
+class LogTabPage(QWidget):
+    """One log: its filter, its rows, its count, its export."""
+
+    def __init__(self, tab, bridge, export: QAction, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.tab = tab
+        self.bridge = bridge
+        self.setObjectName(f"log_{tab.name}")
+        self.model = LogModel(tab, bridge.read_logs, bridge.interrupt_logs, self)
+        self.model.opened.connect(self._opened)
+        self.model.refused.connect(self._refused)
+        self.model.failed.connect(lambda text: say(self.error, f"{LEVEL_MARK[RED]} {text}", RED))
+        self.model.rowsInserted.connect(lambda *_: self._show_count())
+        self.started = False
+        self.exported: tuple[str, int] | None = None      # the last export: its file and rows
+
+        self.table = QComboBox()
+        self.table.setObjectName("table")
+        self.table.addItem(EVERY_TABLE, None)
+        self.table.setMinimumContentsLength(8)
+        if not tab.by_table:
+            self.table.setItemText(0, "at no table")
+            self.table.setEnabled(False)
+            self.table.setToolTip(f"the {tab.title.lower()} log is not kept by table")
+        self.since = self._edit("from", TIME_HINT)
+        self.until = self._edit("to", TIME_HINT)
+        self.text = self._edit("text", "words in any column")
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setObjectName("apply")
+        self.apply_button.clicked.connect(self.apply)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setObjectName("clear")
+        self.clear_button.clicked.connect(self.clear)
+
+        self.count = QLabel()
+        self.count.setObjectName("count")
+        self.count.setFont(theme.font(1.2, bold=True))
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setFont(theme.font(1.1, bold=True))
+        self.error.setWordWrap(True)
+        self.error.hide()
+
+        self.view = QTableView()
+        self.view.setObjectName(f"log_{tab.name}_list")
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.setFont(theme.font(TEXT_SCALE))
+        v = self.view.verticalHeader()
+        v.hide()
+        # a million rows of one height: Qt lays none of them out one by one
+        v.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        v.setDefaultSectionSize(int(self.view.fontMetrics().height() * 1.45))
+        h = self.view.horizontalHeader()
+        h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        h.setHighlightSections(False)
+        h.setStretchLastSection(True)
+        h.setSortIndicatorShown(True)
+        fm, hm = self.view.fontMetrics(), h.fontMetrics()
+        for n, c in enumerate(self.model.columns):
+            # as wide as its usual words (a time to the second, a name), or its title and the sort mark
+            h.resizeSection(n, max(fm.horizontalAdvance("0" * c.chars) + 14, hm.horizontalAdvance(c.title) + 34))
+        time_col = next(n for n, c in enumerate(self.model.columns) if c.field == tab.time_field)
+        h.setSortIndicator(time_col, Qt.SortOrder.DescendingOrder)
+        self.view.setSortingEnabled(True)      # a click on a header: model.sort, a new query
+
+        bar = QHBoxLayout()
+        for label, w in (("Table", self.table), ("From", self.since), ("To", self.until), ("Find", self.text)):
+            lb = QLabel(label)
+            lb.setBuddy(w)
+            bar.addWidget(lb)
+            bar.addWidget(w)
+        bar.addWidget(self.apply_button)
+        bar.addWidget(self.clear_button)
+        bar.addStretch(1)
+        bar.addWidget(self.count)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        box.addLayout(bar)
+        box.addWidget(self.error)
+        box.addWidget(self.view, 1)
+
+    def _edit(self, name: str, hint: str) -> QLineEdit:
+        e = QLineEdit()
+        e.setObjectName(name)
+        e.setPlaceholderText(hint)
+        e.setClearButtonEnabled(True)
+        # as wide as a time when there is room; narrower on a small window (the window's least
+        # width is its widest page's)
+        e.setMinimumWidth(e.fontMetrics().horizontalAdvance("2026-11-21") // 2)
+        e.returnPressed.connect(self.apply)
+        return e
+
+    # -- reading ------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """The first time the tab is shown: its rows (newest first)."""
+        if not self.started or self.model.stale:
+            self.started = True
+            self.apply()
+        else:
+            self.model.catch_up()
+
+    def apply(self) -> None:
+        self.started = True
+        say(self.count, "Reading…", NONE)
+        self.model.set_filters(self.table.currentData(), self.since.text(), self.until.text(), self.text.text())
+
+    def clear(self) -> None:
+        self.table.setCurrentIndex(0)
+        for e in (self.since, self.until, self.text):
+            e.clear()
+        self.apply()
+
+    def set_tables(self, tables) -> None:
+        if not self.tab.by_table:
+            return
+        chosen = self.table.currentData()
+        self.table.blockSignals(True)
+        self.table.clear()
+        self.table.addItem(EVERY_TABLE, None)
+        for t in tables:
+            self.table.addItem(t, t)
+        if chosen is not None and chosen in tables:
+            self.table.setCurrentIndex(self.table.findData(chosen))
+        self.table.blockSignals(False)
+
+    def _opened(self) -> None:
+        say(self.error, "", None)
+        for e in (self.since, self.until):
+            e.setProperty("refused", False)
+            e.setToolTip("")
+        self._show_count()
+
+    def _show_count(self) -> None:
+        n = self.model.total
+        say(self.count, f"{n:,} row{'' if n == 1 else 's'}", None)
+
+    def _refused(self, text: str, fields: dict) -> None:
+        say(self.error, f"{LEVEL_MARK[RED]} {text}", RED)
+        say(self.count, "", None)
+        for name, e in (("from", self.since), ("to", self.until)):
+            e.setToolTip(fields.get(name, ""))
+        (self.until if "to" in fields and "from" not in fields else self.since).setFocus()
+
+    # -- export -------------------------------------------------------------------------------------
+    def export(self, path: str | None = None) -> QFileDialog | None:
+        """The rows shown, as shown, to a CSV file (asked for when ``path`` is None)."""
+        if self.model.query is None:
+            say(self.error, f"{LEVEL_MARK[RED]} Nothing is shown yet to export.", RED)
+            return None
+        if path is None:
+            d = QFileDialog(self, f"Export the {self.tab.title.lower()} log as CSV")
+            d.setObjectName("export_dialog")
+            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+            d.setNameFilter("CSV (*.csv)")
+            d.setDefaultSuffix("csv")
+            d.selectFile(f"{self.tab.name}-log.csv")
+            d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            d.fileSelected.connect(self.export)
+            d.open()          # not run: the window keeps pumping
+            return d
+        q, keys = self.model.query, self.model.keys
+        keys = None if keys is None else keys[:]        # a copy: rows may arrive while it is written
+        total = self.model.total
+        titles = [c.title for c in self.model.columns]
+        record = recorder(self.tab.fields, COLUMNS[self.tab.name])
+        say(self.count, f"Exporting {total:,} rows…", NONE)
+        self.bridge.read_logs(lambda logs: write_csv(path, titles, logs.export(q, keys), record),
+                              lambda n: self._exported(path, n),
+                              lambda e: say(self.error, f"{LEVEL_MARK[RED]} the log was not exported: {e}", RED))
+        return None
+
+    def _exported(self, path: str, n: int) -> None:
+        self._show_count()
+        say(self.error, f"{LEVEL_MARK[OK]} {n:,} rows exported to {path}", OK)
+        self.exported = (path, n)

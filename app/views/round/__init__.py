@@ -1,0 +1,1 @@
+"""The round panel of the table view: its widgets, its dialogs and its record models."""

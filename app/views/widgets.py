@@ -1,0 +1,219 @@
+"""The small widgets and helpers every view builds with: a label, a list of records, a field a
+person types into, the few calls that show a text, a level or a refusal on them, and the words of
+a time, a seat, a kind and an amount typed back.
+
+A view imports these from here, never from another view's module. Each only shows what it is
+given: nothing here reads the workstation or decides a rule.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from . import theme
+from app.qt import (QAbstractItemView, QAction, QColor, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer,
+                    QToolButton, QWidget)
+from .theme import money
+
+
+# -- words -------------------------------------------------------------------------------------
+def when(t: datetime | None) -> str:
+    return "" if t is None else f"{t:%a %H:%M:%S}"
+
+
+def stamp(t: datetime | None) -> float:
+    return 0.0 if t is None else t.timestamp()
+
+
+def words(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
+              "starting_position": "STARTING POSITION"}
+
+
+def state_text(state: str) -> str:
+    """A table's state (the procedures' word) as the floor and the table view say it."""
+    return STATE_WORD.get(state, state.replace("_", " ").upper())
+
+
+def seat_text(seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return "dealer" if seat == 0 else f"seat {seat}"
+
+
+def dollars_text(cents: int | None) -> str:
+    """Cents as a person would type them back: 25.00, 1,234.50."""
+    if cents is None:
+        return ""
+    return money(cents).lstrip("$")
+
+
+# -- labels ------------------------------------------------------------------------------------
+def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = "", wrap: bool = False,
+          mono: bool = False) -> QLabel:
+    """A plain-text label in the base font times ``scale``, named ``name`` (tests find it by it)."""
+    lb = QLabel(text)
+    lb.setFont(theme.font(scale, bold, mono))
+    lb.setTextFormat(Qt.TextFormat.PlainText)
+    if name:
+        lb.setObjectName(name)
+    lb.setWordWrap(wrap)
+    return lb
+
+
+def put(lb: QLabel, text: str) -> None:
+    """The label's text, set only when it changes (a label redrawn many times a second)."""
+    if lb.text() != text:
+        lb.setText(text)
+
+
+def visible(w: QWidget, on: bool) -> None:
+    """Shown or hidden, touching the widget only when that changes (a hidden or shown widget
+    invalidates its layout, and a panel may be redrawn many times a second)."""
+    if w.isHidden() == bool(on):
+        w.setVisible(bool(on))
+
+
+def say(lb: QLabel, text: str, level: str | None = None, filled: bool = False) -> None:
+    """A label's text with its level's colour (the mark in the text; None: plain); hidden when empty."""
+    put(lb, text)
+    if level is None:
+        theme.set_plain(lb)
+    else:
+        theme.set_level(lb, level, filled)
+    visible(lb, bool(text))
+
+
+def restyle(w: QWidget, name: str, value) -> None:
+    """A property the style sheet selects on (``QFrame#tile[level="red"]``), the widget styled
+    again when it changes."""
+    if w.property(name) == value:
+        return
+    w.setProperty(name, value)
+    w.style().unpolish(w)
+    w.style().polish(w)
+
+
+# -- fields ------------------------------------------------------------------------------------
+def set_refused(edit: QWidget, refused: bool) -> None:
+    """The field outlined as refused (its style sheet's ``[refused="true"]``), or not."""
+    if bool(edit.property("refused")) != refused:
+        restyle(edit, "refused", refused)
+
+
+class Entry(QLineEdit):
+    """A field a person types into: ``dirty`` from a person's typing until the workstation takes it."""
+
+    def __init__(self, name: str, width_chars: float = 0, mono: bool = False, placeholder: str = ""):
+        super().__init__()
+        self.setObjectName(name)
+        self.dirty = False
+        self.textEdited.connect(self._edited)
+        if mono:
+            self.setFont(theme.font(1.1, mono=True))
+        if width_chars:
+            self.setMinimumWidth(int(theme.base_pt() * width_chars))
+        if placeholder:
+            self.setPlaceholderText(placeholder)
+
+    def _edited(self, _text: str) -> None:
+        self.dirty = True
+
+    def show_value(self, text: str) -> None:
+        """The workstation's value, unless a person is typing here (or what they typed was refused)."""
+        if self.isReadOnly() or not (self.dirty or self.hasFocus()):
+            if self.text() != text:
+                self.setText(text)
+
+
+# -- commands ----------------------------------------------------------------------------------
+def command_button(action: QAction, name: str, scale: float | None = None, bold: bool = False) -> QToolButton:
+    """A button that is the window's command ``action`` (its words, shortcut, tooltip and whether
+    it may be used), named ``button_NAME``; ``scale``: its font, times the base size."""
+    b = QToolButton()
+    b.setDefaultAction(action)
+    b.setObjectName(f"button_{name}")
+    b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    if scale is not None:
+        b.setFont(theme.font(scale, bold=bold))
+    return b
+
+
+# -- lists of records --------------------------------------------------------------------------
+class RecordView(QTableView):
+    """A QTableView that sizes its columns to the rows it shows the first time it has some."""
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self.property("fitted"):
+            QTimer.singleShot(0, self, lambda: fit_columns(self))
+
+
+def record_view(model, name: str) -> QTableView:
+    """A list of records: whole rows selected, the columns sized to their content once rows
+    arrive (a person's own resizing is kept after that), the model's stretch column taking
+    the width left."""
+    v = RecordView()
+    v.setObjectName(name)
+    v.setModel(model)
+    v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    v.setAlternatingRowColors(True)
+    v.setWordWrap(False)
+    v.verticalHeader().hide()
+    h = v.horizontalHeader()
+    h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    h.setHighlightSections(False)
+    source = model.sourceModel() if hasattr(model, "sourceModel") else model
+    columns = getattr(source, "columns", ())
+    stretch = [n for n, c in enumerate(columns) if c.stretch]
+    h.setStretchLastSection(not stretch)
+    for n in stretch:
+        h.setSectionResizeMode(n, QHeaderView.ResizeMode.Stretch)
+    fit_columns(v)
+
+    def first_rows(*_):
+        # once the view has laid the rows out (Qt sizes a column by the rows it shows)
+        if not v.property("fitted"):
+            QTimer.singleShot(0, v, lambda: fit_columns(v))
+    model.rowsInserted.connect(first_rows)
+    model.modelReset.connect(first_rows)
+    return v
+
+
+def fit_columns(v: QTableView) -> None:
+    """Each column as wide as its header and content, at most 24 base characters."""
+    h = v.horizontalHeader()
+    cap = int(theme.base_pt() * 24)
+    for n in range(h.count()):
+        if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch:
+            continue
+        v.resizeColumnToContents(n)
+        if h.sectionSize(n) > cap:
+            h.resizeSection(n, cap)
+    if v.model().rowCount() and v.isVisible():
+        v.setProperty("fitted", True)
+
+
+# -- charts ------------------------------------------------------------------------------------
+def dark_plot(pg, name: str, tick_scale: float, tick_pen, grid: tuple[bool, bool], **kw):
+    """A pyqtgraph PlotWidget as the window draws its charts: dark, still (no menu, buttons, pan
+    or zoom: it follows the data, not the mouse), its tick labels in the theme's font. ``pg`` is
+    pyqtgraph, which a chart imports the first time it is drawn (app.qt.pyqtgraph)."""
+    widget = pg.PlotWidget(background=QColor("#111215"), **kw)
+    widget.setObjectName(name)
+    plot = widget.getPlotItem()
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.showGrid(x=grid[0], y=grid[1], alpha=0.25)
+    font = theme.font(tick_scale)
+    for side in ("left", "bottom"):
+        axis = plot.getAxis(side)
+        axis.setTickFont(font)
+        axis.setTextPen(tick_pen)
+        axis.setPen(QColor("#3a3d46"))
+    return widget
