@@ -1,7 +1,7 @@
 """Device events become engine events and actions for their table (issue 6).
 
 Every message is built with the real codec (encode, then decode) and every engine event the
-mapping makes is applied to a table prepared as tests/test_procedure.py prepares one.
+mapping makes is applied to a table prepared as the procedure tests prepare one (tests/support/procedure.py).
 """
 
 from datetime import datetime, timedelta
@@ -19,7 +19,7 @@ from app.engine import position as positions
 from app.engine.procedure import Event, Refused, TableState, apply, replay
 from app.rules.resources import profile
 from app.store.approvals import KINDS
-from test_procedure import WAGERS, a_round, ev, opened
+from tests.support.procedure import WAGERS, a_round, ev, opened
 
 T0 = datetime(2026, 11, 21, 14, 0)
 RULES = profile("section6").rules

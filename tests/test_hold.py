@@ -25,7 +25,7 @@ from app.analysis import estimate
 from app.rules.resources import names, paytable, profile
 from app.workstation import theoretical
 from app.workstation.hold import HoldError, as_json, read_hold
-from tests.logs_support import simulate
+from tests.support.simulated_shift import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))

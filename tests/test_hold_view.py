@@ -21,7 +21,7 @@ from app.views.theme import money
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold
 from app.workstation.workstation import Workstation
-from tests.logs_support import Shift, make_shift
+from tests.support.simulated_shift import Shift, make_shift
 from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ from app.engine.houseway import HouseWay
 from app.engine.rank import Ranker
 from app.rules.resources import house_way_table
 
-from tests.houseway_cases import CARDS, RANKS, RANKS_JK_A, check_setting
+from tests.support.houseway_cases import CARDS, RANKS, RANKS_JK_A, check_setting
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from app.store.log import AuditLog
 from app.store.read_models import rebuild
 from app.workstation.errors import FieldsRefused, Refused
 from app.workstation.logs import Logs, time_range
-from tests.logs_support import Shift, expected, make_shift
+from tests.support.simulated_shift import Shift, expected, make_shift
 
 NOW = datetime(2026, 11, 23, 9, 0)
 

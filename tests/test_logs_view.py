@@ -20,7 +20,7 @@ from app.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
 from app.views.theme import OK, RED
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
-from tests.logs_support import Shift, expected, make_shift
+from tests.support.simulated_shift import Shift, expected, make_shift
 from tests.test_views_support import Clock, no_threads_left, themed  # noqa: F401  (fixtures)
 
 WAIT_MS = 20_000

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app.engine.cards import JOKER
 from app.engine.rank import CATEGORY_NAMES, Ranker, category_of
-from tests.reference import CATS, ref_five, ref_two
+from tests.support.rank_reference import CATS, ref_five, ref_two
 
 RANKERS = {w: Ranker(w) for w in ("second", "lowest")}
 

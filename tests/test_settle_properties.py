@@ -12,7 +12,7 @@ from app.engine.ledger import HOUSE
 from app.engine.round import parse_round
 from app.engine.settle import settle
 from app.rules.resources import names, profile
-from tests.rounds import premium_round, random_round
+from tests.support.random_rounds import premium_round, random_round
 
 MODES = [(n, m) for n in names("rules") for m in profile(n).rules.banking_modes]
 

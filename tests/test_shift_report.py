@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from app.store import chain
-from tests.logs_support import simulate
+from tests.support.simulated_shift import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))

@@ -15,7 +15,7 @@ import pytest
 
 from app.store import heads, paths
 from app.store.log import AuditLog
-from tests.store_helpers import Writer, attacker, check_log, cli, first_bad, read_events, record, verify_ok
+from tests.support.store import Writer, attacker, check_log, cli, first_bad, read_events, record, verify_ok
 
 
 @pytest.fixture

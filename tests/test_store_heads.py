@@ -3,7 +3,7 @@ and again after, so it is never behind the log, whenever a writer dies; and seve
 writing one database at once, one chain, one head that never goes backwards.
 
 Real SQLite files and real processes killed with SIGKILL; no mocks. A writer dies at an exact
-step through tests/store_writer.py's CrashingLog (the real AuditLog with a kill added).
+step through tests/support/store_writer.py's CrashingLog (the real AuditLog with a kill added).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from app.engine.procedure import Event
 from app.store import heads, paths
 from app.store.floor import Floor
 from app.store.log import AuditLog, StoreError, StoreStopped
-from tests.store_helpers import (PITDESK, T0, Writer, attacker, check_log, cli, cut_copy, env_for, first_bad,
+from tests.support.store import (PITDESK, T0, Writer, attacker, check_log, cli, cut_copy, env_for, first_bad,
                                  head_reach, head_record, read_events, record, verify_ok)
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from app.store import audit, chain, paths
 from app.store.log import AuditLog, Record, StoreStopped
-from tests.store_helpers import (PITDESK, T0, Writer, as_acked, attacker, check_log, cli, cut_copy, env_for,
+from tests.support.store import (PITDESK, T0, Writer, as_acked, attacker, check_log, cli, cut_copy, env_for,
                                  first_bad, head_reach, head_record, read_events, record, verify_ok)
 
 

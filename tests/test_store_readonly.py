@@ -23,7 +23,7 @@ import pytest
 from app.store import paths
 from app.store.log import AuditLog
 from app.store.users import Users
-from tests.store_helpers import PITDESK, Writer, check_log, cli, env_for, record
+from tests.support.store import PITDESK, Writer, check_log, cli, env_for, record
 
 NOBODY = 65534
 HOW = ("read-only mount", "no write permission")

@@ -25,7 +25,7 @@ from app.workstation import config
 from app.simulate.demo import add_demo_users
 from app.workstation.errors import FieldsRefused, NotPermitted, Refused, SignInRequired
 from app.workstation.workstation import Workstation
-from tests.rounds import random_round
+from tests.support.random_rounds import random_round
 from tests.test_workstation import ADMIN, DEALER, FLOOR, PIT, T0, Clock, open_by_hand
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """A writer process for tests/test_store_log.py: append to an audit log until killed.
 
-    python tests/store_writer.py DB SEED [COUNT]
+    python tests/support/store_writer.py DB SEED [COUNT]
 
 Opens ``AuditLog(DB)`` (the key and head live in $PITDESK_HOME), prints ``ready SEQ`` with the
 last sequence number it found, then appends in a loop: single ``append`` calls and
@@ -11,7 +11,7 @@ JSON line per acknowledged event, ``{"seq": ..., "time": ..., "table": ..., "typ
 event is on disk. With COUNT it stops after that many events and closes the log (exit 0);
 without, it runs until it is killed.
 
-    python tests/store_writer.py DB SEED [COUNT] --crash-at POINT [--crash-batch N]
+    python tests/support/store_writer.py DB SEED [COUNT] --crash-at POINT [--crash-batch N]
 
 kills the process with SIGKILL at one step of its N-th batch of two rows or more (default the
 third; rows from other processes do not count): ``before-intent`` (rows inserted, nothing

@@ -1,5 +1,5 @@
 """Helpers shared by the audit store's tests (tests/test_store_*.py): the command line, real
-writer processes (tests/store_writer.py) and an attacker's plain connection to the file."""
+writer processes (tests/support/store_writer.py) and an attacker's plain connection to the file."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def as_acked(seq: int, r: Record) -> dict:
 
 
 class Writer:
-    """tests/store_writer.py in its own process; its stdout lines collected as they come."""
+    """tests/support/store_writer.py in its own process; its stdout lines collected as they come."""
 
     def __init__(self, db: Path, home: Path, seed: int, err: Path, count: int | None = None, *args: str):
         self.err = err
