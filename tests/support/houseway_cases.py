@@ -1,4 +1,4 @@
-"""Shared checking for the rule-derived house-way tests (test_houseway_casino/faceup.py).
+"""Shared checking for the rule-derived house-way tests (tests/engine/test_houseway_casino.py and _faceup.py).
 
 An expected setting is written as exact cards (CARDS) or, where several cards of equal rank
 could equally go in front, as ranks only (RANKS; with RANKS_JK_A the joker counts as an ace).

@@ -1,4 +1,4 @@
-"""The engine's lookup-table ranking agrees with the independent reference (tests/reference.py).
+"""The engine's lookup-table ranking agrees with the independent reference (tests/support/rank_reference.py).
 
 Cites 000(c), 001 11.3, 003 #17 and IMPORTANT NOTES 3, 002 CARD VALUES, 004(1).
 """

@@ -557,7 +557,7 @@ def test_a_void_round_is_played_again_and_moves_no_offer():
 def test_the_documented_example_replays():
     # docs/table-events.md: a manual-shoe round, then a player bank cut by the bank (000(f)(4)(ii))
     # and counted from the bank (000(m)(8)(iii)): 8 is the bank
-    path = Path(__file__).parents[1] / "docs" / "events" / "section6-two-rounds.jsonl"
+    path = Path(__file__).parents[2] / "docs" / "events" / "section6-two-rounds.jsonl"
     events = [Event.from_json(json.loads(line)) for line in path.read_text().splitlines()]
     state, refused = run(events)
     assert refused is None
