@@ -1,4 +1,5 @@
-"""Fixtures shared by the store, live pit and device tests."""
+"""Fixtures shared by the tests of more than one layer (those of one layer are in its folder's
+conftest.py), and the check that a test leaves no thread of its own running."""
 
 import multiprocessing
 import threading
@@ -15,6 +16,14 @@ def log(tmp_path, monkeypatch):
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     with AuditLog(tmp_path / "audit.db") as lg:
         yield lg
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """PITDESK_HOME (the install key, the head files) set to a folder of the test's, not made yet."""
+    h = tmp_path / "home"
+    monkeypatch.setenv("PITDESK_HOME", str(h))
+    return h
 
 
 # -- threads a test leaves behind ---------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Helpers shared by the audit store's tests (tests/test_store_*.py): the command line, real
+"""Helpers shared by the audit store's tests (tests/store/test_store_*.py): the command line, real
 writer processes (tests/support/store_writer.py) and an attacker's plain connection to the file."""
 
 from __future__ import annotations

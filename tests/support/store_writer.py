@@ -1,4 +1,4 @@
-"""A writer process for tests/test_store_log.py: append to an audit log until killed.
+"""A writer process for tests/store/test_store_log.py: append to an audit log until killed.
 
     python tests/support/store_writer.py DB SEED [COUNT]
 

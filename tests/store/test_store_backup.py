@@ -18,13 +18,6 @@ from app.store.log import AuditLog
 from tests.support.store import Writer, attacker, check_log, cli, first_bad, read_events, record, verify_ok
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    h = tmp_path / "home"
-    monkeypatch.setenv("PITDESK_HOME", str(h))
-    return h
-
-
 def build(db: Path, n: int) -> str:
     with AuditLog(db) as log:
         for i in range(n):

@@ -29,13 +29,6 @@ from tests.support.store import (PITDESK, T0, Writer, attacker, check_log, cli, 
                                  head_reach, head_record, read_events, record, verify_ok)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    h = tmp_path / "home"
-    monkeypatch.setenv("PITDESK_HOME", str(h))
-    return h
-
-
 def key() -> bytes:
     return paths.install_key(create=False)
 

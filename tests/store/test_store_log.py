@@ -27,13 +27,6 @@ from tests.support.store import (PITDESK, T0, Writer, as_acked, attacker, check_
                                  first_bad, head_reach, head_record, read_events, record, verify_ok)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    h = tmp_path / "home"
-    monkeypatch.setenv("PITDESK_HOME", str(h))
-    return h
-
-
 def kill_many_times(tmp_path: Path, home: Path, kills: int, seed: int) -> None:
     rng = random.Random(seed)
     db, err = tmp_path / "audit.db", tmp_path / "writer.err"

@@ -254,7 +254,7 @@ def test_the_floor_logs_only_what_the_engine_accepts_and_rebuilds_the_read_model
     assert log.query("SELECT due FROM dice")[0]["due"] == "2026-11-22T14:04:00"
     # a settlement with its approvals requested
     # docs/rounds/section6-house.json: a progressive hit off the meter (000(q)(3)(iii)) and its reset
-    rnd = json.loads((Path(__file__).parents[1] / "docs" / "rounds" / "section6-house.json").read_text())
+    rnd = json.loads((Path(__file__).parents[2] / "docs" / "rounds" / "section6-house.json").read_text())
     prof = profile(rnd["profile"])
     settlement = settle(parse_round(rnd, prof.rules), prof.rules, prof.ranker(), prof.house())
     floor.settle("T1", 1, settlement, T0 + timedelta(minutes=12), "ann", "dealer")
