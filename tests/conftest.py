@@ -29,7 +29,7 @@ def home(tmp_path, monkeypatch):
 # -- threads a test leaves behind ---------------------------------------------------------------
 THREAD_GRACE_S = 2.0   # a thread told to stop may take a moment to finish
 # the test modules checked, by file name prefix. Not yet every module: some tests still leave a
-# thread behind now and then (tests/test_device_link.py's TcpDevice serving thread in
+# thread behind now and then (tests/devices/test_device_link.py's TcpDevice serving thread in
 # test_watch_prints_events_and_a_summary); add a prefix here once its tests are clean
 THREAD_CHECKED = ("test_workstation",)
 

@@ -69,7 +69,7 @@ def test_hand_read_cards_are_the_engine_card_indexes_in_its_text_form():
 
 def test_hand_read_passes_a_misread_on_for_the_workstation_to_judge():
     # fewer than seven cards, or a card twice, are what a misreading shuffler sends: the codec
-    # carries them and the mapping names the misread (000(j)(1), 000(b)(1); tests/test_device_mapping.py)
+    # carries them and the mapping names the misread (000(j)(1), 000(b)(1); tests/devices/test_device_mapping.py)
     for cards in ([], ["As"] * 2 + ["Kd"], ["2s", "3s", "4s", "5s", "6s", "7s"]):
         assert decode_message(encode_message("hand_read", 2, deck="red", position=0, cards=cards))["cards"] == cards
 

@@ -214,7 +214,7 @@ def test_policy_numbers_match_the_protocol_document():
     assert (p.ack_timeout_s, p.max_retries, p.window, p.heartbeat_s) == (0.3, 3, 8, 1.0)
     assert (p.degraded_after_s, p.offline_after_s, p.backoff_first_s, p.backoff_max_s) == (3.0, 10.0, 0.5, 30.0)
     # and every field against the table of numbers in docs/devices.md, "The session"
-    doc = (Path(__file__).parents[1] / "docs" / "devices.md").read_text()
+    doc = (Path(__file__).parents[2] / "docs" / "devices.md").read_text()
     table = {m["field"]: float(m["value"]) for m in re.finditer(
         r"^\| [^|]+ \| (?P<value>[\d.]+)(?: s)? \| `(?P<field>\w+)` \|$", doc, re.M)}
     assert table == {f.name: float(getattr(p, f.name)) for f in fields(Policy)}
