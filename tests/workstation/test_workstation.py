@@ -2,7 +2,7 @@
 approvals, the procedures and the clocks, on a real audit database; time passed in."""
 
 import threading
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -11,11 +11,7 @@ from app.workstation import config
 from app.simulate.demo import add_demo_users
 from app.workstation.errors import LogStopped, NotPermitted, Refused, SignInRefused, SignInRequired
 from app.workstation.workstation import Workstation
-
-T0 = datetime(2026, 11, 21, 14, 0)
-# the demo people (app/simulate/demo.py)
-ADMIN, FLOOR = ("demo-admin", "1111"), ("demo-floor", "2222")
-PIT, DEALER = ("demo-pit", "3333"), ("demo-dealer", "4444")
+from tests.support.workstation import ADMIN, DEALER, FLOOR, PIT, T0, open_by_hand
 
 FLOOR_TOML = """\
 [[tables]]
@@ -26,23 +22,6 @@ profile = "section6"
 id = "T3"
 profile = "casino"
 """
-
-
-class Clock:
-    def __init__(self):
-        self.t = T0
-
-    def __call__(self):
-        return self.t
-
-    def advance(self, **kw):
-        self.t += timedelta(**kw)
-        return self.t
-
-
-@pytest.fixture
-def clock():
-    return Clock()
 
 
 @pytest.fixture
@@ -56,21 +35,6 @@ def ws(tmp_path, monkeypatch, clock):
 
 def rows(ws, sql, params=()):
     return ws.log.query(sql, params)
-
-
-def open_by_hand(ws, table="T1", decks=("red", "blue")):
-    """000(e)(1)-(4): the dealer receives, inspects, spreads and washes; the floor supervisor
-    verifies; then the dice (000(d)) — every step through record() as the person signed in."""
-    for deck in decks:
-        ws.sign_in(*DEALER)
-        ws.record(table, "deck_received", {"deck": deck})
-        ws.record(table, "deck_inspected", {"deck": deck})
-        ws.sign_in(*FLOOR)
-        ws.record(table, "deck_verified", {"deck": deck})
-        ws.sign_in(*DEALER)
-        ws.record(table, "deck_spread", {"deck": deck})
-        ws.record(table, "deck_washed", {"deck": deck})
-    ws.record(table, "dice_placed")
 
 
 # -- people ---------------------------------------------------------------------------------

@@ -21,40 +21,13 @@ from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
 from app.rules.resources import profile
 from app.store.slips import Slips
-from app.workstation import config
-from app.simulate.demo import add_demo_users
 from app.workstation.errors import FieldsRefused, NotPermitted, Refused, SignInRequired
-from app.workstation.workstation import Workstation
 from tests.support.random_rounds import random_round
-from tests.test_workstation import ADMIN, DEALER, FLOOR, PIT, T0, Clock, open_by_hand
+from tests.support.workstation import (ADMIN, DEALER, FLOOR, PIT, PROFILES, ROUNDS_FLOOR_TOML, T0, Clock, open_by_hand,
+                                       open_ws)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
-PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd")
-
-# a table per profile, named after it; T1 is a section6 table with a card-reading shuffler
-FLOOR_TOML = "\n".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n' for p in PROFILES) + """
-[[tables]]
-id = "T1"
-profile = "section6"
-
-[[tables.devices]]
-class = "shuffler"
-serial = "SHF-T1"
-url = "socket://127.0.0.1:9"
-"""
-
-
-@pytest.fixture
-def clock():
-    return Clock()
-
-
-def open_ws(tmp_path, monkeypatch, clock, text=FLOOR_TOML, db="pit.db"):
-    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    w = Workstation(config.parse(text, "floor.toml"), tmp_path / db, clock=clock)
-    add_demo_users(w)
-    return w
 
 
 @pytest.fixture
@@ -454,7 +427,7 @@ def test_a_restart_keeps_the_cards_read_in_the_round_in_progress(tmp_path, monke
 
 
 # -- approvals, release, slips ------------------------------------------------------------------------
-SLIPS_TOML = FLOOR_TOML.replace('[[tables]]\nid = "section6"', '[workstation]\nslip_cents = 50000\n\n'
+SLIPS_TOML = ROUNDS_FLOOR_TOML.replace('[[tables]]\nid = "section6"', '[workstation]\nslip_cents = 50000\n\n'
                                 '[[tables]]\nid = "section6"', 1)
 PAYEE = {"name": "Pat Lee", "address": "1 Main Street, Reno NV", "tin": "123-45-6789", "id_type": "driver license",
          "id_number": "D1234567"}

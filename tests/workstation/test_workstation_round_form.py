@@ -3,8 +3,7 @@
 
 import pytest
 
-from tests.test_workstation import DEALER, Clock
-from tests.test_workstation_rounds import open_ws
+from tests.support.workstation import DEALER, Clock, open_ws
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from app.workstation import theoretical
 from app.workstation.hold import HoldError, as_json, read_hold
 from tests.support.simulated_shift import simulate
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 START = datetime(2026, 11, 21, 14, 0)
 KEYS = ("wagered", "house_net", "actual_hold", "theoretical_hold")
@@ -369,8 +369,7 @@ def test_a_bad_period_is_refused_before_reading():
 
 # -- a round sent back by a denial ---------------------------------------------------------------
 def test_a_round_sent_back_by_a_denial_is_not_counted_and_its_settlement_again_is(tmp_path, monkeypatch):
-    from tests.test_workstation import DEALER, PIT, Clock
-    from tests.test_workstation_rounds import open_ws
+    from tests.support.workstation import DEALER, PIT, Clock, open_ws
     ws = open_ws(tmp_path, monkeypatch, Clock())
     try:
         ws.sign_in(*DEALER)

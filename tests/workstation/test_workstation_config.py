@@ -10,7 +10,7 @@ from app.workstation import config
 from app.workstation.config import ConfigError
 from app.simulate.demo import DEMO_TABLES, demo_config
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 GOOD = """\
 [workstation]
