@@ -20,13 +20,6 @@ PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 START = datetime(2026, 11, 21, 14, 0)
 
 
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    h = tmp_path / "home"
-    monkeypatch.setenv("PITDESK_HOME", str(h))
-    return h
-
-
 def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
     conn = sqlite3.connect(db)
     try:
