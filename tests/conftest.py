@@ -2,12 +2,16 @@
 conftest.py), and the check that a test leaves no thread of its own running."""
 
 import multiprocessing
+import shutil
+import sqlite3
 import threading
 import time
 
 import pytest
 
 from app.store.log import AuditLog
+from tests.support.shift_report import START
+from tests.support.simulated_shift import simulate
 
 
 @pytest.fixture
@@ -24,6 +28,29 @@ def home(tmp_path, monkeypatch):
     h = tmp_path / "home"
     monkeypatch.setenv("PITDESK_HOME", str(h))
     return h
+
+
+# -- the shift report's swing shift (the command's, the Reports view's and the printer's tests) -----
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A swing shift of three tables, 40 rounds each, every event inside the shift."""
+    d = tmp_path_factory.mktemp("report")
+    simulate(d / "shift.db", d / "home", 3, 40, START, 11)
+    conn = sqlite3.connect(d / "shift.db")
+    last = conn.execute("SELECT max(time) FROM events").fetchone()[0]
+    conn.close()
+    assert START.isoformat() <= last < "2026-11-22T00:00:00", "the simulated shift must end inside the swing shift"
+    return d
+
+
+@pytest.fixture
+def shift(made, tmp_path, monkeypatch):
+    """A copy of the shift's log and install key, for a test that logs reports. (The logs' and the
+    hold's test modules have a ``shift`` fixture of their own, a simulated shift of another kind.)"""
+    shutil.copy(made / "shift.db", tmp_path / "shift.db")
+    shutil.copytree(made / "home", tmp_path / "home")
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    return tmp_path / "shift.db"
 
 
 # -- threads a test leaves behind ---------------------------------------------------------------

@@ -3,36 +3,20 @@ floor opened, pictured and closed cleanly, its log continued by a second run."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from app.qt import QImage
+from tests.support.gui_process import PITDESK, env, gui
 from tests.test_views_support import no_threads_left  # noqa: F401
-
-PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 
 
 @pytest.fixture(autouse=True)
 def _threads(no_threads_left):   # noqa: F811
     yield
-
-
-def env(tmp_path: Path) -> dict:
-    e = dict(os.environ)
-    e.update(QT_QPA_PLATFORM="offscreen", XDG_DATA_HOME=str(tmp_path / "data"),
-             XDG_CONFIG_HOME=str(tmp_path / "config"), PITDESK_HOME=str(tmp_path / "home"))
-    e.pop("PITDESK_KEY_FILE", None)
-    return e
-
-
-def gui(tmp_path: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([PITDESK, "gui", *args], env=env(tmp_path), capture_output=True, text=True,
-                          timeout=timeout)
 
 
 def demo_db(tmp_path: Path) -> Path:

@@ -15,7 +15,7 @@ from app.qt import QSettings
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.shift_figures import as_json, read_shift_report
 from app.workstation.workstation import Workstation
-from tests.test_shift_report import DAY, SHIFT, events, made, money, pdf_text, shift  # noqa: F401  (fixtures)
+from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text
 from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401
 
 WAIT_MS = 30_000

@@ -22,7 +22,7 @@ from app.views import startup
 from app.qt import QMessageBox
 from app.workstation import config
 from app.workstation.workstation import Workstation
-from tests.test_gui_cli import env, gui as run_gui
+from tests.support.gui_process import env, gui as run_gui
 
 FLOOR = '[[tables]]\nid = "T1"\nprofile = "casino"\n'
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_shift_report import DAY, SHIFT, events, made, pdf_text, pitdesk, shift  # noqa: F401  (fixtures)
+from tests.support.shift_report import DAY, SHIFT, events, pdf_text, pitdesk
 
 pytestmark = pytest.mark.print
 PRINTER = "pitdesk-pdf"

@@ -8,12 +8,7 @@ input exits 2 naming the fault with nothing logged; the Reports view in the real
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sqlite3
-import subprocess
-import sys
-import unicodedata
 from collections import Counter, defaultdict
 from datetime import date, datetime
 from pathlib import Path
@@ -21,64 +16,13 @@ from pathlib import Path
 import pytest
 
 from app.store import chain
-from tests.support.simulated_shift import simulate
-
-ROOT = Path(__file__).resolve().parents[1]
-PITDESK = str(Path(sys.executable).with_name("pitdesk"))
-START = datetime(2026, 11, 21, 16, 0)        # the swing shift, 16:00-24:00
-DAY, SHIFT = "2026-11-21", "swing"
-
-
-def money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
-
-
-@pytest.fixture(scope="module")
-def made(tmp_path_factory):
-    """A swing shift of three tables, 40 rounds each, every event inside the shift."""
-    d = tmp_path_factory.mktemp("report")
-    simulate(d / "shift.db", d / "home", 3, 40, START, 11)
-    conn = sqlite3.connect(d / "shift.db")
-    last = conn.execute("SELECT max(time) FROM events").fetchone()[0]
-    conn.close()
-    assert START.isoformat() <= last < "2026-11-22T00:00:00", "the simulated shift must end inside the swing shift"
-    return d
-
-
-@pytest.fixture
-def shift(made, tmp_path, monkeypatch):
-    """A copy of the shift's log and install key, for a test that logs reports."""
-    shutil.copy(made / "shift.db", tmp_path / "shift.db")
-    shutil.copytree(made / "home", tmp_path / "home")
-    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    return tmp_path / "shift.db"
-
-
-def pitdesk(*args, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([PITDESK, *args], capture_output=True, text=True, cwd=ROOT, timeout=300, input=stdin,
-                          env=env)
+from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text, pitdesk
 
 
 def report_json(db: Path) -> dict:
     p = pitdesk("report", "shift", "--db", str(db), "--date", DAY, "--shift", SHIFT, "--json")
     assert p.returncode == 0, p.stderr
     return json.loads(p.stdout)
-
-
-def events(db: Path) -> list[dict]:
-    conn = sqlite3.connect(db)
-    try:
-        return [json.loads(b) for (b,) in conn.execute("SELECT body FROM events ORDER BY seq")]
-    finally:
-        conn.close()
-
-
-def pdf_text(path: Path) -> str:
-    p = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    return unicodedata.normalize("NFKC", p.stdout)     # the PDF's ligatures (ﬂ) as letters
 
 
 # -- the figures against the log itself --------------------------------------------------------------
