@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from app.qt import QThreadPool
 from app.store.log import AuditLog
 from tests.support.shift_report import START
 from tests.support.simulated_shift import simulate
@@ -88,3 +89,24 @@ def no_thread_left_running(request):
     if left:
         pytest.fail(f"{request.node.nodeid} left {len(left)} thread(s) running: "
                     f"{', '.join(sorted(t.name for t in left))}", pytrace=False)
+
+
+@pytest.fixture
+def no_threads_left(qapp):
+    """Fail a test that leaves a Qt pool thread working or a Python thread of its own running (the
+    window's tests, tests/views, and ``pitdesk gui``'s, tests/cli/test_gui_cli.py, ask for it)."""
+    before = set(threading.enumerate())
+    yield
+    pool = QThreadPool.globalInstance()
+    pool.waitForDone(5000)
+    assert pool.activeThreadCount() == 0, "a task is still running on the global QThreadPool"
+    deadline = time.monotonic() + 5
+    left = []
+    while time.monotonic() < deadline:
+        # Qt's own threads appear as dummy threads once they ran Python; the pools are checked above
+        left = [t for t in threading.enumerate() if t not in before and t.is_alive()
+                and not isinstance(t, threading._DummyThread)]
+        if not left:
+            break
+        time.sleep(0.05)   # threads that were told to stop, ending
+    assert not left, f"threads left running: {[t.name for t in left]}"

@@ -11,11 +11,10 @@ import pytest
 
 from app.qt import QImage
 from tests.support.gui_process import PITDESK, env, gui
-from tests.test_views_support import no_threads_left  # noqa: F401
 
 
 @pytest.fixture(autouse=True)
-def _threads(no_threads_left):   # noqa: F811
+def _threads(no_threads_left):
     yield
 
 

@@ -7,37 +7,12 @@ are the workstation's, moved by the test, never waited for.
 from __future__ import annotations
 
 import json
-
-import shiboken6
 from datetime import timedelta
 
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
 from app.qt import QSettings, Qt, QTableView
-from tests.test_views_support import (USERS, WAIT_MS, close_pit, hit_pit, make_pit, no_threads_left, pit,  # noqa: F401
-                                      themed, wait_online)
-
-ADMIN, FLOOR, PIT, DEALER = (USERS[r] for r in ("administrator", "floor supervisor", "pit manager", "dealer"))
-
-
-def fill(qtbot, dialog, name: str, pin: str, reason: str | None = None) -> None:
-    """Type into a dialog as a person would, and press its OK button."""
-    dialog.name.clear()
-    qtbot.keyClicks(dialog.name, name)
-    dialog.pin.clear()
-    qtbot.keyClicks(dialog.pin, pin)
-    if reason is not None:
-        dialog.reason.clear()
-        qtbot.keyClicks(dialog.reason, reason)
-    qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
-
-
-def gone(dialog) -> bool:
-    """Closed (an accepted dialog is also deleted: WA_DeleteOnClose)."""
-    return not shiboken6.isValid(dialog) or not dialog.isVisible()
-
-
-def error_shown(dialog, *words) -> bool:
-    return dialog.error.isVisible() and all(w in dialog.error.text() for w in words)
+from tests.support.views import (ADMIN, DEALER, FLOOR, PIT, WAIT_MS, close_pit, error_shown, fill, gone, make_pit,
+                                 wait_online)
 
 
 def events(ws, type_: str) -> list[dict]:

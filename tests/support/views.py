@@ -1,27 +1,26 @@
-"""Fixtures for the window's tests (tests/test_views_*.py, tests/test_gui_*.py): a real demo floor
-of simulated devices over loopback TCP, the real workstation on a clock the test moves, and the
-real main window on the offscreen platform.
+"""The window's tests (tests/views): a real demo floor of simulated devices over loopback TCP,
+the real workstation on a clock the test moves, and the real main window on the offscreen
+platform; and a person at its dialogs.
 
-Every test that uses them fails if it leaves a Qt pool thread busy, a timer of the window
-running, or a thread of its own (a link, a simulated device, the audit writer) alive
-(napari's conftest does the same for its viewer).
+The fixtures built on them are in tests/views/conftest.py (``themed``, ``pit``, ``hit_pit``) and
+tests/conftest.py (``no_threads_left``): every test that uses them fails if it leaves a Qt pool
+thread busy, a timer of the window running, or a thread of its own (a link, a simulated device,
+the audit writer) alive (napari's conftest does the same for its viewer).
 """
 
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import pytest
+import shiboken6
 
 from app.devices.session import Policy
 from app.simulate.sim_device import SimDevice
-from app.views import theme
 from app.views.main_window import MainWindow
-from app.qt import QSettings, QThreadPool, QTimer
+from app.qt import QSettings, Qt, QTimer
 from app.simulate import demo
 from app.workstation.workstation import Workstation
 
@@ -33,6 +32,7 @@ PACE = 0.1                      # a round of each device in about half a second
 QUICK = Policy(degraded_after_s=0.6, offline_after_s=1.5, backoff_first_s=0.5, backoff_max_s=1.0)
 USERS = {u.role: u for u in demo.DEMO_USERS}
 WAIT_MS = 25_000                # real sockets and threads: waited for, never slept through
+ADMIN, FLOOR, PIT, DEALER = (USERS[r] for r in ("administrator", "floor supervisor", "pit manager", "dealer"))
 
 
 class Clock:
@@ -89,33 +89,6 @@ class Pit:
     settings: QSettings
 
 
-@pytest.fixture
-def themed(qapp):
-    theme.apply(qapp)
-    qapp.setStyleSheet(theme.stylesheet())
-    return qapp
-
-
-@pytest.fixture
-def no_threads_left(qapp):
-    """Fail a test that leaves a Qt pool thread working or a Python thread of its own running."""
-    before = set(threading.enumerate())
-    yield
-    pool = QThreadPool.globalInstance()
-    pool.waitForDone(5000)
-    assert pool.activeThreadCount() == 0, "a task is still running on the global QThreadPool"
-    deadline = time.monotonic() + 5
-    left = []
-    while time.monotonic() < deadline:
-        # Qt's own threads appear as dummy threads once they ran Python; the pools are checked above
-        left = [t for t in threading.enumerate() if t not in before and t.is_alive()
-                and not isinstance(t, threading._DummyThread)]
-        if not left:
-            break
-        time.sleep(0.05)   # threads that were told to stop, ending
-    assert not left, f"threads left running: {[t.name for t in left]}"
-
-
 def make_pit(tmp_path, qtbot, monkeypatch, hits: float = 0.0, view: str | None = None, **kw) -> Pit:
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     clock = Clock()
@@ -157,21 +130,6 @@ def close_pit(p: Pit) -> None:
     close_window(p.window, p.ws)
 
 
-@pytest.fixture
-def pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
-    p = make_pit(tmp_path, qtbot, monkeypatch)
-    yield p
-    close_pit(p)
-
-
-@pytest.fixture
-def hit_pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
-    """A floor whose progressive controller hits in every round (000(q)(3))."""
-    p = make_pit(tmp_path, qtbot, monkeypatch, hits=1.0)
-    yield p
-    close_pit(p)
-
-
 def wait_online(qtbot, p: Pit, table: str = "T1", classes=("shuffler", "shoe", "progressive", "rng")) -> None:
     tile = p.window.floor
 
@@ -179,3 +137,25 @@ def wait_online(qtbot, p: Pit, table: str = "T1", classes=("shuffler", "shoe", "
         w = tile.tiles.get(table)
         return w is not None and all(w.light(c) is not None and "ONLINE" in w.light(c).text() for c in classes)
     qtbot.waitUntil(online, timeout=WAIT_MS)
+
+
+# -- a person at a dialog -----------------------------------------------------------------------
+def fill(qtbot, dialog, name: str, pin: str, reason: str | None = None) -> None:
+    """Type into a dialog as a person would, and press its OK button."""
+    dialog.name.clear()
+    qtbot.keyClicks(dialog.name, name)
+    dialog.pin.clear()
+    qtbot.keyClicks(dialog.pin, pin)
+    if reason is not None:
+        dialog.reason.clear()
+        qtbot.keyClicks(dialog.reason, reason)
+    qtbot.mouseClick(dialog.ok, Qt.MouseButton.LeftButton)
+
+
+def gone(dialog) -> bool:
+    """Closed (an accepted dialog is also deleted: WA_DeleteOnClose)."""
+    return not shiboken6.isValid(dialog) or not dialog.isVisible()
+
+
+def error_shown(dialog, *words) -> bool:
+    return dialog.error.isVisible() and all(w in dialog.error.text() for w in words)

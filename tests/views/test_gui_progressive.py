@@ -13,9 +13,7 @@ from app.views.progressive_models import HitModel, MeterRecordModel, RecordRow
 from app.qt import Qt
 from app.views.theme import money
 from app.workstation.shifts import shift_of
-from tests.test_gui_window import FLOOR, PIT, error_shown, fill, gone
-from tests.test_views_support import (WAIT_MS, close_pit, hit_pit, make_pit, no_threads_left, pit,  # noqa: F401
-                                      themed)
+from tests.support.views import FLOOR, PIT, WAIT_MS, error_shown, fill, gone
 
 
 def controller_rows(ws, table: str, since: datetime, upto: int) -> list[tuple[float, int]]:

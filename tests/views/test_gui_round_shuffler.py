@@ -3,10 +3,10 @@ and reads a round over a real TCP socket into T1's round panel, in the real wind
 typed at another section6 table settles the same to the cent; a misread blocks Settle with its
 reason and writes nothing.
 
-T1's shuffler (tests/test_gui_rounds.py ``make_round_pit``) is served with seed 7 at pace 0.3: it
-reads its first deal about 3 s after it is linked and the next about 2 s after that (the seed's
-delays, app/simulate/device_kinds.py), so the test stops it once the round panel shows the seven
-hands of one deal, and checks that the log holds that one deal and no more.
+T1's shuffler (tests/support/round_panel.py ``make_round_pit``) is served with seed 7 at pace
+0.3: it reads its first deal about 3 s after it is linked and the next about 2 s after that (the
+seed's delays, app/simulate/device_kinds.py), so the test stops it once the round panel shows the
+seven hands of one deal, and checks that the log holds that one deal and no more.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 
 from app.qt import Qt
-from tests.test_gui_rounds import (DEALER, activate, count, idle, make_round_pit, no_threads_left,  # noqa: F401
-                                   open_round_panel, pitdesk_settle, settle_from_panel, sign_in, start_round,
-                                   themed, type_field, typed)
-from tests.test_views_support import WAIT_MS, close_window
+from tests.support.round_panel import (activate, count, idle, make_round_pit, open_round_panel, pitdesk_settle,
+                                       settle_from_panel, sign_in, start_round, type_field, typed)
+from tests.support.views import DEALER, WAIT_MS, close_window
 
 SHUFFLER = {"seed": 7, "pace": 0.3}
 WAGERS = {1: {"base": "25", "fortune": "5"}, 2: {"base": "10"}, 3: {"base": "15"}}

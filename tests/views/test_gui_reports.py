@@ -16,13 +16,13 @@ from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.shift_figures import as_json, read_shift_report
 from app.workstation.workstation import Workstation
 from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text
-from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401
+from tests.support.views import Clock, close_window, open_window
 
 WAIT_MS = 30_000
 
 
 @pytest.fixture
-def window(themed, shift, tmp_path, qtbot, no_threads_left):   # noqa: F811
+def window(themed, shift, tmp_path, qtbot, no_threads_left):
     clock = Clock(datetime(2026, 11, 22, 0, 30))        # the swing shift of the 21st has ended
     tables = sorted({e["table"] for e in events(shift) if e["type"] == "table_configured"})
     profiles = {e["table"]: e["data"]["profile"] for e in events(shift) if e["type"] == "table_configured"}

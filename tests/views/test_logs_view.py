@@ -21,7 +21,7 @@ from app.views.theme import OK, RED
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
 from tests.support.simulated_shift import Shift, expected, make_shift
-from tests.test_views_support import Clock, no_threads_left, themed  # noqa: F401  (fixtures)
+from tests.support.views import Clock
 
 WAIT_MS = 20_000
 
@@ -40,7 +40,7 @@ class Logs:
 
 
 @pytest.fixture
-def logs(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):   # noqa: F811
+def logs(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):
     own = shift.copy(tmp_path / "log")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
     end = datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5)

@@ -16,13 +16,12 @@ from app.views.records import LevelRole, RecordRole, SortRole
 from app.workstation.clocks import DeckClock
 from app.workstation.readouts import (AlarmInfo, ApprovalInfo, DeckInfo, HistoryPage, HistoryRow, IrregularityInfo,
                                       UserInfo)
-from tests.test_views_support import no_threads_left  # noqa: F401  (autouse below)
 
 T = datetime(2026, 11, 23, 21, 0, 0)
 
 
 @pytest.fixture(autouse=True)
-def _threads(no_threads_left):   # noqa: F811
+def _threads(no_threads_left):
     yield
 
 
@@ -174,7 +173,7 @@ def test_the_shortcuts_table_of_docs_views_md_is_the_windows_commands():
     from pathlib import Path
 
     from app.views.main_window import COMMANDS
-    text = (Path(__file__).parents[1] / "docs" / "views.md").read_text()
+    text = (Path(__file__).parents[2] / "docs" / "views.md").read_text()
     for c in COMMANDS:
         row = f"| {c.menu.replace('&', '')} | {c.text.replace('&', '').rstrip('…')} | {c.shortcut} | {c.what} |"
         assert row in text, f"docs/views.md lacks: {row}"

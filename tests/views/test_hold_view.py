@@ -22,9 +22,9 @@ from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold
 from app.workstation.workstation import Workstation
 from tests.support.simulated_shift import Shift, make_shift
-from tests.test_views_support import Clock, close_window, no_threads_left, open_window, themed  # noqa: F401
+from tests.support.views import Clock, close_window, open_window
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 WAIT_MS = 20_000
 
@@ -35,7 +35,7 @@ def shift(tmp_path_factory) -> Shift:
 
 
 @pytest.fixture
-def window(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):   # noqa: F811
+def window(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):
     own = shift.copy(tmp_path / "log")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
     end = datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5)

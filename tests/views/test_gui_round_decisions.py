@@ -3,22 +3,24 @@ denial in the approvals queue sends the round back with its reason; a round sent
 another was being entered is reopened from its settlement; a void slip's payout is issued a new
 slip; the floor supervisor's cover ruling lets a bank short of cover settle (003 PLAYER BANK 3).
 
-The floor is tests/test_gui_rounds.py's: a table per profile named after it, closed in the log.
+The floor is tests/views/test_gui_rounds.py's (tests/support/round_panel.py): a table per profile
+named after it, closed in the log.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
+from pathlib import Path
 
 from app.views.dialogs import DecideDialog
 from app.qt import Qt
 from app.views.round_dialogs import ReissueSlipDialog, ReopenRoundDialog, VoidSlipDialog
-from tests.test_gui_rounds import (DEALER, FLOOR, PAYEE, PIT, ROOT, activate, count, gone, idle, logged,  # noqa: F401
-                                   no_threads_left, open_round_panel, pitdesk_settle, rpit, settle_from_panel,
-                                   sign_in, start_round, themed, type_field, type_round)
-from tests.test_views_support import WAIT_MS
+from tests.support.round_panel import (PAYEE, activate, count, idle, logged, open_round_panel, pitdesk_settle,
+                                       settle_from_panel, sign_in, start_round, type_field, type_round)
+from tests.support.views import DEALER, FLOOR, PIT, WAIT_MS, gone
 
+ROOT = Path(__file__).resolve().parents[2]
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 LEFT = Qt.MouseButton.LeftButton
 HOUSE_ROUND = ROOT / "docs" / "rounds" / "section6-house.json"
