@@ -92,7 +92,7 @@ def test_json_nested_too_deeply_is_a_bad_file_not_a_traceback(tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000)
     lines = tmp_path / "deep.jsonl"
-    good = (Path(__file__).parents[1] / "docs" / "events" / "section6-two-rounds.jsonl").read_text().splitlines()[0]
+    good = (Path(__file__).parents[2] / "docs" / "events" / "section6-two-rounds.jsonl").read_text().splitlines()[0]
     lines.write_text(good + "\n" + "{\"a\":" * 100_000 + "\n")
     for args, where in ((["settle", str(deep)], str(deep)),
                         (["round", "replay", str(lines)], f"{lines}:2"),

@@ -16,7 +16,7 @@ from app.cli import selftest
 from app.rules.resources import names
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROFILES = names("rules")
 CHECKS = ["qt_plugins", "main_window", *(f"settle_{p}" for p in PROFILES), "chart", "report_pdf", "printers",
           "audit_db"]

@@ -3,7 +3,7 @@ printer ``pitdesk-pdf`` (``make test-print`` installs and starts them: installer
 ``pitdesk report shift --print pitdesk-pdf`` sends the report through CUPS; the PDF cups-pdf writes
 says, word for word, what the same report numbered the same says in the file ``--out`` would
 write. Marked ``print``: the main suite prints through QPrinter to a PDF file instead
-(tests/test_shift_report.py)."""
+(tests/cli/test_shift_report.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import pytest
 
 from app.rules.resources import names, profile
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
 
