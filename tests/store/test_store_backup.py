@@ -11,8 +11,6 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from app.store import heads, paths
 from app.store.log import AuditLog
 from tests.support.store import Writer, attacker, check_log, cli, first_bad, read_events, record, verify_ok
