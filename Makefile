@@ -34,7 +34,7 @@ test-slow: setup
 
 # Printing to a real printer: a CUPS server with the cups-pdf virtual printer "pitdesk-pdf"
 # (installed and started here, as root on Debian), the shift report printed with --print and the
-# PDF it makes compared with --out's (tests/test_print.py). pdftocairo turns the job into the
+# PDF it makes compared with --out's (tests/cli/test_print.py). pdftocairo turns the job into the
 # PostScript cups-pdf takes: Ghostscript's and Poppler's default lose the text's letters.
 test-print: setup
 	installer/cups-pdf-printer.sh

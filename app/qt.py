@@ -6,7 +6,7 @@ to this file only. Nothing here knows of pitdesk.
 The binding is pinned to PySide6-Essentials 6.11.3 (pyproject.toml): 6.12.0 on CPython 3.11
 takes a reference from None at every void call and from True at every signal emit, and the
 interpreter aborts within minutes of a busy window ("Fatal Python error: none_dealloc").
-tests/test_views_models.py checks the binding in use does neither.
+tests/views/test_views_models.py checks the binding in use does neither.
 
 PySide6-Essentials 6.11.3 carries QtPrintSupport (QPrinter, QPrintDialog) as well as QPdfWriter
 (QtGui): a payout slip (app/reports/slip.py) is drawn once for a PDF and for a printer. QtPdf

@@ -6,7 +6,7 @@ loopback TCP port at the demo's pace, with its occasional faults, the shufflers 
 they deal). ``--floor demo`` (the default) settles the rounds at T7, the demo's table without
 devices (sd, 004): docs/rounds/sd-house.json with its wagers varied. ``--floor profiles`` adds a
 table per profile (``section6``, ``nj``, ``face-up-ca``, ``casino``, ``sd``, no devices, closed in
-the log as in tests/test_gui_rounds.py) and settles every example of docs/rounds/ in turn, player
+the log as in tests/support/round_panel.py) and settles every example of docs/rounds/ in turn, player
 banks and co-banks included: six more tables for every pump of the live pit to read.
 
 The real ``MainWindow`` (offscreen unless ``QT_QPA_PLATFORM`` says otherwise) shows the round panel of

@@ -144,8 +144,8 @@ def devices_watch(frozen: Side, source: Side) -> str | None:
 
 def upgrade(frozen: Side) -> str | None:
     """An upgrade: a workstation's database from before migration 3 (as the test of that migration
-    makes one, tests/test_logs_store.py), opened by this build's window: kept, migrated, continued,
-    and it verifies."""
+    makes one, tests/workstation/test_logs_store.py), opened by this build's window: kept,
+    migrated, continued, and it verifies."""
     import sqlite3
 
     from app.store.schema import LOG_COLUMNS, MIGRATIONS

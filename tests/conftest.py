@@ -1,12 +1,18 @@
-"""Fixtures shared by the store, live pit and device tests."""
+"""Fixtures shared by the tests of more than one layer (those of one layer are in its folder's
+conftest.py), and the check that a test leaves no thread of its own running."""
 
 import multiprocessing
+import shutil
+import sqlite3
 import threading
 import time
 
 import pytest
 
+from app.qt import QThreadPool
 from app.store.log import AuditLog
+from tests.support.shift_report import START
+from tests.support.simulated_shift import simulate
 
 
 @pytest.fixture
@@ -17,10 +23,41 @@ def log(tmp_path, monkeypatch):
         yield lg
 
 
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """PITDESK_HOME (the install key, the head files) set to a folder of the test's, not made yet."""
+    h = tmp_path / "home"
+    monkeypatch.setenv("PITDESK_HOME", str(h))
+    return h
+
+
+# -- the shift report's swing shift (the command's, the Reports view's and the printer's tests) -----
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A swing shift of three tables, 40 rounds each, every event inside the shift."""
+    d = tmp_path_factory.mktemp("report")
+    simulate(d / "shift.db", d / "home", 3, 40, START, 11)
+    conn = sqlite3.connect(d / "shift.db")
+    last = conn.execute("SELECT max(time) FROM events").fetchone()[0]
+    conn.close()
+    assert START.isoformat() <= last < "2026-11-22T00:00:00", "the simulated shift must end inside the swing shift"
+    return d
+
+
+@pytest.fixture
+def shift(made, tmp_path, monkeypatch):
+    """A copy of the shift's log and install key, for a test that logs reports. (The logs' and the
+    hold's test modules have a ``shift`` fixture of their own, a simulated shift of another kind.)"""
+    shutil.copy(made / "shift.db", tmp_path / "shift.db")
+    shutil.copytree(made / "home", tmp_path / "home")
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    return tmp_path / "shift.db"
+
+
 # -- threads a test leaves behind ---------------------------------------------------------------
 THREAD_GRACE_S = 2.0   # a thread told to stop may take a moment to finish
 # the test modules checked, by file name prefix. Not yet every module: some tests still leave a
-# thread behind now and then (tests/test_device_link.py's TcpDevice serving thread in
+# thread behind now and then (tests/devices/test_device_link.py's TcpDevice serving thread in
 # test_watch_prints_events_and_a_summary); add a prefix here once its tests are clean
 THREAD_CHECKED = ("test_workstation",)
 
@@ -52,3 +89,24 @@ def no_thread_left_running(request):
     if left:
         pytest.fail(f"{request.node.nodeid} left {len(left)} thread(s) running: "
                     f"{', '.join(sorted(t.name for t in left))}", pytrace=False)
+
+
+@pytest.fixture
+def no_threads_left(qapp):
+    """Fail a test that leaves a Qt pool thread working or a Python thread of its own running (the
+    window's tests, tests/views, and ``pitdesk gui``'s, tests/cli/test_gui_cli.py, ask for it)."""
+    before = set(threading.enumerate())
+    yield
+    pool = QThreadPool.globalInstance()
+    pool.waitForDone(5000)
+    assert pool.activeThreadCount() == 0, "a task is still running on the global QThreadPool"
+    deadline = time.monotonic() + 5
+    left = []
+    while time.monotonic() < deadline:
+        # Qt's own threads appear as dummy threads once they ran Python; the pools are checked above
+        left = [t for t in threading.enumerate() if t not in before and t.is_alive()
+                and not isinstance(t, threading._DummyThread)]
+        if not left:
+            break
+        time.sleep(0.05)   # threads that were told to stop, ending
+    assert not left, f"threads left running: {[t.name for t in left]}"

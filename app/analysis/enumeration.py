@@ -3,7 +3,7 @@
 ``pitdesk analyze enumerate`` walks all C(53,7) = 154,143,080 hands. It generates them as
 products of per-suit rank masks (one composition of seven cards over four suits and the joker
 at a time), classifies each block with the engine's numpy path (app/engine/vector.py, proven
-equal to the scalar path by tests/test_vector.py), and writes the counts per category as JSON.
+equal to the scalar path by tests/engine/test_vector.py), and writes the counts per category as JSON.
 ``pitdesk analyze paytables`` turns those counts into the probability of each line and the
 house edge of every pay table in resources/paytables/, in exact fractions.
 """

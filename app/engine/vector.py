@@ -3,7 +3,7 @@
 A hand is four 13-bit suit masks (bit ``rank - 2``) and a joker flag. Pairs, trips and quads
 come from bitwise counting across the suits; straights, flushes and seven-card straight
 flushes from lookup tables over a 13-bit mask. The rules are those of bonus.py (the scalar
-path); tests/test_vector.py proves the two agree.
+path); tests/engine/test_vector.py proves the two agree.
 
 Codes (uint8) are indexes into the *_CODES tuples below. Fortune keeps "straight holding
 three of a kind" apart, so a pay table can pay it on the better-paying line (issue 2).

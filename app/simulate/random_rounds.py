@@ -1,7 +1,7 @@
 """Random rounds for the shift simulator: who wagers what, the cards each position is dealt,
 how each hand is set, and the round file (docs/round-format.md) the engine settles.
 
-Adapted from tests/rounds.py, but the cards come from the table's own deal: a shuffled deck
+Adapted from tests/support/random_rounds.py, but the cards come from the table's own deal: a shuffled deck
 goes through the engine's deal function for the method, starting position, first stack and
 delivery the table's events record (app/engine/deal.py), so the round file and the event log
 tell the same story. A few rare hands can be planted on purpose (``PLANTS``) so that every

@@ -6,7 +6,7 @@ and a sort proxy survive a live update. Columns are declared, not coded per mode
 text, a sort key (a number or a string, so the proxy sorts money and times correctly), an
 optional level for the colour and the word already in the text.
 
-Every model here passes pytest-qt's ``qtmodeltester`` (tests/test_views_models.py).
+Every model here passes pytest-qt's ``qtmodeltester`` (tests/views/test_views_models.py).
 """
 
 from __future__ import annotations

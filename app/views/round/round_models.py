@@ -4,7 +4,7 @@ the table's rounds, the payout slips.
 Each is a ``RecordModel`` (app/views/records.py) over the workstation's readouts
 (app/workstation/readouts.py ``RoundResult``, ``RoundSummary``, ``SlipInfo``): a column words what
 the readout says (a status beside its colour, money in dollars, the rule as cited) and decides
-nothing. Every one passes pytest-qt's ``qtmodeltester`` (tests/test_gui_rounds.py).
+nothing. Every one passes pytest-qt's ``qtmodeltester`` (tests/views/test_gui_rounds.py).
 """
 
 from __future__ import annotations

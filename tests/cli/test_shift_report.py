@@ -1,0 +1,247 @@
+"""The shift report (issue 16): a simulated swing shift (``pitdesk simulate shift``) reported as
+JSON, as a PDF and through QPrinter; its figures checked against sums the test makes straight
+from the logged events (never through app/store); the PDF's text (pdftotext) against the JSON;
+the report numbered and logged, a reprint saying COPY; the chain head printed equal to ``pitdesk
+audit verify``'s, and a rewritten history making verify fail and the reprinted head differ; bad
+input exits 2 naming the fault with nothing logged; the Reports view in the real window."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter, defaultdict
+from datetime import date, datetime
+from pathlib import Path
+
+import pytest
+
+from app.store import chain
+from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text, pitdesk
+
+
+def report_json(db: Path) -> dict:
+    p = pitdesk("report", "shift", "--db", str(db), "--date", DAY, "--shift", SHIFT, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+# -- the figures against the log itself --------------------------------------------------------------
+def test_the_figures_are_sums_of_the_logged_events(shift):
+    out = report_json(shift)
+    evs = events(shift)
+    denied = {e["seq"] for e in evs if e["type"] == "approval_decided" and e["data"].get("decision") == "denied"}
+    settled = []
+    for e in evs:
+        if e["type"] == "settlement":
+            n = len(e["data"]["settlement"]["approvals"])
+            mine = {r for r in range(e["seq"] + 1, e["seq"] + n + 1)}
+            requests = {x["data"].get("request") for x in evs if x["seq"] in denied}
+            if not mine & requests:
+                settled.append(e)
+    assert out["pit"]["rounds"] == len(settled) == sum(t["rounds"] for t in out["tables"])
+    by_table = Counter(e["table"] for e in settled)
+    house = defaultdict(int)
+    banking = defaultdict(lambda: [0, 0])
+    for e in settled:
+        s = e["data"]["settlement"]
+        house[e["table"]] += s["net_by_party"].get("house", 0)
+        banking[s["banking"]][0] += 1
+        banking[s["banking"]][1] += s["net_by_party"].get("house", 0)
+    for t in out["tables"]:
+        assert t["rounds"] == by_table[t["table"]]
+        assert t["total"]["house_net"] == house[t["table"]]
+        assert sum(w["house_net"] for w in t["wagers"].values()) == t["total"]["house_net"]
+    assert {b: [v["rounds"], v["house_net"]] for b, v in out["pit"]["banking"].items()} == \
+        {b: v for b, v in banking.items()}
+    # the pit is the sum of its tables, in integer cents
+    for k in ("wagered", "house_net"):
+        assert out["pit"]["total"][k] == sum(t["total"][k] for t in out["tables"])
+        assert isinstance(out["pit"]["total"][k], int)
+    for w, line in out["pit"]["wagers"].items():
+        assert line["wagered"] == sum(t["wagers"].get(w, {}).get("wagered", 0) for t in out["tables"])
+    # the lists: counted from the events of the shift
+    kinds = Counter(e["type"] for e in evs)
+    assert out["pit"]["slips"] == kinds["slip_issued"] == sum(len(t["slips"]) for t in out["tables"])
+    assert out["pit"]["void_slips"] == kinds["slip_voided"]
+    assert out["pit"]["approvals"] == kinds["approval_requested"]
+    assert out["pit"]["alarms"] == kinds["alarm_raised"]
+    slips = [s["number"] for t in out["tables"] for s in t["slips"]]
+    for t in out["tables"]:
+        assert [s["number"] for s in t["slips"]] == sorted(s["number"] for s in t["slips"])
+    assert sorted(slips) == sorted(e["data"]["number"] for e in evs if e["type"] == "slip_issued")
+    # every deck received in the shift is listed, changed in it or in use at its end (a deck also
+    # leaves the table by an irregularity: at least the decks removed were changed)
+    decks = [d for t in out["tables"] for d in t["decks"]]
+    assert len(decks) == kinds["deck_received"]
+    assert sum(1 for d in decks if d["changed"]) >= kinds["deck_removed"]
+    for d in decks:
+        assert d["late"] == (d["changed"] > d["due"] if d["changed"] else d["due"] < out["to"])
+    assert len([d for t in out["tables"] for d in t["dice"]]) == kinds["dice_placed"]
+    void_rounds = sum(1 for e in evs if e["type"] == "round_voided")
+    assert out["pit"]["void_rounds"] == void_rounds or void_rounds == 0
+    # the chain head: the last event of the shift (here, of the log)
+    assert out["chain_head"] == {"seq": evs[-1]["seq"], "hash": sqlite3.connect(shift).execute(
+        "SELECT hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()[0]}
+    assert out["number"] is None and out["events"] == len(evs)
+
+
+# -- the PDF and its number ------------------------------------------------------------------------
+def test_the_pdf_says_what_the_json_says_and_a_reprint_says_copy(shift, tmp_path):
+    out = report_json(shift)
+    p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out",
+                str(tmp_path / "r.pdf"), "--paper", "a4")
+    assert p.returncode == 0, p.stderr
+    issued = json.loads(p.stdout)
+    assert issued["number"] == 1 and issued["copy"] is False and issued["pages"] >= 4
+    text = pdf_text(tmp_path / "r.pdf")
+    flat = " ".join(text.split())
+    assert f"Shift report — swing {DAY} (16:00–24:00)" in flat
+    assert "pitdesk shift report No. 1" in flat and "COPY" not in flat
+    head = f"{out['chain_head']['seq']}:{out['chain_head']['hash']}"
+    assert head in flat
+    assert f"page 1 of {issued['pages']}" in flat
+    # the pit's figures and each table's
+    assert money(out["pit"]["total"]["wagered"]) in flat and money(out["pit"]["total"]["house_net"]) in flat
+    for t in out["tables"]:
+        assert f"Table {t['table']}" in flat
+        assert f"Rounds played {t['rounds']:,}" in flat
+        assert money(t["total"]["wagered"]) in flat and money(t["total"]["house_net"]) in flat
+        for w in t["wagers"].values():
+            assert money(w["wagered"]) in flat and money(w["house_net"]) in flat
+        for s in t["slips"]:
+            assert f"{s['number']:06d}" in flat
+    # the report is logged with its number; a second one of the same shift is a COPY, numbered next
+    p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out",
+                str(tmp_path / "again.pdf"))
+    assert p.returncode == 0, p.stderr
+    again = json.loads(p.stdout)
+    assert again["number"] == 2 and again["copy"] is True
+    flat2 = " ".join(pdf_text(tmp_path / "again.pdf").split())
+    assert "COPY — a reprint, report No. 2" in flat2 and "COPY · pitdesk shift report No. 2" in flat2
+    logged = [e for e in events(shift) if e["type"] == "report_printed"]
+    assert [(e["data"]["number"], e["data"]["copy"], e["data"]["head"]) for e in logged] == \
+        [(1, False, head), (2, True, head)]
+
+
+def test_qprinter_prints_the_same_pages_as_the_pdf(shift, tmp_path, qapp):
+    from app.reports.shift_report import print_report, write_pdf
+    from app.qt import QPrinter
+    from app.workstation.shift_figures import read_shift_report
+    r = read_shift_report(shift, date.fromisoformat(DAY), SHIFT)
+    r.number = 5
+    _, pages = write_pdf(r, tmp_path / "out.pdf", "letter")
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    assert print_report(r, printer, "letter") == pages
+    assert pdf_text(tmp_path / "printed.pdf").split() == pdf_text(tmp_path / "out.pdf").split()
+
+
+# -- the chain head against audit verify ------------------------------------------------------------
+def test_the_head_printed_is_audit_verifys_and_a_rewritten_history_shows(shift, tmp_path):
+    v = pitdesk("audit", "verify", "--db", str(shift))
+    assert v.returncode == 0, v.stdout + v.stderr
+    verified = json.loads(v.stdout)["head"]
+    out = report_json(shift)
+    assert out["chain_head"] == verified
+    head = f"{verified['seq']}:{verified['hash']}"
+    # printed (logged), the log goes on from the head printed: verify with it still passes
+    p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out", str(tmp_path / "a.pdf"))
+    assert p.returncode == 0 and json.loads(p.stdout)["chain_head"] == head
+    assert pitdesk("audit", "verify", "--db", str(shift), "--head", head).returncode == 0
+    # someone edits one settlement of the shift and rewrites the chain after it
+    conn = sqlite3.connect(shift)
+    conn.execute("DROP TRIGGER events_no_update")
+    rows = conn.execute("SELECT seq, body, prev_hash FROM events ORDER BY seq").fetchall()
+    target = next(seq for seq, body, _ in rows if json.loads(body)["type"] == "settlement")
+    prev = None
+    for seq, body, prev_hash in rows:
+        if seq < target:
+            continue
+        b = json.loads(body)
+        if seq == target:
+            b["data"]["settlement"]["net_by_party"]["house"] += 100
+        text = chain.body(b["seq"], b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
+        prev = prev_hash if prev is None else prev
+        h = chain.link(prev, text)
+        conn.execute("UPDATE events SET body = ?, prev_hash = ?, hash = ? WHERE seq = ?", (text, prev, h, seq))
+        prev = h
+    conn.commit()
+    conn.close()
+    bad = pitdesk("audit", "verify", "--db", str(shift))
+    assert bad.returncode == 1, bad.stdout
+    assert json.loads(bad.stdout)["first_bad"]["seq"] == target
+    again = report_json(shift)
+    assert f"{again['chain_head']['seq']}:{again['chain_head']['hash']}" != head
+
+
+# -- bad input -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args, words", [
+    (("--date", DAY, "--shift", "night", "--json"), ["unknown shift 'night'", "grave, day, swing"]),
+    (("--date", "2026-11-25", "--shift", "day", "--out", "{tmp}/x.pdf"),
+     ["no events in the day 2026-11-25 shift (08:00–16:00)"]),
+    (("--date", "21/11/2026", "--shift", SHIFT, "--json"), ["--date '21/11/2026' is not a date"]),
+    (("--date", DAY, "--shift", SHIFT, "--print", "no-such-printer"), ["--print: no printer named 'no-such-printer'"]),
+])
+def test_bad_input_exits_2_naming_the_fault_and_logs_nothing(shift, tmp_path, args, words):
+    before = len(events(shift))
+    p = pitdesk("report", "shift", "--db", str(shift), *[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert p.returncode == 2, p.stdout + p.stderr
+    for w in words:
+        assert w in p.stderr
+    assert p.stdout == ""
+    assert len(events(shift)) == before
+
+
+def test_a_missing_database_is_named_and_not_made(tmp_path):
+    p = pitdesk("report", "shift", "--db", str(tmp_path / "none.db"), "--date", DAY, "--shift", SHIFT, "--out",
+                str(tmp_path / "r.pdf"))
+    assert p.returncode == 2 and "no audit database at" in p.stderr
+    assert not (tmp_path / "none.db").exists() and not (tmp_path / "r.pdf").exists()
+
+
+def test_a_configurations_shifts_name_the_report(shift, tmp_path):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[[tables]]\nid = "T1"\nprofile = "casino"\n[[shifts]]\nname = "early"\nstart = "06:00"\n'
+                   '[[shifts]]\nname = "late"\nstart = "18:00"\n')
+    p = pitdesk("report", "shift", "--db", str(shift), "--config", str(cfg), "--date", DAY, "--shift", "early",
+                "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["from"], out["to"]) == (f"{DAY}T06:00:00", f"{DAY}T18:00:00")
+    p = pitdesk("report", "shift", "--db", str(shift), "--config", str(cfg), "--date", DAY, "--shift", SHIFT, "--json")
+    assert p.returncode == 2 and "unknown shift 'swing'; the shifts are early, late" in p.stderr
+
+
+def test_a_report_printed_as_a_user_says_who(shift, tmp_path):
+    p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out", str(tmp_path / "r.pdf"),
+                "--as", "floor-1", stdin="2468\n")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["printed_by"] == "floor-1"
+    e = [e for e in events(shift) if e["type"] == "report_printed"][-1]
+    assert (e["actor"], e["role"]) == ("floor-1", "floor supervisor")
+    bad = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out",
+                  str(tmp_path / "s.pdf"), "--as", "floor-1", stdin="1111\n")
+    assert bad.returncode == 2 and "--as floor-1" in bad.stderr and not (tmp_path / "s.pdf").exists()
+    assert len([e for e in events(shift) if e["type"] == "report_printed"]) == 1
+
+
+def test_nothing_logged_in_the_shift_is_left_out_of_the_pit(shift, tmp_path):
+    """A table taken off the floor (not in the configuration) and a row of no table (a pit-wide
+    alarm) still have their sections, so the pit's sums hold every row of the shift."""
+    from app.store.log import AuditLog
+    with AuditLog(shift) as log:
+        log.append("alarm_raised", datetime(2026, 11, 21, 23, 0), "workstation", "system", None,
+                   {"kind": "link_lost", "message": "the pit's network switch stopped answering"})
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[[tables]]\nid = "T2"\nprofile = "nj"\n')
+    p = pitdesk("report", "shift", "--db", str(shift), "--config", str(cfg), "--date", DAY, "--shift", SHIFT, "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    names = [t["table"] for t in out["tables"]]
+    assert names[0] == "T2" and set(names) == {"T1", "T2", "T3", "(no table)"}
+    kinds = Counter(e["type"] for e in events(shift))
+    assert out["pit"]["alarms"] == kinds["alarm_raised"] == sum(len(t["alarms"]) for t in out["tables"])
+    assert [a["message"] for a in out["tables"][names.index("(no table)")]["alarms"]] == \
+        ["the pit's network switch stopped answering"]
+    assert out["pit"]["rounds"] == sum(1 for e in events(shift) if e["type"] == "settlement")

@@ -1,0 +1,221 @@
+"""``pitdesk simulate shift``: a whole shift through the engine into a real audit database."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.engine.procedure import IRREGULARITIES, Event, Refused, TableState, apply
+from app.rules.resources import names, profile
+from app.simulate import ShiftError, run_shift
+from app.store.approvals import KINDS
+from app.store.read_models import PROCEDURE_EVENTS
+
+PITDESK = str(Path(sys.executable).with_name("pitdesk"))
+START = datetime(2026, 11, 21, 14, 0)
+
+
+def rows(db: Path, sql: str, params: tuple = ()) -> list[tuple]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def one(db: Path, sql: str) -> int:
+    return rows(db, sql)[0][0]
+
+
+def bodies(db: Path) -> list[dict]:
+    return [json.loads(b) for (b,) in rows(db, "SELECT body FROM events ORDER BY seq")]
+
+
+def check_against_db(summary: dict, db: Path) -> None:
+    """Every count in the summary is what the database holds."""
+    seq, h = rows(db, "SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1")[0]
+    assert summary["head"] == f"{seq}:{h}"
+    assert summary["events"] == seq == one(db, "SELECT count(*) FROM events")
+    assert summary["settlements"] == summary["rounds"] == one(db, "SELECT count(*) FROM settlements")
+    assert summary["rounds"] == one(db, "SELECT count(*) FROM rounds WHERE status = 'settled'")
+    assert summary["rounds"] == summary["tables"] * summary["rounds_per_table"]
+    assert summary["void_rounds"] == one(db, "SELECT count(*) FROM rounds WHERE status = 'void'")
+    assert one(db, "SELECT count(*) FROM rounds WHERE status = 'in progress'") == 0
+    assert summary["approvals_requested"] == one(db, "SELECT count(*) FROM approvals")
+    assert summary["approvals_decided"] == one(db, "SELECT count(*) FROM approvals WHERE status != 'pending'")
+    assert summary["approvals_decided"] == summary["approvals_requested"]  # nothing is left pending
+    assert summary["approval_kinds"] == [k for (k,) in rows(db, "SELECT DISTINCT kind FROM approvals ORDER BY kind")]
+    assert summary["slips"] == one(db, "SELECT count(*) FROM slips")
+    assert summary["slips_void"] == one(db, "SELECT count(*) FROM slips WHERE status = 'VOID'")
+    assert summary["w2g_slips"] == one(db, "SELECT count(*) FROM slips WHERE w2g IS NOT NULL")
+    assert summary["irregularities"] == one(db, "SELECT count(*) FROM irregularities")
+    assert summary["irregularity_kinds"] == [k for (k,) in rows(db, "SELECT DISTINCT kind FROM irregularities "
+                                                                     "ORDER BY kind")]
+    assert one(db, "SELECT count(*) FROM irregularities WHERE needs_ack AND acknowledged_by IS NULL") == 0
+    assert summary["decks_received"] == one(db, "SELECT count(*) FROM events WHERE type = 'deck_received'")
+    assert summary["decks_removed"] == one(db, "SELECT count(*) FROM decks WHERE status = 'removed'")
+    assert summary["decks_removed"] == summary["decks_received"]  # every table is closed and cleared
+    assert summary["decks_changed"] <= summary["decks_removed"]
+    assert summary["dice_placed"] == one(db, "SELECT count(*) FROM events WHERE type = 'dice_placed'")
+    assert summary["dice_changed"] == one(db, "SELECT count(*) FROM dice WHERE removed IS NOT NULL")
+    assert summary["alarms"] == one(db, "SELECT count(*) FROM alarms")
+    assert one(db, "SELECT count(*) FROM alarms WHERE acknowledged_by IS NULL") == 0
+    assert summary["device_faults"] == one(db, "SELECT count(*) FROM device_faults")
+    assert summary["meter_readings"] == one(db, "SELECT count(*) FROM meter_readings")
+    assert summary["users"] == one(db, "SELECT count(*) FROM users")
+    configured = {b["data"]["profile"] for b in bodies(db) if b["type"] == "table_configured"}
+    assert summary["profiles"] == sorted(configured)
+
+
+def replay_tables(db: Path) -> dict[str, TableState]:
+    """Replay each table's logged events through the engine afresh: none may be refused (the
+    store's read models silently skip a refused event, so this is the real check)."""
+    states: dict[str, TableState] = {}
+    rules = {}
+    last: dict[str, str] = {}
+    for b in bodies(db):
+        table = b["table"]
+        if table is not None:
+            assert b["time"] >= last.get(table, ""), f"time goes backwards at row {b['seq']}"
+            last[table] = b["time"]
+        if b["type"] == "table_configured":
+            rules[table] = profile(b["data"]["profile"]).rules
+            states.setdefault(table, TableState())
+        elif b["type"] in PROCEDURE_EVENTS and table is not None:
+            event = Event(b["type"], datetime.fromisoformat(b["time"]), b["actor"], b["role"], b["data"])
+            try:
+                states[table] = apply(states[table], event, rules[table])
+            except Refused as e:  # pragma: no cover - the failure message
+                pytest.fail(f"row {b['seq']} ({table}, {b['type']}): {e}")
+    return states
+
+
+def test_cli_shift_matches_the_database_and_verifies(tmp_path):
+    db = tmp_path / "shift.db"
+    env_home = tmp_path / "home"
+    env = {"PITDESK_HOME": str(env_home), "PATH": ""}
+    p = subprocess.run([PITDESK, "simulate", "shift", "--tables", "3", "--rounds", "30", "--db", str(db),
+                        "--start", "2026-11-21 14:00", "--seed", "3"], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    summary = json.loads(p.stdout)
+    assert (summary["tables"], summary["rounds_per_table"], summary["seed"]) == (3, 30, 3)
+    assert summary["start"] == "2026-11-21T14:00:00" and summary["elapsed_seconds"] > 0
+    check_against_db(summary, db)
+    # a few tables still see every rule profile: they change game during the shift
+    assert summary["profiles"] == names("rules")
+    # every approval kind, each decided by the right role
+    assert summary["approval_kinds"] == sorted(KINDS)
+    for kind, need, by in rows(db, "SELECT kind, role_needed, decided_role FROM approvals"):
+        assert by in ("floor supervisor", "pit manager") and not (need == "pit manager" and by != need), kind
+    assert summary["w2g_slips"] >= 1 and summary["slips_void"] >= 1
+    # 003 PLAYER BANK 3: the supervisor let a bank short of cover proceed, and its round was settled
+    ruled = [b for b in bodies(db) if b["type"] == "bank_declared" and b["data"].get("ruling") == "proceed"]
+    assert ruled and all(b["data"]["chips"] < b["data"]["cover"] for b in ruled)
+    for b in ruled:
+        after = rows(db, "SELECT banking FROM settlements WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT 1",
+                     (b["table"], b["seq"]))
+        assert after == [(b["data"]["mode"],)], b
+    assert summary["decks_changed"] >= 1 and summary["dice_changed"] >= 1
+    # the chain verifies, with the head the simulator reported
+    v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db), "--head", summary["head"]],
+                       capture_output=True, text=True, env=env)
+    assert v.returncode == 0, v.stdout + v.stderr
+    assert json.loads(v.stdout)["rows"] == summary["events"]
+    # every logged table event replays through the engine; every table ends closed
+    states = replay_tables(db)
+    assert sorted(states) == ["T1", "T2", "T3"] and {s.state for s in states.values()} == {"closed"}
+    # the pace: rounds 1.5 to 3 minutes apart at the median, in simulated time
+    for table in states:
+        times = [datetime.fromisoformat(t) for (t,) in rows(
+            db, "SELECT time FROM events WHERE table_id = ? AND type = 'settled' ORDER BY seq", (table,))]
+        gaps = sorted((b - a).total_seconds() / 60 for a, b in zip(times, times[1:]) if (b - a).total_seconds() < 600)
+        assert 1.5 <= gaps[len(gaps) // 2] <= 3.0, (table, gaps)
+
+
+def test_every_profile_banking_mode_and_side_bet_is_settled(tmp_path, home):
+    db = tmp_path / "shift.db"
+    summary = run_shift(db, 3, 30, START, seed=3)
+    check_against_db(summary, db)
+    seen_modes, seen_bets = set(), set()
+    for prof, banking, text in rows(db, "SELECT profile, banking, settlement FROM settlements"):
+        seen_modes.add((prof, banking))
+        for r in json.loads(text)["results"]:
+            seen_bets.add((prof, r["wager"].split(" ")[0]))
+    for name in names("rules"):
+        rules = profile(name).rules
+        assert {(name, m) for m in rules.banking_modes} <= seen_modes, name
+        assert {(name, b) for b in rules.side_bets} <= seen_bets, name
+    # every deal method of every profile, and every position method
+    methods = {(b["table"], b["data"]["method"]) for b in bodies(db) if b["type"] == "no_more_bets"}
+    assert {m for _, m in methods} == {"manual-shoe", "hand", "automated-shoe", "three-four"}
+    positions = {b["data"]["method"] for b in bodies(db) if b["type"] == "position_determined"}
+    assert positions == {"dice", "rng", "button", "two-dice", "action"}
+
+
+def test_the_same_seed_gives_the_same_shift(tmp_path, home, monkeypatch):
+    a = run_shift(tmp_path / "a.db", 2, 12, START, seed=11)
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "other-home"))  # another install, another key
+    b = run_shift(tmp_path / "b.db", 2, 12, START, seed=11)
+    assert bodies(tmp_path / "a.db") == bodies(tmp_path / "b.db")
+    assert a["head"] == b["head"]
+    strip = ("db", "elapsed_seconds")
+    assert {k: v for k, v in a.items() if k not in strip} == {k: v for k, v in b.items() if k not in strip}
+    c = run_shift(tmp_path / "c.db", 2, 12, START, seed=12)
+    assert bodies(tmp_path / "c.db") != bodies(tmp_path / "a.db") and c["head"] != a["head"]
+
+
+def test_start_sets_the_clock(tmp_path, home):
+    s = run_shift(tmp_path / "a.db", 1, 3, datetime(2027, 2, 3, 22, 30), seed=1)
+    times = [t for (t,) in rows(tmp_path / "a.db", "SELECT time FROM events ORDER BY seq")]
+    assert times[0] == "2027-02-03T22:30:00" and times == sorted(times)
+    assert s["end"] == times[-1] and s["rounds"] == 3
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--tables", "0", "--rounds", "5"], "--tables: at least one table, got 0"),
+    (["--tables", "2", "--rounds", "-1"], "--rounds: at least one round per table, got -1"),
+    (["--tables", "2", "--rounds", "5", "--start", "21/11/2026 14:00"],
+     "--start: expected a time like 2026-11-21 14:00 (YYYY-MM-DD HH:MM), got '21/11/2026 14:00'"),
+    (["--tables", "2", "--rounds", "5", "--start", "2026-11-21"], "--start: expected"),
+    (["--tables", "two", "--rounds", "5"], "argument --tables: invalid int value: 'two'"),
+])
+def test_bad_arguments_exit_2_naming_the_fault(tmp_path, home, capsys, args, message):
+    db = tmp_path / "x.db"
+    try:
+        code = main(["simulate", "shift", "--db", str(db), *args])
+    except SystemExit as e:  # argparse's own usage errors
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == 2 and message in err, err
+    assert out == "" and not db.exists()
+
+
+def test_a_database_with_events_is_refused(tmp_path, home):
+    db = tmp_path / "a.db"
+    run_shift(db, 1, 1, START, seed=1)
+    before = one(db, "SELECT count(*) FROM events")
+    with pytest.raises(ShiftError, match=r"already holds \d+ events; simulate a shift into a new database"):
+        run_shift(db, 1, 1, START, seed=1)
+    p = subprocess.run([PITDESK, "simulate", "shift", "--tables", "1", "--rounds", "1", "--db", str(db)],
+                       capture_output=True, text=True, env={"PITDESK_HOME": str(home), "PATH": ""})
+    assert p.returncode == 2 and "already holds" in p.stderr
+    assert one(db, "SELECT count(*) FROM events") == before
+
+
+@pytest.mark.slow
+def test_a_long_shift_shows_every_irregularity_and_verifies(tmp_path, home):
+    db = tmp_path / "long.db"
+    summary = run_shift(db, 6, 150, START, seed=2)
+    check_against_db(summary, db)
+    assert set(IRREGULARITIES) <= set(summary["irregularity_kinds"])
+    assert {"misdeal", "deck_count_wrong", "bank_cover_ruling"} <= set(summary["irregularity_kinds"])
+    assert summary["approval_kinds"] == sorted(KINDS)
+    states = replay_tables(db)
+    assert {s.state for s in states.values()} == {"closed"}
+    from app.store import audit, paths
+    assert audit.verify_db(db, paths.install_key(create=False)).ok

@@ -1,0 +1,134 @@
+"""The Reports view (issue 16) in the real window over a simulated swing shift: the preview shows
+the report's pages, Save as PDF numbers and logs it only for a signed-in supervisor, a second one
+of the same shift says COPY, and the PDF says what ``pitdesk report shift --json`` says."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from datetime import date, datetime
+
+import pytest
+
+from app.simulate.shift import SIM_PIN
+from app.qt import QSettings
+from app.workstation.config import TableSetup, WorkstationConfig
+from app.workstation.shift_figures import as_json, read_shift_report
+from app.workstation.workstation import Workstation
+from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text
+from tests.support.views import Clock, close_window, open_window
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def window(themed, shift, tmp_path, qtbot, no_threads_left):
+    clock = Clock(datetime(2026, 11, 22, 0, 30))        # the swing shift of the 21st has ended
+    tables = sorted({e["table"] for e in events(shift) if e["type"] == "table_configured"})
+    profiles = {e["table"]: e["data"]["profile"] for e in events(shift) if e["type"] == "table_configured"}
+    config = WorkstationConfig(tuple(TableSetup(t, profiles[t]) for t in tables), source="the reports test")
+    ws = Workstation(config, shift, clock=clock)
+    w = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "reports test")
+    w.ws, w.db = ws, shift
+    yield w
+    close_window(w, ws)
+
+
+def shown(qtbot, w):
+    page = w.reports_page
+    w.show_view("reports")
+    qtbot.waitUntil(lambda: page.reads >= 1 and not page.reading, timeout=WAIT_MS)
+    return page
+
+
+def test_the_view_opens_on_the_last_shift_and_previews_its_pages(qtbot, window):
+    page = shown(qtbot, window)
+    assert page.chosen() == (date.fromisoformat(DAY), SHIFT)
+    assert [page.shift.itemText(i) for i in range(page.shift.count())] == ["grave", "day", "swing"]
+    qtbot.waitUntil(lambda: page.preview.pageCount() >= 1, timeout=WAIT_MS)     # the pit's page first
+    page.part.setCurrentIndex(page.part.count() - 1)                               # every page
+    qtbot.waitUntil(lambda: page.preview.pageCount() >= 4, timeout=WAIT_MS)
+    assert page.report.rounds == as_json(read_shift_report(window.db, date.fromisoformat(DAY), SHIFT))["pit"]["rounds"]
+    assert "not numbered until printed" in page.status.text()
+    # a shift with no events is said, and nothing can be printed
+    page.choose(date(2026, 11, 25), "day", load=True)
+    qtbot.waitUntil(lambda: not page.reading and "no events in the day 2026-11-25 shift" in page.status.text(),
+                    timeout=WAIT_MS)
+    assert not page.save_button.isEnabled() and not page.print_button.isEnabled()
+
+
+def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_second_is_a_copy(qtbot, window,
+                                                                                                tmp_path):
+    page = shown(qtbot, window)
+    before = len(events(window.db))
+    page.save_pdf(str(tmp_path / "nobody.pdf"))
+    assert "Sign in (F9)" in page.status.text() and not (tmp_path / "nobody.pdf").exists()
+    assert len(events(window.db)) == before
+    done = []
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done) and window.session is not None, timeout=WAIT_MS)
+    page.save_pdf(str(tmp_path / "one.pdf"))
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    assert page.issued.number == 1 and not page.issued.copy and page.issued.printed_by == "floor-1"
+    text = " ".join(pdf_text(tmp_path / "one.pdf").split())
+    out = as_json(read_shift_report(window.db, date.fromisoformat(DAY), SHIFT))
+    assert "pitdesk shift report No. 1" in text and "by floor-1" in text and "COPY" not in text
+    assert f"{out['chain_head']['seq']}:{out['chain_head']['hash']}" in text
+    assert money(out["pit"]["total"]["house_net"]) in text
+    page.save_pdf(str(tmp_path / "two.pdf"))
+    qtbot.waitUntil(lambda: page.issues == 2, timeout=WAIT_MS)
+    assert page.issued.number == 2 and page.issued.copy
+    assert "COPY — a reprint, report No. 2" in " ".join(pdf_text(tmp_path / "two.pdf").split())
+    logged = [e for e in events(window.db) if e["type"] == "report_printed"]
+    assert [(e["data"]["number"], e["data"]["copy"], e["actor"]) for e in logged] == \
+        [(1, False, "floor-1"), (2, True, "floor-1")]
+    assert "report No. 2 (COPY)" in page.status.text()
+    # the shown report itself stays unnumbered: the next print is numbered by the log, not by it
+    assert page.report.number is None
+
+
+def test_a_file_that_cannot_be_written_is_logged_as_failed(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    done = []
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
+    page.save_pdf(str(tmp_path / "no-such-folder" / "r.pdf"))
+    qtbot.waitUntil(lambda: "was not made" in page.status.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: any(e["type"] == "report_failed" for e in events(window.db)), timeout=WAIT_MS)
+    failed = [e for e in events(window.db) if e["type"] == "report_failed"]
+    assert failed[0]["data"]["number"] == 1 and "r.pdf" in failed[0]["data"]["where"]
+    assert page.status.property("level") == "red"
+
+
+def test_the_json_command_is_what_the_view_read(window):
+    p = subprocess.run([str(__import__("pathlib").Path(__import__("sys").executable).with_name("pitdesk")), "report",
+                        "shift", "--db", str(window.db), "--date", DAY, "--shift", SHIFT, "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    cli = json.loads(p.stdout)
+    mine = as_json(window.ws.reads.shift_report(date.fromisoformat(DAY), SHIFT))
+    for k in ("pit", "tables", "chain_head", "from", "to", "events"):
+        assert cli[k] == mine[k], k
+
+
+def test_the_preview_shows_the_pit_with_a_table_or_every_page_and_the_pdf_has_every_page(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    parts = [page.part.itemText(i) for i in range(page.part.count())]
+    assert parts == ["The pit", "The pit and T1", "The pit and T2", "The pit and T3", "Every page (3 tables)"]
+    counts = {}
+    for i, name in enumerate(parts):
+        page.part.setCurrentIndex(i)
+        qtbot.waitUntil(lambda: page.preview.pageCount() > 0, timeout=WAIT_MS)
+        counts[name] = page.preview.pageCount()
+    assert counts["The pit"] < counts["The pit and T1"] < counts["Every page (3 tables)"]
+    assert counts["Every page (3 tables)"] - counts["The pit"] == sum(counts[f"The pit and T{n}"] - counts["The pit"]
+                                                                      for n in (1, 2, 3))
+    page.part.setCurrentIndex(0)
+    done = []
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
+    page.save_pdf(str(tmp_path / "all.pdf"))
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    text = " ".join(pdf_text(tmp_path / "all.pdf").split())
+    assert all(f"Table {t} —" in text for t in ("T1", "T2", "T3"))
+    assert f"page {counts['Every page (3 tables)']} of {counts['Every page (3 tables)']}" in text
