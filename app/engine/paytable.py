@@ -58,7 +58,7 @@ class PayTable:
 
     def line(self, category: str, also_trips: bool = False) -> str | None:
         """The line a category is paid on, or None. A straight that also holds three of a
-        kind is paid as the better-paying of the two lines (issue 2; 000(s)(1))."""
+        kind is paid as the better-paying of the two lines (000(s)(1))."""
         if self.kind == "seven_card" and category.startswith("straight_flush_") and category not in self.pays:
             category = "straight_flush"  # table A does not split straight flushes (001 11.18(c))
         candidates = [category] + (["three_of_a_kind"] if also_trips else [])

@@ -6,7 +6,7 @@ flushes from lookup tables over a 13-bit mask. The rules are those of bonus.py (
 path); tests/engine/test_vector.py proves the two agree.
 
 Codes (uint8) are indexes into the *_CODES tuples below. Fortune keeps "straight holding
-three of a kind" apart, so a pay table can pay it on the better-paying line (issue 2).
+three of a kind" apart, so a pay table can pay it on the better-paying line (000(s)(1)).
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ def _v1_read_models(db: sqlite_utils.Database) -> None:
                         "locked_until": str, "locked_by": str, "created": str}, pk="name")
 
 
-# issue 15, the logs view: who did what in each read model, the logs' own read models (device
+# migration 3, the logs: who did what in each read model, the logs' own read models (device
 # faults with the link changes, sign-ins), and the indexes a tab pages and filters by (its time,
 # and the table with its time); the read models are projected again to fill the new columns
 LOG_COLUMNS = {
@@ -121,7 +121,7 @@ def _v3_logs(db: sqlite_utils.Database) -> None:
         db["meta"].upsert({"key": REPROJECT, "value": "3 logs"}, pk="key")
 
 
-# issue 16, the shift report: the hold's figures per settlement, taken out of its JSON once when
+# migration 4, the hold: the hold's figures per settlement, taken out of its JSON once when
 # it is logged instead of at every read (a shift of 14,400 rounds read its ledgers in a second).
 # ``{settlement}`` is the settlement's JSON: a parameter when one is projected, the column when
 # the migration fills them from the settlements already logged. A line's or result's wager is

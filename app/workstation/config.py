@@ -21,7 +21,7 @@ from .locate import Lines, show
 from .shifts import DEFAULT as DEFAULT_SHIFTS
 from .shifts import ShiftError, ShiftPlan
 
-IDLE_DEFAULT = timedelta(minutes=5)   # issue 13: sign out after five idle minutes unless configured
+IDLE_DEFAULT = timedelta(minutes=5)   # sign out after five idle minutes unless configured
 
 _TOP = {"workstation", "tables", "shifts"}
 _SHIFT = {"name", "start"}

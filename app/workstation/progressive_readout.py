@@ -1,4 +1,4 @@
-"""The progressive controllers as the supervisor and the auditor read them (issue 15).
+"""The progressive controllers as the supervisor and the auditor read them.
 
 One ``ControllerReadout`` per progressive controller on the floor: its serial, the tables it
 serves, its link and lock-out, the lights and the round's progressive wagers, the meter now and

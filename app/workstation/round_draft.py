@@ -1,4 +1,4 @@
-"""The round being entered at a table, before it is settled (issue 14): ``RoundDraft``, and the
+"""The round being entered at a table, before it is settled: ``RoundDraft``, and the
 pure helpers the workstation's round actions use.
 
 A draft holds what a person typed (wagers as dollars, cards, the sets, the banking) and what a
