@@ -357,8 +357,8 @@ def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, dev
     pump_work, on_update = Bridge._pump_work, MainWindow.on_update
     try:
         demo.open_demo_tables(ws)
-        ws.pump = timed("ws_pump", ws.live.pump)
-        ws.tiles = timed("ws_tiles", ws.reads.tiles)
+        ws.live.pump = timed("ws_pump", ws.live.pump)
+        ws.reads.tiles = timed("ws_tiles", ws.reads.tiles)
         Bridge._pump_work = lambda self, wanted: timed("lane_pump_and_read", pump_work)(self, wanted)
         MainWindow.on_update = lambda self, u: timed("gui_on_update", on_update)(self, u)
         ws.start()
