@@ -34,7 +34,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import chain, heads, paths
-from .read_models import PROCEDURE_EVENTS, Projector, catch_up, reproject, restore
+from .read_models import STATEFUL, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
 
 
@@ -110,8 +110,8 @@ def _tail(conn: sqlite3.Connection) -> tuple[int, str]:
     return last if last else (0, chain.GENESIS)
 
 
-# the events that change a table's engine state (the rest are projected without the states)
-STATEFUL = PROCEDURE_EVENTS | {"table_configured"}
+# the rows that change a table's engine state are projected with the states (read_models.STATEFUL);
+# the rest without them
 _NO_STATES = Projector()
 
 

@@ -73,10 +73,17 @@ def device_fault(time: datetime, actor: str, table: str | None, device: str, cod
                   {"device": device, "code": code, "message": message, "serial": serial, **more})
 
 
-def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, cards, serial: str) -> Record:
-    """The seven cards a card-reading shuffler read for one position, as read (000(j)(1))."""
-    return Record("hand_read", time, actor, DEVICE, table,
-                  {"position": position, "deck": deck, "cards": list(cards), "serial": serial})
+def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, cards, serial: str,
+              deal: str = "", hands: int = 7, round_no: int | None = None) -> Record:
+    """The seven cards a card-reading shuffler read for one position, as read (000(j)(1)): one
+    hand of ``deal`` (its deck and when it was dispensed, ``hands`` hands in all), dealt for the
+    table's round ``round_no``."""
+    data = {"position": position, "deck": deck, "cards": list(cards), "serial": serial}
+    if deal:
+        data.update(deal=deal, hands=hands)
+    if round_no is not None:
+        data["round"] = round_no
+    return Record("hand_read", time, actor, DEVICE, table, data)
 
 
 def meter_reading(time: datetime, actor: str, role: str, table: str, cents: int, source: str,
@@ -238,6 +245,20 @@ def hand_corrected(time: datetime, actor: str, role: str, table: str, position: 
     return Record("hand_corrected", time, actor, role, table,
                   {"position": position, "was": was, "cards": cards, "reason": reason, "deck": deck,
                    "serial": serial, "round": round_no})
+
+
+def reading_chosen(time: datetime, actor: str, role: str, table: str, position: int, use: str, kept: list,
+                   set_aside: list, reason: str, deal: str, serial: str, round_no: int) -> Record:
+    """A person's choice between the cards typed at a position and the shuffler's reading that
+    disagrees with them (``use``: ``reading`` or ``typed``), and why: the cards kept and those set
+    aside both stay in the log (000(b)(1): one deck, each card once; the round is settled on one)."""
+    if use not in ("reading", "typed"):
+        raise RowError(f"a choice between the typed cards and the reading is 'reading' or 'typed', got {use!r}")
+    if not reason.strip():
+        raise RowError("a choice between the typed cards and the shuffler's reading records why")
+    return Record("reading_chosen", time, actor, role, table,
+                  {"position": position, "use": use, "cards": kept, "set_aside": set_aside, "reason": reason.strip(),
+                   "deal": deal, "serial": serial, "round": round_no})
 
 
 # -- people and reports -----------------------------------------------------------------------------

@@ -251,6 +251,7 @@ class Pit:
                 elif isinstance(a, mapping.MeterReading):
                     heard.meter = a.cents
                     out.append(rows.meter_reading(time, actor, DEVICE, table, a.cents, a.source, a.serial))
-                else:
-                    out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial))
+                else:   # dealt for the round the table is on (000(g)), one hand of its deal
+                    out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial, a.deal,
+                                              a.hands, states[table].round_at_hand()))
         return out

@@ -24,6 +24,7 @@ import pytest
 
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
+from app.engine.cards import cards_str, full_deck
 from app.reports import slip as slip_report
 from app.rules.resources import profile
 from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, Qt, QToolButton
@@ -305,11 +306,23 @@ def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit
     assert panel.draft.banking.mode == "house" and people_rows(ws, "M1") == before
 
 
-def hand_read(ws, serial: str, position: int, cards: list[str], deck: str = "red") -> None:
-    """A card-reading shuffler's hand_read frame, decoded as its link decodes it, into the
-    workstation's inbox (the bridge pumps it as it pumps any device's)."""
-    message = decode_message(encode_message("hand_read", next(FRAMES), deck=deck, position=position, cards=cards))
+def shuffler(ws, serial: str, name: str, **values) -> None:
+    """A card-reading shuffler's frame, decoded as its link decodes it, into the workstation's
+    inbox (the bridge pumps it as it pumps any device's)."""
+    message = decode_message(encode_message(name, next(FRAMES), **values))
     ws.events.put(DeviceMessage("socket://127.0.0.1:9", serial, "shuffler", message, datetime(2026, 11, 23, 20), 0.0))
+
+
+def deal(ws, serial: str, given: dict[int, list[str]], deck: str = "red") -> None:
+    """A deal of seven hands (000(j)(1)): dispensed, then each position's read, ``given`` where
+    given, else seven cards of the deck no other hand holds (and not the 9d, which the test puts
+    in a hand later)."""
+    used = {c for cards in given.values() for c in cards} | {"9d"}
+    rest = [c for c in cards_str(full_deck()) if c not in used]
+    shuffler(ws, serial, "hands_dispensed", deck=deck, hands=7, cards_per_hand=7)
+    for position in range(7):
+        shuffler(ws, serial, "hand_read", deck=deck, position=position,
+                 cards=given.get(position) or [rest.pop() for _ in range(7)])
 
 
 def test_a_misread_hand_shows_what_is_wrong_blocks_settle_and_a_person_corrects_it(rpit, qtbot):
@@ -317,9 +330,8 @@ def test_a_misread_hand_shows_what_is_wrong_blocks_settle_and_a_person_corrects_
     panel = w.round_panel
     sign_in(qtbot, w, DEALER)
     open_round_panel(qtbot, w, "M1")
-    # the shuffler reads the dealer's hand and seat 1's, missing a card of seat 1 (000(j)(1))
-    hand_read(ws, "SHF-M1", 0, "Kc Qh Jd Tc 8c 6d 3c".split())
-    hand_read(ws, "SHF-M1", 1, "As Ks Qs Js Ts 9h".split())
+    # the shuffler deals and reads the hands, missing a card of seat 1 (000(j)(1))
+    deal(ws, "SHF-M1", {0: "Kc Qh Jd Tc 8c 6d 3c".split(), 1: "As Ks Qs Js Ts 9h".split()})
     qtbot.waitUntil(lambda: 1 in panel.rows and panel.rows[1].info is not None
                     and panel.rows[1].info.source == "shuffler", timeout=WAIT_MS)
     row = panel.rows[1]
