@@ -87,12 +87,14 @@ def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, 
 
 
 def meter_reading(time: datetime, actor: str, role: str, table: str, cents: int, source: str,
-                  serial: str | None = None) -> Record:
+                  serial: str | None = None, hit: int | None = None) -> Record:
     """The progressive meter (000(q)(5)): a controller's reading (with its ``serial``) or the
-    engine's figure after a settlement."""
+    engine's figure after a settlement; ``hit``: the paid hit a reset follows (000(q)(6))."""
     data = {"cents": cents, "source": source}
     if serial is not None:
         data["serial"] = serial
+    if hit is not None:
+        data["hit"] = hit
     return Record("meter_reading", time, actor, role, table, data)
 
 
@@ -112,10 +114,10 @@ DECISIONS = ("approved", "denied")
 
 def approval_requested(time: datetime, actor: str, role: str, table: str | None, kind: str, seat: int | None = None,
                        cents: int | None = None, role_needed: str | None = None, reason: str = "",
-                       rule: str | None = None, line: str = "") -> Record:
+                       rule: str | None = None, line: str = "", round_no: int | None = None) -> Record:
     """A request for a supervisor's approval, citing its rule (the kind's unless given); ``line``:
-    a progressive hit's pay-table line as the controller named it. ``ApprovalError`` naming the
-    fault."""
+    a progressive hit's pay-table line as the controller named it; ``round_no``: the table's round
+    a device's request is for. ``ApprovalError`` naming the fault."""
     if kind not in KINDS:
         raise ApprovalError(f"unknown approval kind {kind!r}; kinds are {', '.join(KINDS)}")
     need = role_needed or KINDS[kind][0]
@@ -127,6 +129,8 @@ def approval_requested(time: datetime, actor: str, role: str, table: str | None,
             "rule": rule or KINDS[kind][1]}
     if line:
         data["line"] = line
+    if round_no is not None:
+        data["round"] = round_no
     return Record("approval_requested", time, actor, role, table, data)
 
 
@@ -152,17 +156,25 @@ def procedure_event(table: str, event: Event) -> Record:
 
 
 def settlement(time: datetime, actor: str, role: str, table: str, round_no: int, result: Settlement,
-               round_file: dict | None = None, replaces: int | None = None) -> list[Record]:
+               round_file: dict | None = None, replaces: int | None = None,
+               merged: dict[int, int] | None = None) -> list[Record]:
     """A settled round's rows, for one append: the settlement (with the round file settled, and the
     settlement of the same round a denial sent back, if any), an approval request per approval
-    it needs in their order, and the meter after the round."""
+    it needs in their order, and the meter after the round. ``merged`` maps an approval's index to
+    the request already logged for the same thing (a progressive controller's report of the hit
+    the settlement pays): one hit, one request, so that approval asks for none of its own; the
+    settlement names it (``merged``) and its other requests follow it in order."""
     data: dict = {"round": round_no, "settlement": result.as_json()}
     if round_file is not None:
         data["round_file"] = round_file
     if replaces is not None:
         data["replaces"] = replaces
+    if merged:
+        data["merged"] = {str(i): request for i, request in sorted(merged.items())}
     records = [Record("settlement", time, actor, role, table, data)]
-    for a in result.approvals:
+    for i, a in enumerate(result.approvals):
+        if merged and i in merged:
+            continue
         records.append(approval_requested(time, actor, role, table, a.kind, a.seat, a.cents, a.role, a.reason,
                                           a.rule))
     if result.meter_after is not None:

@@ -25,11 +25,8 @@ import pytest
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
 from app.engine.cards import cards_str, full_deck
-from app.reports import slip as slip_report
-from app.rules.resources import profile
 from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, Qt, QToolButton
 from app.views.round.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
-from app.workstation.readouts import SlipInfo
 from tests.support.round_panel import (PAYEE, activate, count, idle, logged, make_round_pit, open_round_panel,
                                        pitdesk_settle, settle_from_panel, sign_in, start_round, type_field, type_round)
 from tests.support.views import DEALER, FLOOR, PIT, WAIT_MS, close_window, gone
@@ -180,7 +177,7 @@ def render_png(pdf: Path, stem: Path) -> Path:
 
 def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
     from app.views.round.round_dialogs import VoidSlipDialog
-    w, ws = rpit.window, rpit.ws
+    w = rpit.window
     panel = w.round_panel
     done = []
     w.bridge.act(lambda ws: ws.slips.issue(datetime(2026, 11, 23, 19), "demo-floor", "floor supervisor", "sd", 2,
@@ -555,4 +552,7 @@ def test_the_tables_header_its_tile_and_the_round_panel_name_the_same_round(rpit
     r = settle_from_panel(qtbot, w)
     assert r.round == 2 and panel.result_view.head.text() == f"ROUND 2 AT M1 · SETTLEMENT {r.settlement}"
     idle(qtbot, w)
-    assert w.table_page.facts.text().startswith("ROUND 2 ")
+    # the settlement uses round 2 up: the header and the tile now name the round at hand, 3 (000(g))
+    qtbot.waitUntil(lambda: w.table_page.facts.text().startswith("ROUND 3 "), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: w.floor.tiles["M1"].round.text() == "ROUND 3", timeout=WAIT_MS)
+    assert panel.result_view.head.text().startswith("ROUND 2 AT M1")

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from app.engine.cards import cards_str
+from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.round import RoundError, parse_round
 from app.engine.roles import AT_THE_TABLE, SUPERVISORS, a_or_an, roles_text
 from app.engine.settle import settle
 from app.rules.resources import profile
-from app.store import rows, settled_rounds, slips as slip_store, table_log
+from app.store import meters, rows, settled_rounds, slips as slip_store, table_log
 from app.store.log import Logged, Record, StoreStopped
 from app.store.slips import SlipError
 
@@ -281,9 +281,13 @@ class Rounds:
                 result = settle(parse_round(obj, rules, self.ws.limits[table]), rules, prof.ranker(), prof.house())
             except RoundError as e:
                 raise Refused(f"table {table}: {e}") from None
+            # one hit, one request: the controller's report of a hit this settlement pays is its request
+            hits = {h["seat"]: h["request"] for h in meters.hits_of_round(self.ws.log, table, d.round)}
+            merged = {i: hits.pop(a.seat) for i, a in enumerate(result.approvals)
+                      if a.kind == "progressive_meter_payout" and a.seat in hits}
             try:
                 seqs = self.ws.floor.settle(table, d.round, result, now, s.name, s.role, round_file=obj,
-                                         replaces=d.replaces)
+                                         replaces=d.replaces, merged=merged)
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
             del self._drafts[table]
@@ -556,6 +560,31 @@ class Rounds:
         deal = self._waiting.pop(table, None)
         if deal is not None:
             self._deliver(table, deal, None)
+
+    def hand_of(self, table: str, seat: int, round_no: int) -> tuple[int, ...] | None:
+        """The seat's seven cards in the table's round ``round_no``, as entered or read (a reading
+        waiting for a person's choice is not yet the hand); None: not known."""
+        d = self._drafts.get(table)
+        if d is not None and d.round == round_no:
+            h = d.hands.get(seat)
+            if h is not None and h.reading is None and not h.unreadable and len(set(h.cards)) == 7:
+                return h.cards
+        for deal in (self._waiting.get(table), self._dealing.get(table)):
+            if deal is not None and deal.round == round_no and seat in deal.reads:
+                try:
+                    cards = tuple(parse_cards([str(c) for c in deal.reads[seat]]))
+                except CardError:
+                    return None
+                return cards if len(set(cards)) == 7 else None
+        return None
+
+    def progressive_stake(self, table: str, seat: int, round_no: int) -> int | None:
+        """The seat's progressive wager in the round being entered for ``round_no`` (cents), if one
+        is entered there."""
+        d = self._drafts.get(table)
+        if d is None or d.round != round_no or seat not in d.seats:
+            return None
+        return d.seats[seat].wagers.get("progressive") or None
 
     def notes(self) -> list[Record]:
         """The rows the rounds want written with the next pump, taken."""
