@@ -17,8 +17,9 @@ from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.limits import TABLE_REMAINDERS
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
 from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
-                                POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures,
-                                RuleProfile, least_per_player_cents)
+                                PAYOUT_EVEN, PAYOUT_READINGS, POSITION_METHODS, SIDE_BETS,
+                                SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures, RuleProfile,
+                                least_per_player_cents)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 
@@ -313,12 +314,12 @@ def load_profile_file(path: Path) -> Profile:
     if data["name"] != path.stem:
         raise ResourceError(f"{_rel(path)}: key 'name' is {data['name']!r} but the file is {path.name}")
 
-    base = _Section(path, data, "base", {"payout_odds", "payout_odds_reason", "foul", "surrender", "ties",
-                                         "cite_win", "cite_lose", "cite_push"}, {"dealer_ace_high_pushes"})
+    base = _Section(path, data, "base", {"payout_odds_as_written", "cite_payout", "foul", "surrender", "ties",
+                                         "cite_win", "cite_lose", "cite_push"},
+                    {"payout_odds", "dealer_ace_high_pushes"})
     ties = base.choice("ties", ("banker", "push"))
     cites = {k: base.get(f"cite_{k}", str, "a citation") for k in ("win", "lose", "push")}
-    payout = base.odds("payout_odds")
-    reason = base.get("payout_odds_reason", str, "a string")
+    payout = _payout_settings(base)
     foul = base.choice("foul", FOUL_RULES)
     surrender = base.choice("surrender", SURRENDER_RULES)
     ace_high_pushes = base.get("dealer_ace_high_pushes", bool, "true or false", False)
@@ -437,8 +438,8 @@ def load_profile_file(path: Path) -> Profile:
 
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
-        chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
-        additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
+        chosen, **payout, foul=foul, surrender=surrender, commission=commission, banking_modes=modes,
+        side_bets=offered, envy=envy, limits=limits, additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
         dealer_ace_high_pushes=ace_high_pushes, procedures=procedures, ties=ties, base_citations=cites,
         progressive_reset_cents=reset, fortune_before_base=fortune_first, bank=bank_rules,
         table_limits=table_limits)
@@ -458,6 +459,19 @@ def _applicable(sec: _Section, keys, applies: bool, why_not: str) -> None:
                                 "(docs/rule-settings.md)")
         if not applies and k in sec.data:
             sec.bad(k, why_not)
+
+
+def _payout_settings(sec: _Section) -> dict:
+    """A winning base wager's odds: as the text writes them where they are 1 to 1; where they are not
+    (000(l)(9): "at odds of 2 to 1"), as the profile reads them (docs/rule-settings.md, e.)."""
+    written = sec.odds("payout_odds_as_written")
+    cite = sec.get("cite_payout", str, "a citation")
+    doubtful = written != (1, 1)
+    _applicable(sec, ("payout_odds",), doubtful, f"the text pays 1 to 1 as written ({cite}): there is no other "
+                                                 "reading to choose")
+    reading = sec.choice("payout_odds", PAYOUT_READINGS) if doubtful else ""
+    odds = (1, 1) if reading == PAYOUT_EVEN else written
+    return {"payout_odds": odds, "payout_odds_as_written": written, "payout_reading": reading, "cite_payout": cite}
 
 
 def _bank_settings(sec: _Section, modes: tuple[str, ...]) -> Bank:

@@ -105,8 +105,9 @@ def test_unknown_profile_lists_the_known_ones():
 
 def test_settlement_settings_cite_their_texts():
     r = {n: profile(n).rules for n in names("rules")}
-    assert r["section6"].payout_odds == (2, 1) and "000(l)(9)" in r["section6"].payout_odds_reason
-    assert all(r[n].payout_odds == (1, 1) for n in ("nj", "face-up-ca", "casino", "sd"))
+    # 000(l)(9) "at odds of 2 to 1", as written (docs/rule-settings.md, e.)
+    assert (r["section6"].payout_odds, r["section6"].payout_reading) == ((2, 1), "as written")
+    assert all(r[n].payout_odds == (1, 1) and r[n].payout_reading == "" for n in ("nj", "face-up-ca", "casino", "sd"))
     assert r["sd"].foul == "reset" and r["sd"].surrender == "returns_half"          # 004(5), 004(9)
     assert r["sd"].banking_modes == ("house",)                                      # 004(3)
     assert r["face-up-ca"].commission.mode == "flat_fee"                            # 002
@@ -124,7 +125,8 @@ def test_settlement_settings_cite_their_texts():
     ("bettors_per_circle = 4", "bettors_per_circle = 5", r"'seating.bettors_per_circle' value 5: must be 1 to 4"),
     ('modes = ["house", "player", "co-bank"]', 'modes = ["house", "casino"]', r"'banking.modes'"),
     ("per_table_cents = 7500000", "per_table_cents = -1", r"'limits.per_table_cents' must be positive cents, got -1"),
-    ("payout_odds = [1, 1]", "payout_odds = [1, 0]", r"'base.payout_odds' must be two positive whole numbers"),
+    ("payout_odds_as_written = [1, 1]", "payout_odds_as_written = [1, 0]",
+     r"'base.payout_odds_as_written' must be two positive whole numbers"),
     ("[seating]", "[seats]", r"unknown key 'seats'"),
 ])
 def test_bad_settlement_settings_are_refused(tmp_path, old, new, message):
@@ -174,6 +176,11 @@ def test_each_profile_states_its_readings():
     assert all(r[n].bank.co_bank_odd_cent == "house" for n in ("section6", "nj", "casino"))   # 000(m)(13)
     assert r["section6"].limits.per_player_counts_envy and r["nj"].limits.per_player_counts_envy  # 000(s)(3)
     assert r["casino"].limits.table_limit_remainder == "proportional"   # 003 Maximum Aggregate Payoff Calculation
+    # a winning base wager's odds, each profile citing its own text's paragraph (docs/rule-settings.md, e.)
+    assert {n: (r[n].payout_odds_as_written, r[n].cite_payout) for n in names("rules")} == {
+        "section6": ((2, 1), "000(l)(9)"), "nj": ((1, 1), "001 11.9(j)"),
+        "face-up-ca": ((1, 1), "002 DEALING PROCEDURES & ROUND OF PLAY"), "casino": ((1, 1), "003 Clearing the Layout 1b"),
+        "sd": ((1, 1), "004(12)")}
 
 
 @pytest.mark.parametrize("name,old,message", [
@@ -182,6 +189,9 @@ def test_each_profile_states_its_readings():
     ("section6", 'co_bank_odd_cent = "house"\n', r"missing key 'banking.co_bank_odd_cent'"),
     ("casino", 'table_limit_remainder = "proportional"\n', r"missing key 'limits.table_limit_remainder'"),
     ("nj", "per_player_counts_envy = true\n", r"missing key 'limits.per_player_counts_envy'"),
+    # 000(l)(9): "at odds of 2 to 1", a doubtful figure: the profile says how it reads it
+    ("section6", 'payout_odds = "as written"\n', r"section6.toml: missing key 'base.payout_odds': the profile must "
+                                                  r"state its reading"),
 ])
 def test_a_profile_that_does_not_state_a_reading_is_refused(tmp_path, name, old, message):
     p = _copy(tmp_path, "rules", name)
@@ -201,6 +211,17 @@ def test_a_profile_that_does_not_state_a_reading_is_refused(tmp_path, name, old,
      r"'limits.table_limit_remainder' must be one of \('proportional', 'high_money_winner'\)"),
     ("section6", "bank_covers_dealer_wager = false", "bank_covers_dealer_wager = 0",
      r"'banking.bank_covers_dealer_wager' must be true or false, got 0"),
+    # 001 11.9(j) pays 1 to 1 as written: there is nothing to read two ways
+    ("nj", 'cite_payout = "001 11.9(j)"\n', 'cite_payout = "001 11.9(j)"\npayout_odds = "1 to 1"\n',
+     r"nj.toml: key 'base.payout_odds' value '1 to 1': the text pays 1 to 1 as written \(001 11.9\(j\)\): there "
+     r"is no other reading to choose"),
+    ("sd", 'cite_payout = "004(12)"\n', 'cite_payout = "004(12)"\npayout_odds = "as written"\n',
+     r"sd.toml: key 'base.payout_odds' value 'as written': the text pays 1 to 1 as written \(004\(12\)\)"),
+    ("section6", 'payout_odds = "as written"', 'payout_odds = "2 to 1"',
+     r"section6.toml: key 'base.payout_odds' must be one of \('as written', '1 to 1'\), got '2 to 1'"),
+    ("section6", 'payout_odds = "as written"', "payout_odds = [1, 1]",
+     r"section6.toml: key 'base.payout_odds' must be a string, got \[1, 1\]"),
+    ("casino", 'cite_payout = "003 Clearing the Layout 1b"\n', "", r"casino.toml: missing key 'base.cite_payout'"),
 ])
 def test_a_reading_where_it_cannot_apply_or_of_a_bad_value_is_refused(tmp_path, name, old, new, message):
     p = _copy(tmp_path, "rules", name)
