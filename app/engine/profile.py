@@ -158,6 +158,7 @@ class RuleProfile:
     bank: Bank = field(default_factory=Bank)
     # each wager type's minimum and maximum (app/engine/tablelimits.py); None: nothing limited
     table_limits: TableLimits | None = None
+    extends: str = ""                            # the profile whose readings this one changes (its file's ``extends``)
 
     def limits_for_table(self, overrides=None) -> TableLimits:
         """The profile's table limits with a table's configuration merged over them.

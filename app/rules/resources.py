@@ -286,6 +286,10 @@ class _Section:
 
 def load_profile_file(path: Path) -> Profile:
     data = _read(path)
+    extends = ""
+    if "extends" in data:
+        extends = data["extends"]
+        data = _extended(path, data)
     _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
                              "base", "commission", "banking", "side_bets", "envy", "limits", "seating",
                              "procedures", "table_limits"})
@@ -442,7 +446,7 @@ def load_profile_file(path: Path) -> Profile:
         side_bets=offered, envy=envy, limits=limits, additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
         dealer_ace_high_pushes=ace_high_pushes, procedures=procedures, ties=ties, base_citations=cites,
         progressive_reset_cents=reset, fortune_before_base=fortune_first, bank=bank_rules,
-        table_limits=table_limits)
+        table_limits=table_limits, extends=extends)
     return Profile(rules)
 
 
@@ -492,6 +496,64 @@ def _limit_settings(sec: _Section, per_player, per_table) -> dict:
     _applicable(sec, ("table_limit_remainder",), per_table is not None, "the profile has no per_table_cents limit")
     return {"per_player_counts_envy": sec.get("per_player_counts_envy", bool, "true or false", True),
             "table_limit_remainder": sec.choice("table_limit_remainder", TABLE_REMAINDERS, TABLE_REMAINDERS[0])}
+
+
+# Every setting where the texts allow two readings, by table: all that a profile extending another
+# may change (docs/rule-settings.md, "A profile that extends another").
+READINGS = {"base": ("payout_odds",), "banking": ("bank_covers_dealer_wager", "co_bank_odd_cent"),
+            "limits": ("per_player_counts_envy", "table_limit_remainder")}
+_EXTENDING_KEYS = ("name", "title", "extends")
+
+
+def _extended(path: Path, data: dict) -> dict:
+    """The profile ``path`` extends (a file beside it) with this one's name, title and readings over
+    it; everything else is the other profile's. The other profile must load on its own and extend
+    none, and this one must change at least one of its readings and say so in its title."""
+    parent = data["extends"]
+    folder = path.parent
+    if not isinstance(parent, str) or not (folder / f"{parent}.toml").exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.toml") if p != path))
+        raise ResourceError(f"{_rel(path)}: key 'extends' names no rule profile beside it: {parent!r} (known: {known})")
+    ppath = folder / f"{parent}.toml"
+    base = _read(ppath)
+    if "extends" in base:
+        raise ResourceError(f"{_rel(path)}: key 'extends' value {parent!r}: that profile extends {base['extends']!r} "
+                            "itself; extend a profile that extends none")
+    load_profile_file(ppath)   # refused on its own, naming its own file
+    for key in ("name", "title"):
+        if key not in data:
+            raise ResourceError(f"{_rel(path)}: missing key {key!r}")
+        _expect(path, key, data[key], str, "a string")
+    if data["title"] == base["title"]:
+        raise ResourceError(f"{_rel(path)}: key 'title' value {data['title']!r} is {parent}'s: the title says which "
+                            "readings this profile changes")
+    allowed = ", ".join(f"{t}.{k}" for t, keys in READINGS.items() for k in keys)
+    changed = 0
+    for table, value in data.items():
+        if table in _EXTENDING_KEYS:
+            continue
+        if table not in READINGS or not isinstance(value, dict):
+            raise ResourceError(f"{_rel(path)}: key {table!r} (value {value!r}): a profile that extends another "
+                                f"changes only its readings ({allowed}; docs/rule-settings.md)")
+        for k, v in value.items():
+            if k not in READINGS[table]:
+                raise ResourceError(f"{_rel(path)}: key {table + '.' + k!r} (value {v!r}): a profile that extends "
+                                    f"another changes only its readings ({allowed}; docs/rule-settings.md)")
+            if base.get(table, {}).get(k) == v:
+                raise ResourceError(f"{_rel(path)}: key {table + '.' + k!r} value {v!r} is {parent}'s own reading: "
+                                    "state only the readings this profile changes")
+            changed += 1
+    if not changed:
+        raise ResourceError(f"{_rel(path)}: extends {parent!r} and changes none of its readings ({allowed})")
+    merged = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
+    for table, value in data.items():
+        if table == "extends":
+            continue
+        if isinstance(value, dict):
+            merged.setdefault(table, {}).update(value)
+        else:
+            merged[table] = value
+    return merged
 
 
 def _table_limits(path: Path, data: dict, name: str, offered, commission: Commission) -> TableLimits:

@@ -20,7 +20,8 @@ from app.workstation.workstation import Workstation
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
-FLOOR = "".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n\n' for p in ("section6", "nj", "face-up-ca", "casino", "sd"))
+FLOOR = "".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n\n' for p in ("section6", "nj", "face-up-ca", "casino", "sd",
+                                                                        "section6-even"))
 
 
 @pytest.fixture

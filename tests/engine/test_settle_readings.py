@@ -235,14 +235,7 @@ def test_co_bank_surplus_odd_cent_kept_by_the_co_bank():
 
 
 # -- e. the odds of a winning base wager in 000: 2 to 1 as written, or 1 to 1 ------------------------
-EVEN = {"payout_odds": (1, 1), "payout_reading": "1 to 1"}
-
-
-def read_even(name):
-    return replace(profile(name).rules, **EVEN)
-
-
-def section6_house(name="section6"):
+def section6_house(name):
     """$26 beats the house's Q-Q-5-3-2 / 9-7 both ways, $50 loses to it."""
     return {"profile": name, "banking": {"mode": "house"}, "dealer": {"cards": BANK["cards"]},
             "seats": [seat(2600, WINNER), seat(5000, LOSER)]}
@@ -252,7 +245,7 @@ def test_section6_pays_a_winning_base_wager_2_to_1_as_written():
     # 000(l)(9) "at odds of 2 to 1": $26 wins $52; the vigorish is "five percent of the amount won",
     # $2.60, rounded "to 25 cents or the next highest multiple of 25 cents": $2.75. The $50 loses
     # (000(l)(6)). The house: -$52 + $2.75 + $50 = +$0.75
-    s = run(section6_house())
+    s = run(section6_house("section6"))
     assert profile("section6").rules.payout_reading == "as written"
     assert sorted(moves(s)) == sorted([("house", "seat 1", 5200), ("seat 1", "house", 275), ("seat 2", "house", 5000)])
     r = result(s, 1, "base")
@@ -261,10 +254,11 @@ def test_section6_pays_a_winning_base_wager_2_to_1_as_written():
     assert s.as_json()["net_by_party"]["house"] == 75
 
 
-def test_section6_read_the_other_way_pays_a_winning_base_wager_1_to_1():
+def test_section6_even_pays_a_winning_base_wager_1_to_1():
     # 000(l)(9) read as 001 11.9(j) "at odds of 1 to 1": $26 wins $26; 5% is $1.30, rounded up to
     # $1.50 (003's $26 -> $30 -> $1.50). The house: -$26 + $1.50 + $50 = +$25.50
-    s = run(section6_house(), read_even("section6"))
+    s = run(section6_house("section6-even"))
+    assert s.profile == "section6-even"
     assert sorted(moves(s)) == sorted([("house", "seat 1", 2600), ("seat 1", "house", 150), ("seat 2", "house", 5000)])
     r = result(s, 1, "base")
     assert (r.win, r.commission, r.net) == (2600, 150, 2450)
@@ -272,20 +266,27 @@ def test_section6_read_the_other_way_pays_a_winning_base_wager_1_to_1():
     assert s.as_json()["net_by_party"]["house"] == 2550
 
 
-@pytest.mark.parametrize("even,cover,owed,vig", [
+def test_a_round_file_for_section6_is_not_settled_as_section6_even():
+    # the profile the round names is the reading played: one profile's round is refused by the other
+    obj = section6_house("section6")
+    p = profile("section6-even")
+    with pytest.raises(RoundError, match=r"round.profile: the round is for 'section6', not 'section6-even'"):
+        settle(parse_round(copy.deepcopy(obj), profile("section6").rules), p.rules, p.ranker(), p.house())
+
+
+@pytest.mark.parametrize("name,cover,owed,vig", [
     # 000(m)(4)(ii): the bank's chips cover what the players' wagers would win: $30 at 2 to 1 is $60
     # as written, $30 at 1 to 1. The dealer's $20 wins $40 or $20 (000(m)(11),(14)); the player pays
     # 5% of the win (000(m)(15)): $3.00 or $1.50
-    (False, 6000, 4000 + 6000, 300),
-    (True, 3000, 2000 + 3000, 150),
+    ("section6", 6000, 4000 + 6000, 300),
+    ("section6-even", 3000, 2000 + 3000, 150),
 ])
-def test_a_player_bank_covers_and_pays_at_the_profiles_odds(even, cover, owed, vig):
-    rules = read_even("section6") if even else None
+def test_a_player_bank_covers_and_pays_at_the_profiles_odds(name, cover, owed, vig):
     with pytest.raises(RoundError) as e:
-        run(dealer_beats_bank("section6", 3000, cover - 1), rules)
+        run(dealer_beats_bank(name, 3000, cover - 1))
     assert str(e.value) == (f"banking.chips: the bank has {cover - 1} cents but must cover {cover} cents of the "
                             "players' wagers (000(m)(4)(ii))")
-    s = run(dealer_beats_bank("section6", 3000, cover), rules)
+    s = run(dealer_beats_bank(name, 3000, cover))
     dealer_win = owed - cover
     assert moves(s) == [("seat 3", "center", owed), ("center", "house", dealer_win), ("center", "seat 1", cover),
                         ("seat 1", "house", vig)]

@@ -66,7 +66,7 @@ def _error(text: str) -> str:
     # the brief's own example: the second table's profile
     (GOOD.replace('profile = "sd"', 'profile = "vegas"'),
      "config.toml line 17: tables[2].profile: unknown rule profile 'vegas' (one of casino, face-up-ca, nj, sd, "
-     "section6)"),
+     "section6, section6-even)"),
     (GOOD.replace("idle_minutes = 3", "idle_minute = 3"),
      "config.toml line 2: workstation.idle_minute: unknown key (known here: database, idle_minutes, slip_cents)"),
     (GOOD.replace('class = "shuffler"', 'class = "shufler"'),
