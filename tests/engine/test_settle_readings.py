@@ -241,29 +241,23 @@ def section6_house(name):
             "seats": [seat(2600, WINNER), seat(5000, LOSER)]}
 
 
-def test_section6_pays_a_winning_base_wager_2_to_1_as_written():
+@pytest.mark.parametrize("name,reading,win,vig,house", [
     # 000(l)(9) "at odds of 2 to 1": $26 wins $52; the vigorish is "five percent of the amount won",
     # $2.60, rounded "to 25 cents or the next highest multiple of 25 cents": $2.75. The $50 loses
     # (000(l)(6)). The house: -$52 + $2.75 + $50 = +$0.75
-    s = run(section6_house("section6"))
-    assert profile("section6").rules.payout_reading == "as written"
-    assert sorted(moves(s)) == sorted([("house", "seat 1", 5200), ("seat 1", "house", 275), ("seat 2", "house", 5000)])
+    ("section6", "as written", 5200, 275, 75),
+    # read as 001 11.9(j) "at odds of 1 to 1": $26 wins $26; 5% is $1.30, rounded up to $1.50 (003's
+    # $26 -> $30 -> $1.50). The house: -$26 + $1.50 + $50 = +$25.50
+    ("section6-even", "1 to 1", 2600, 150, 2550),
+])
+def test_a_winning_base_wager_is_paid_at_the_profiles_reading_of_000_l_9(name, reading, win, vig, house):
+    s = run(section6_house(name))
+    assert s.profile == name and profile(name).rules.payout_reading == reading
+    assert sorted(moves(s)) == sorted([("house", "seat 1", win), ("seat 1", "house", vig), ("seat 2", "house", 5000)])
     r = result(s, 1, "base")
-    assert (r.win, r.commission, r.net) == (5200, 275, 4925)
-    assert [m.reason for m in s.ledger if m.to == "seat 1"] == ["wins 2 to 1"]
-    assert s.as_json()["net_by_party"]["house"] == 75
-
-
-def test_section6_even_pays_a_winning_base_wager_1_to_1():
-    # 000(l)(9) read as 001 11.9(j) "at odds of 1 to 1": $26 wins $26; 5% is $1.30, rounded up to
-    # $1.50 (003's $26 -> $30 -> $1.50). The house: -$26 + $1.50 + $50 = +$25.50
-    s = run(section6_house("section6-even"))
-    assert s.profile == "section6-even"
-    assert sorted(moves(s)) == sorted([("house", "seat 1", 2600), ("seat 1", "house", 150), ("seat 2", "house", 5000)])
-    r = result(s, 1, "base")
-    assert (r.win, r.commission, r.net) == (2600, 150, 2450)
-    assert [m.reason for m in s.ledger if m.to == "seat 1"] == ["wins 1 to 1"]
-    assert s.as_json()["net_by_party"]["house"] == 2550
+    assert (r.win, r.commission, r.net) == (win, vig, win - vig)
+    assert [m.reason for m in s.ledger if m.to == "seat 1"] == [f"wins {win // 2600} to 1"]
+    assert s.as_json()["net_by_party"]["house"] == house
 
 
 def test_a_round_file_for_section6_is_not_settled_as_section6_even():
