@@ -1,6 +1,8 @@
 """``pitdesk gui``: the workstation window (docs/views.md).
 
-    pitdesk gui --demo                                  the demo floor (app/simulate/demo.py)
+    pitdesk gui --demo                                  the demo floor (app/simulate/demo.py), playing by itself
+    pitdesk gui --demo --busy                           ... with a device fault in most rounds (for testing)
+    pitdesk gui --demo --rounds-per-hour N              ... at N rounds an hour per table (default 30)
     pitdesk gui --config FILE [--db PATH]               a real installation (docs/workstation.example.toml)
     pitdesk gui --demo --screenshot FILE.png --after SECONDS [--view floor|table:T1|alarms|approvals|progressive|logs:TAB|hold|reports]
                 [--size 1920x1080]                      open, wait, save the window as a PNG, exit 0
@@ -50,6 +52,11 @@ def add_parser(sub) -> None:
     src.add_argument("--config", metavar="FILE", help="the workstation's TOML configuration (default: PITDESK_CONFIG, "
                                                       "else workstation.toml beside the frozen build's executable, "
                                                       "else in the user's configuration folder)")
+    g.add_argument("--busy", action="store_true",
+                   help="with --demo: a device fault in most rounds (jams, misreads, a link lost), for testing; "
+                        "by default a few per table per shift")
+    g.add_argument("--rounds-per-hour", type=float, default=None, metavar="N",
+                   help="with --demo: rounds an hour at each table (default: the demo's, 30)")
     g.add_argument("--db", metavar="PATH", help="the audit database (default: the configuration's, else the "
                                                 "user data folder's; --demo: demo.db there)")
     g.add_argument("--view", default=None, metavar="VIEW",
@@ -87,6 +94,11 @@ def _check(args) -> tuple[tuple[int, int] | None, object]:
         raise GuiError(f"--quit-after: seconds, 0 or more, got {args.quit_after:g}")
     if args.font_pt is not None and not 6 <= args.font_pt <= 72:
         raise GuiError(f"--font-pt: 6 to 72 points, got {args.font_pt:g}")
+    if not args.demo and (args.busy or args.rounds_per_hour is not None):
+        raise GuiError(f"--{'busy' if args.busy else 'rounds-per-hour'}: only with --demo (the demo floor plays "
+                       "by itself; real tables play at their own pace)")
+    if args.rounds_per_hour is not None and not 1 <= args.rounds_per_hour <= 3600:
+        raise GuiError(f"--rounds-per-hour: 1 to 3600 rounds an hour at each table, got {args.rounds_per_hour:g}")
     config = None
     if not args.demo and args.config is None:
         args.config = str(_find_config())
@@ -99,8 +111,11 @@ def _check(args) -> tuple[tuple[int, int] | None, object]:
 def _open(args, config):
     """The workstation (and the demo's devices, or None)."""
     if args.demo:
-        from app.simulate.demo import open_demo
-        ws, _devices = open_demo(Path(args.db) if args.db else _demo_db())
+        from app.simulate.demo import DEMO_PACE, open_demo
+        from dataclasses import replace
+        pace = replace(DEMO_PACE, busy=args.busy,
+                       rounds_per_hour=args.rounds_per_hour or DEMO_PACE.rounds_per_hour)
+        ws, _devices = open_demo(Path(args.db) if args.db else _demo_db(), play=pace)
         return ws
     from app.workstation.workstation import Workstation
     return Workstation(config, args.db).start()

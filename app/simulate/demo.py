@@ -19,6 +19,7 @@ simulators too. A kept log whose tables played other profiles is carried over fi
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,6 +35,7 @@ from app.store.log import AuditLog, StoreError
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
+from .table_play import Conductor, Dealer, Pace
 from app.workstation.runner import stop_together
 from app.workstation.workstation import Workstation
 
@@ -68,7 +70,11 @@ DEMO_TABLES = (
     ("T7", "sd", (2, 4), ()),
 )
 PREFIX = {"shuffler": "SHF", "shoe": "SHO", "progressive": "PRG", "rng": "RNG"}
-# the faults a round may bring (docs/devices.md, "Faults"); slow is left out, it only slows the line
+# how the demo floor plays (app/simulate/table_play.py): 30 rounds an hour at each table, a few
+# device faults per table per eight-hour shift; ``pitdesk gui --demo --busy`` for a storm of them
+DEMO_PACE = Pace(rounds_per_hour=30.0, faults_per_shift=3.0)
+# the faults a round may bring when the devices play by themselves (docs/devices.md, "Faults");
+# slow is left out, it only slows the line
 DEMO_FAULTS = ("jam", "miscount", "garbage", "bad-crc", "drop", "silence")
 DEMO_FAULT_RATE = 0.02
 
@@ -78,10 +84,14 @@ def serial(cls: str, table: str) -> str:
 
 
 class DemoDevices:
-    """The simulated devices of the demo tables, each served on a loopback TCP port."""
+    """The simulated devices of the demo tables, each served on a loopback TCP port. ``driven``:
+    they say only what the tables' play makes them say (app/simulate/table_play.py), and their
+    faults come from it; otherwise each plays rounds of its own with ``fault_rate`` (the devices'
+    tests)."""
 
     def __init__(self, tables=DEMO_TABLES, *, faults: tuple[str, ...] = DEMO_FAULTS,
-                 fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0, seed: int | None = None):
+                 fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0, seed: int | None = None,
+                 driven: bool = False):
         from app.simulate.device_kinds import applies
         from app.simulate.sim_device import SimDevice
         self.tables = tables
@@ -93,7 +103,8 @@ class DemoDevices:
                 tuning = {"positions": tuple(range(1, 8))} if cls == "shoe" and profile == "face-up-ca" else {}
                 self.devices[serial(cls, table)] = SimDevice(
                     cls, serial(cls, table), faults=tuple(f for f in faults if applies(f, cls)),
-                    seed=None if seed is None else seed * 1000 + n, pace=pace, fault_rate=fault_rate, **tuning)
+                    seed=None if seed is None else seed * 1000 + n, pace=pace,
+                    fault_rate=0.0 if driven else fault_rate, driven=driven, **tuning)
                 n += 1
         self.served: dict = {}
 
@@ -195,11 +206,16 @@ def carry_over(db: Path | str, tables=DEMO_TABLES, clock: Callable[[], datetime]
 
 def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, tables=DEMO_TABLES,
               faults: tuple[str, ...] = DEMO_FAULTS, fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0,
-              seed: int | None = None, policy: Policy | None = None) -> tuple[Workstation, DemoDevices]:
+              seed: int | None = None, policy: Policy | None = None,
+              play: Pace | None = None) -> tuple[Workstation, DemoDevices]:
     """The demo workstation on ``db``, its links started, and its simulated devices (to inject
-    faults). ``workstation.close()`` stops the devices too."""
+    faults). ``play``: the tables play by themselves at that pace, their dealers at the tables'
+    stations (app/simulate/table_play.py; ``pitdesk gui --demo``); without it the devices play
+    rounds of their own and nobody deals. ``workstation.close()`` stops the dealers and the
+    devices too."""
     tables = carry_over(db, tables, clock)
-    devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed)
+    devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed,
+                          driven=play is not None)
     urls = devices.start()
     try:
         ws = Workstation(demo_config(urls, tables), db, clock=clock, policy=policy, install_serial="pitdesk-demo",
@@ -211,7 +227,23 @@ def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, t
         add_demo_users(ws)
         open_demo_tables(ws)
         ws.start()
+        if play is not None:
+            start_dealers(ws, devices, play, seed)
     except BaseException:
         ws.close()
         raise
     return ws, devices
+
+
+def start_dealers(ws: Workstation, devices: DemoDevices, pace: Pace, seed: int | None = None) -> Conductor:
+    """A dealer at every demo table, signed in at its station, playing at ``pace``; stopped
+    first when the workstation closes."""
+    rng = random.Random(seed)
+    pins = {u.name: u.pin for u in DEMO_USERS}
+    dealers = []
+    for table, _, _, classes in devices.tables:
+        served = {cls: devices.served[serial(cls, table)] for cls in classes}
+        dealers.append(Dealer(ws, table, served, pins, pace, random.Random(rng.getrandbits(64))))
+    conductor = Conductor(dealers)
+    ws.first_at_close(conductor.stop)
+    return conductor.start()

@@ -304,8 +304,11 @@ def role_changed(time: datetime, actor: str, role: str, name: str, new_role: str
     return Record("role_changed", time, actor, role, None, {"name": name, "role": new_role, "was": was})
 
 
-def sign_in(time: datetime, name: str, role: str) -> Record:
-    return Record("sign_in", time, name, role, None, {"name": name})
+def sign_in(time: datetime, name: str, role: str, station: str | None = None) -> Record:
+    """A sign-in at the workstation, or at a table's ``station`` (the row names its table)."""
+    if station is None:
+        return Record("sign_in", time, name, role, None, {"name": name})
+    return Record("sign_in", time, name, role, station, {"name": name, "station": station})
 
 
 def sign_in_failed(time: datetime, name: str, role: str, reason: str, failures: int,

@@ -166,9 +166,10 @@ class Users:
         if by.role != ADMINISTRATOR:
             raise UserError(f"only an administrator may {what}; {by.name} is a {by.role}")
 
-    def sign_in(self, name: str, pin: str, now: datetime) -> Session:
+    def sign_in(self, name: str, pin: str, now: datetime, station: str | None = None) -> Session:
         """The session, or SignInError naming why; every attempt is logged. Five failures in a
-        row lock the account for fifteen minutes."""
+        row lock the account for fifteen minutes. ``station``: signed in at that table's station,
+        not at the workstation."""
         user = self.get(name)
         if user is None:
             self._write(rows.sign_in_failed(now, name, "unknown", "unknown user", 0, known=False))
@@ -190,7 +191,7 @@ class Users:
                 raise SignInError(f"wrong PIN; {name} is locked until {until} ({MAX_FAILURES} failures)")
             raise SignInError(f"wrong PIN ({failures} of {MAX_FAILURES} before a {LOCKOUT.seconds // 60}-minute "
                               "lockout)")
-        self._write(rows.sign_in(now, name, user["role"]))
+        self._write(rows.sign_in(now, name, user["role"], station))
         return Session(name, user["role"])
 
 

@@ -248,6 +248,11 @@ class Pit:
                     heard.counts[a.values["deck"]] = a.values["count"]
                 elif a.what == "door_open":
                     heard.doors[a.serial] = bool(a.values["open"])
+                elif a.what == "rng_number":
+                    # 000(k)(3): the number shown while the table waits for its starting position counts it
+                    event = mapping.rng_position(a.values["number"], states[table], rules, time, a.serial)
+                    if event is not None:
+                        out += self._act(heard, states, [mapping.TableEvent(event, a.device)], time)
             else:   # Alarm, DeviceFault, MeterReading, HandRead: rows of their own
                 actor = a.serial or self.actor
                 if isinstance(a, mapping.Alarm):

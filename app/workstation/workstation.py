@@ -113,6 +113,7 @@ class Workstation:
                                                for t in config.tables}
         self.lock = threading.RLock()
         self._on_close = list(on_close)
+        self._first_at_close: list[Callable[[], None]] = []
         self._closed = False
         self.people = People(self)
         self.rounds = Rounds(self)
@@ -132,7 +133,11 @@ class Workstation:
 
     def close(self) -> None:
         """Stop every link (together), then ``on_close``, log what the links said last, close the
-        log. Idempotent; leaves no thread of the workstation's running."""
+        log. Idempotent; leaves no thread of the workstation's running. What acts on the
+        workstation from a thread of its own (``first_at_close``) is stopped first, before the
+        workstation is held."""
+        if not self._closed:
+            stop_together(self._first_at_close)
         with self.lock:
             if self._closed:
                 return
@@ -144,6 +149,11 @@ class Workstation:
             finally:
                 self.logs.close()
                 self.log.close()
+
+    def first_at_close(self, stop: Callable[[], None]) -> None:
+        """``stop`` is called first when the workstation closes: a thread of its own that acts on
+        it (the demo floor's dealers) ends before the links and the log."""
+        self._first_at_close.append(stop)
 
     @property
     def closed(self) -> bool:

@@ -1,7 +1,10 @@
 """The people desk: who is signed in, the idle sign-out, and the users an administrator keeps.
 
-One person at a time: a new sign-in replaces the session (the floor supervisor who walks over to
-approve a payout signs in over the dealer). The session ends at ``sign_out``, or when nothing was
+One person at a time at the workstation: a new sign-in replaces the session (the floor
+supervisor who walks over to approve a payout signs in over the dealer). A table's station (the
+dealer's keypad at the table) is not the workstation: a person signs in there with their PIN
+(``sign_in_at``) and what they do ``at`` that station is theirs, in their role, whoever is signed in
+at the workstation (the demo floor's dealers, app/simulate/table_play.py). The session ends at ``sign_out``, or when nothing was
 done for the configured idle time (five minutes unless configured); the window calls ``touch``
 on every key or click. Who may do what is the roles' (app/engine/roles.py); every sign-in,
 wrong PIN, lock-out and change of a user is logged (docs/audit.md, "People").
@@ -9,8 +12,10 @@ wrong PIN, lock-out and change of a user is logged (docs/audit.md, "People").
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from app.engine.roles import ADMINISTRATION, ADMINISTRATOR, PEOPLE, a_or_an, roles_text
@@ -24,11 +29,22 @@ from ..readouts import SessionInfo, UserInfo
 from ..signed_in import SignedIn
 
 
+@dataclass(frozen=True)
+class Station:
+    """Who signed in at a table's station (``People.sign_in_at``), and since when."""
+
+    table: str
+    name: str
+    role: str
+    since: datetime
+
+
 class People:
     def __init__(self, ws):
         self.ws = ws
         self._users = Users(ws.log)
         self._session: SignedIn | None = None
+        self._here = threading.local()   # the station acting on this thread (``at``)
 
     @property
     def idle(self):
@@ -83,10 +99,41 @@ class People:
             return None
         return s.info(self.idle)
 
+    # -- a table's station ------------------------------------------------------------------------
+    def sign_in_at(self, table: str, name: str, pin: str) -> Station:
+        """``name`` signs in with ``pin`` at ``table``'s station (logged, as every sign-in, with the
+        station); the workstation's session is not touched. ``SignInRefused`` as ``sign_in``."""
+        with self.ws.lock:
+            self.ws.writable()
+            self.ws.check_table(table)
+            now = self.ws.clock()
+            try:
+                s = self._users.sign_in(name, pin, now, station=table)
+            except SignInError as e:
+                raise SignInRefused(str(e)) from None
+            except StoreStopped as e:
+                raise LogStopped(str(e)) from None
+            return Station(table, s.name, s.role, now)
+
+    @contextmanager
+    def at(self, station: Station) -> Iterator[None]:
+        """What this thread does inside is done at ``station``: by its person, in their role."""
+        before = getattr(self._here, "station", None)
+        self._here.station = station
+        try:
+            yield
+        finally:
+            self._here.station = before
+
     def allowed(self, roles: tuple[str, ...], what: str) -> tuple[SignedIn, datetime]:
         """The signed-in session if its role may do ``what``, and now; the session touched (the
-        workstation's ``require``)."""
+        workstation's ``require``). At a table's station (``at``): its person, in their role."""
         now = self.ws.clock()
+        station = getattr(self._here, "station", None)
+        if station is not None:
+            if station.role not in roles:
+                raise NotPermitted(f"{station.name} is {a_or_an(station.role)}; to {what} takes {roles_text(roles)}")
+            return SignedIn(station.name, station.role, station.since, now), now
         s = self._session
         if s is None:
             raise SignInRequired(f"nobody is signed in; sign in with a PIN to {what}")
