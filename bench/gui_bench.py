@@ -305,9 +305,12 @@ def _cents(text: str) -> int | None:
 
 
 def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, devices: str = "process",
-                size: tuple[int, int] = (1920, 1080), warmup: float = 3.0, cols: int = 8) -> dict:
+                size: tuple[int, int] = (1920, 1080), warmup: float = 3.0, cols: int = 8,
+                playing: float = 0.0) -> dict:
     """The real window over the real workstation and ``tables`` x 3 simulated devices; see the
-    module's text. The figures as a dict (milliseconds unless said)."""
+    module's text. ``playing``: besides them, the seven demo tables (P1 to P7) play by themselves
+    at that many rounds an hour (app/simulate/table_play.py), their devices in this process, as
+    on the demo floor. The figures as a dict (milliseconds unless said)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     home = tempfile.TemporaryDirectory(prefix="pitdesk-gui-bench-")
     saved_home = os.environ.get("PITDESK_HOME")
@@ -349,10 +352,23 @@ def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, dev
             return timed("gui_repaint", super().event)(e)
 
     dev = _DevicesThere(tables) if devices == "process" else _DevicesHere(tables)
+    played = None
+    config = _config(dev.urls, tables, cols)
+    if playing:
+        from app.workstation.config import WorkstationConfig
+        below = (tables - 1) // cols + 1
+        ptables = tuple((f"P{n}", prof, (below + row, col), classes)
+                        for n, (_, prof, (row, col), classes) in enumerate(demo.DEMO_TABLES, start=1))
+        played = demo.DemoDevices(ptables, driven=True, seed=5)
+        config = WorkstationConfig(config.tables + demo.demo_config(played.start(), ptables).tables,
+                                   source="gui_bench")
     try:
-        ws = Workstation(_config(dev.urls, tables, cols), Path(home.name) / "bench.db", install_serial="pitdesk-bench")
+        ws = Workstation(config, Path(home.name) / "bench.db", install_serial="pitdesk-bench",
+                         on_close=[played.stop] if played else [])
     except BaseException:
         dev.stop()
+        if played:
+            played.stop()
         raise
     pump_work, on_update = Bridge._pump_work, MainWindow.on_update
     try:
@@ -362,6 +378,10 @@ def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, dev
         Bridge._pump_work = lambda self, wanted: timed("lane_pump_and_read", pump_work)(self, wanted)
         MainWindow.on_update = lambda self, u: timed("gui_on_update", on_update)(self, u)
         ws.start()
+        if played:
+            from app.simulate.table_play import Pace
+            demo.add_demo_users(ws)
+            demo.start_dealers(ws, played, Pace(rounds_per_hour=playing), seed=5)
         settings = QSettings(str(Path(home.name) / "settings.ini"), QSettings.Format.IniFormat)
         window = Window(ws, settings=settings, pump_ms=pump_ms, title="gui bench")
         window.resize(*size)
@@ -369,7 +389,7 @@ def floor_bench(tables: int = 40, seconds: float = 30.0, pump_ms: int = 100, dev
         window.start()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (
-                len(window.floor.tiles) == tables
+                len(window.floor.tiles) == len(config.tables)
                 and all(light.state == "online" for t in window.tiles.values() for light in t.lights)):
             app.processEvents()
             time.sleep(0.01)
@@ -545,6 +565,8 @@ def main() -> int:
     ap.add_argument("--cols", type=int, default=8, help="tiles a row on the floor (default 8)")
     ap.add_argument("--switch-interval", type=float, default=None, metavar="S",
                     help="sys.setswitchinterval for this process (an experiment; Python's default is 0.005)")
+    ap.add_argument("--playing", type=float, default=0.0, metavar="ROUNDS_PER_HOUR",
+                    help="besides the tables, the seven demo tables playing by themselves at that pace (default: none)")
     ap.add_argument("--cold-start-only", action="store_true")
     ap.add_argument("--floor-only", action="store_true")
     ap.add_argument("--runs", type=int, default=5, help="cold starts of each kind (default 5)")
@@ -564,7 +586,8 @@ def main() -> int:
         out["cold_start"] = cold_start(args.runs, args.platform)
     if not args.cold_start_only:
         w, h = (int(x) for x in args.size.split("x"))
-        out["floor"] = floor_bench(args.tables, args.seconds, args.pump_ms, args.devices, (w, h), cols=args.cols)
+        out["floor"] = floor_bench(args.tables, args.seconds, args.pump_ms, args.devices, (w, h), cols=args.cols,
+                                   playing=args.playing)
     print(json.dumps(out, indent=2))
     return 0
 

@@ -265,8 +265,11 @@ class Dealer:
                 yield self.wait(3, 8)
                 code, text = self.rng.choice(((0x0101, "card jam in the elevator"), (0x0102, "gripper jam")))
                 self.say("shuffler", "jam", code=code, text=text)   # 000(n)(13): shuffled again
+                self._count("jam")
+                yield from self.until("the jam to reach the table", lambda: self.state().pending_acks(), 60)
                 yield self.wait(5, 10)
-                self.say("shuffler", "shuffle_started", deck=deck)
+                if self.state().state != "shuffling":
+                    self.say("shuffler", "shuffle_started", deck=deck)
         else:
             yield self.wait(3, 6)
             self.record("shuffle_started", deck=deck)

@@ -63,3 +63,20 @@ def test_over_simulated_hours_every_settlement_slip_and_request_agrees_with_the_
         assert len(compared) > 100
     finally:
         ws.close()
+
+
+def test_in_a_storm_of_faults_the_dealers_never_do_what_the_procedures_refuse(tmp_path, monkeypatch):
+    """``--busy``: a fault in most rounds (jams, misreads, shoe jams, links lost); the tables wait
+    for the supervisor where a fault needs one, and nothing the dealers make a device say is
+    refused by the procedures (a jammed shuffle is not started twice, 000(n)(13))."""
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    ws = play_demo(tmp_path / "demo.db", Pace(rounds_per_hour=1800, busy=True), 11, lambda ws: False, 40)
+    try:
+        faults = {r["code"]: r["n"] for r in ws.log.query(
+            "SELECT json_extract(body, '$.data.code') AS code, count(*) AS n FROM events WHERE type = 'device_fault' "
+            "GROUP BY 1")}
+        assert faults, "a storm brings faults"
+        assert "refused" not in faults, faults
+        assert disagreements(ws) == []
+    finally:
+        ws.close()
