@@ -258,3 +258,24 @@ def test_the_panels_messages_have_a_fixed_place_the_commands_and_positions_never
     idle(qtbot, w)
     assert panel.draft.problems == () and not panel.message.isVisible() and panel.messages.quiet.isVisible()
     assert where() == quiet
+
+
+def test_a_card_at_three_positions_is_one_line_in_the_panel_naming_all_three(rpit, qtbot):
+    from tests.views.test_gui_rounds import deal
+    w, ws = rpit.window, rpit.ws
+    panel = w.round_panel
+    sign_in(qtbot, w, DEALER)
+    start_round(qtbot, w, "M1")
+    # the shuffler reads the Kc for the dealer, seat 2 and seat 5 (000(b)(1): one deck, each card once)
+    deal(ws, "SHF-M1", {0: "Kc Qh Jd Tc 8c 6d 3c".split(), 2: "Kc 7d 7h 7c 2s 2d Kh".split(),
+                        5: "Kc As Ad Ah 5s 5d 5h".split()})
+    qtbot.waitUntil(lambda: panel.draft is not None and "Kc is at" in panel.problems.text(), timeout=WAIT_MS)
+    idle(qtbot, w)
+    lines = panel.problems.text().split("\n")
+    assert [x for x in lines if "Kc" in x] == [
+        "■ Kc is at dealer, seat 2 and seat 5 (000(b)(1): one deck, each card once): the shuffler SHF-M1 misread the "
+        "hand: correct the misread card"]
+    # the rows say nothing more of it: the card is one problem, said once
+    assert not any("000(b)(1)" in r.status.text() + r.reason.text() for r in panel.rows.values())
+    assert sum("Kc is at" in t for t in panel.messages.texts()) == 1
+    assert panel.badge.text() == "■ ROUND 1: SETTLE BLOCKED" and not w.actions_by_name["settle"].isEnabled()
