@@ -243,6 +243,7 @@ class PositionCards:
     problem: str | None             # a misread or a hand not complete: blocks settlement
     reading: tuple[str, ...] | None = None   # the shuffler's reading beside typed cards it disagrees with:
                                     # the person chooses one (``Rounds.choose_reading``)
+    reading_serial: str = ""        # the shuffler that read it
 
 
 @dataclass(frozen=True)
@@ -307,6 +308,8 @@ class RoundDraftInfo:
     returned: str | None            # a denial sent this round back: who denied what, and why
     replaces: int | None            # the settlement (seq) the denial sent back
     form: RoundForm | None = None   # what the profile lets a person enter
+    waiting: str | None = None      # a shuffler's deal waiting for this round to be settled or discarded,
+                                    # in words (000(b)(2)(iii), (v)): it comes up then, never over this one
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,24 @@ def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(cards_str(cards))
 
 
+def duplicate_card(card: int, held: Sequence[int], read_by: str = "") -> str:
+    """One card at more than one place (000(b)(1), 003 GENERAL PROCEDURES 17: one deck, each card in
+    it once), said once, naming every position that holds it (``held``: a position once per time it
+    holds the card): "Kc is at both dealer and seat 2", "Kc is at seat 3 twice"; ``read_by``: the
+    shuffler that read the hands it is in, if one did."""
+    counts = {p: held.count(p) for p in dict.fromkeys(held)}
+    times = {2: "twice"}
+    if len(counts) == 1:
+        (p, n), = counts.items()
+        names = [f"{position_name(p)} {times.get(n, f'{n} times')}"]
+    else:
+        names = [position_name(p) + (f" ({times.get(n, f'{n} times')})" if n > 1 else "") for p, n in counts.items()]
+    where = (f"both {names[0]} and {names[1]}" if len(names) == 2 else
+             names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}")
+    who = f"the shuffler {read_by} misread the hand: " if read_by else ""
+    return f"{card_str(card)} is at {where} (000(b)(1): one deck, each card once): {who}correct the misread card"
+
+
 @dataclass
 class Hand:
     """One position's cards: typed by a person, or read by the shuffler (and then corrected only
@@ -610,7 +628,7 @@ class RoundDraft:
         """What blocks settlement: a misread (000(b)(1): a card twice; 000(j)(1): seven cards a
         position, 000(n)(8)), a hand not complete, a hand in the round with no cards."""
         out = []
-        seen: dict[int, int] = {}
+        at: dict[int, list[int]] = {}      # card -> every position holding it, once per time it is there
         playing = set(self.in_round()) | ({DEALER} if self.needs_dealer() else set())
         for pos in self.positions:
             h = self.hands.get(pos)
@@ -619,20 +637,23 @@ class RoundDraft:
                 if pos in playing:
                     out.append(f"{where}: no cards")
                 continue
-            p = self.position_problem(pos)
+            # a card twice in the hand is said with the card, below: one line a card
+            p = self.position_problem(pos, twice=False)
             if p and (h.source == "shuffler" or pos in playing):
                 out.append(p)
             if h.reading is not None:
                 out.append(f"{where}: the shuffler {h.reading_serial} read {' '.join(h.reading)}, not the cards "
                            f"typed ({_cards_text(h.cards)}): choose one, saying why")
-            for c in dict.fromkeys(h.cards):
-                if c in seen and seen[c] != pos:
-                    out.append(f"{card_str(c)} is read at both {position_name(seen[c])} and {where} (000(b)(1): one "
-                               "deck, each card once): correct the misread card")
-                seen.setdefault(c, pos)
+            for c in h.cards:
+                at.setdefault(c, []).append(pos)
+        for c, held in at.items():
+            if len(held) > 1:
+                readers = dict.fromkeys(self.hands[p].serial for p in held if self.hands[p].source == "shuffler")
+                out.append(duplicate_card(c, held, ", ".join(readers)))
         return out
 
-    def position_problem(self, pos: int) -> str | None:
+    def position_problem(self, pos: int, twice: bool = True) -> str | None:
+        """What is wrong with the position's hand alone (``twice``: a card in it twice too)."""
         h = self.hands.get(pos)
         if h is None:
             return None
@@ -640,7 +661,7 @@ class RoundDraft:
         wrong = []
         if h.unreadable:
             wrong.append(f"unreadable {', '.join(h.unreadable)}")
-        twice = sorted({c for c in h.cards if h.cards.count(c) > 1}, key=h.cards.index)
+        twice = twice and sorted({c for c in h.cards if h.cards.count(c) > 1}, key=h.cards.index)
         if twice:
             wrong.append(f"{', '.join(cards_str(twice))} read twice (000(b)(1): one deck, each card once)")
         if len(h.cards) != HAND:
@@ -751,7 +772,7 @@ class RoundDraft:
         plays, foul = self._plays(pos, h, entered, house)
         return PositionCards(pos, where, tuple(cards_str(h.cards)) + h.unreadable, h.source, h.serial,
                              h.corrected_by, playing, entered, house, plays, foul, self.position_problem(pos),
-                             h.reading)
+                             h.reading, h.reading_serial if h.reading is not None else "")
 
     def _plays(self, pos: int, h: Hand, entered: HandSet | None, house: HandSet | None
                ) -> tuple[HandSet | None, str | None]:

@@ -31,8 +31,9 @@ from app.qt import (QAction, QComboBox, QDialog, QFrame, QGridLayout, QGroupBox,
 from .bank_box import BankBox
 from .position_row import PositionRow
 from .result_view import ResultView
-from .round_dialogs import (CardPickerDialog, CorrectCardsDialog, ReissueSlipDialog, ReleaseDialog, ReopenRoundDialog,
-                            VoidSlipDialog)
+from .round_messages import MessageArea
+from .round_dialogs import (CardPickerDialog, ChooseReadingDialog, CorrectCardsDialog, ReissueSlipDialog,
+                            ReleaseDialog, ReopenRoundDialog, VoidSlipDialog)
 from .round_models import RoundHistoryModel
 from .slips_tab import SlipsTab
 from ..theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED
@@ -40,6 +41,7 @@ from ..widgets import Entry, command_button, dollars_text, label, record_view, s
 
 BROADCAST_MS = 60       # after a settlement is shown, the other views hear of it
 PANEL_STYLE = (f'QLineEdit[refused="true"] {{ border: 2px solid {COLOUR[RED].name()}; }} '
+               f'QLineEdit[disputed="true"] {{ border: 2px solid {COLOUR[AMBER].name()}; }} '
                f'QLineEdit[readOnly="true"] {{ color: {COLOUR[OK].name()}; }}')
 
 
@@ -87,9 +89,10 @@ class RoundPanel(QWidget):
             b = command_button(a, name, 1.1, bold=name == "settle")
             bar.addWidget(b)
             self.buttons[name] = b
-        self.problems = label("", 1.1, bold=True, name="round_problems", wrap=True)
-        self.returned = label("", 1.05, bold=True, name="round_returned", wrap=True)
-        self.message = label("", 1.05, bold=True, name="round_message", wrap=True)
+        # every message in one fixed place of a fixed height: nothing under it moves when one comes or goes
+        self.messages = MessageArea(self)
+        m = self.messages
+        self.message, self.returned, self.waiting, self.problems = m.message, m.returned, m.waiting, m.problems
 
         # -- Enter round
         self.empty = label("", 1.2, name="round_empty", wrap=True)
@@ -140,8 +143,6 @@ class RoundPanel(QWidget):
         ebox = QVBoxLayout(entry)
         ebox.setContentsMargins(0, 0, 0, 0)
         ebox.addWidget(self.badge)
-        ebox.addWidget(self.returned)
-        ebox.addWidget(self.problems)
         ebox.addWidget(self.empty)
         ebox.addWidget(self.scroll, 1)
         self.entry = entry
@@ -181,10 +182,8 @@ class RoundPanel(QWidget):
         box.setSpacing(4)
         # the commands sit in the tab bar's corner: every line of height goes to the round
         self.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
-        box.addWidget(self.message)
+        box.addWidget(self.messages)
         box.addWidget(self.tabs, 1)
-        for lb in (self.problems, self.returned, self.message):
-            lb.hide()
         bridge.changed.connect(self._on_update)
         self._show_draft(None)
 
@@ -201,7 +200,7 @@ class RoundPanel(QWidget):
         self._logged_shown = None
         self.result_view.clear()
         self.tabs.setCurrentWidget(self.entry)
-        say(self.message, "", None)
+        self.tell("", None)
         self._show_draft(None)
         self._reading = self._shown and table is not None      # another table: all of it comes
         self._watch()
@@ -244,7 +243,7 @@ class RoundPanel(QWidget):
         they came (``TableRound``, app/views/bridge.py)."""
         if r.error:
             self._reading = False
-            say(self.message, f"{LEVEL_MARK[RED]} reading the round failed: {r.error}", RED)
+            self.tell(f"{LEVEL_MARK[RED]} reading the round failed: {r.error}", RED)
             return
         self._show_draft(r.draft)
         if r.rounds is not None:
@@ -299,8 +298,9 @@ class RoundPanel(QWidget):
             visible(self.empty, True)
             visible(self.scroll, False)
             say(self.badge, f"{LEVEL_MARK[NONE]} NO ROUND BEING ENTERED · New round: Ctrl+N", NONE)
-            say(self.problems, "", None)
-            say(self.returned, "", None)
+            self.messages.say(self.problems, "", None)
+            self.messages.say(self.returned, "", None)
+            self.messages.say(self.waiting, "", None)
             self.enable_commands()
             return
         visible(self.empty, False)
@@ -322,12 +322,15 @@ class RoundPanel(QWidget):
             self.rows[p.position].show_position(p, wagers.get(p.position))
         if d.problems:
             say(self.badge, f"{LEVEL_MARK[RED]} ROUND {d.round}: SETTLE BLOCKED", RED, filled=True)
-            say(self.problems, "Settle waits for a person:\n"
-                + "\n".join(f"{LEVEL_MARK[RED]} {p}" for p in d.problems), RED)
+            self.messages.say(self.problems, f"Round {d.round}: Settle waits for a person:\n"
+                              + "\n".join(f"{LEVEL_MARK[RED]} {p}" for p in d.problems), RED)
         else:
             say(self.badge, f"{LEVEL_MARK[OK]} ROUND {d.round}: BEING ENTERED · READY TO SETTLE (F11)", OK)
-            say(self.problems, "", None)
-        say(self.returned, f"{LEVEL_MARK[AMBER]} SENT BACK: {d.returned}" if d.returned else "", AMBER)
+            self.messages.say(self.problems, "", None)
+        self.messages.say(self.returned, f"{LEVEL_MARK[AMBER]} SENT BACK: {d.returned}" if d.returned else "", AMBER)
+        # a deal the shuffler read meanwhile waits: said once, here, until it comes up
+        self.messages.say(self.waiting, f"{LEVEL_MARK[AMBER]} A NEW DEAL WAITS: {d.waiting}" if d.waiting else "",
+                          AMBER)
         self.enable_commands()
 
     def enable_commands(self) -> None:
@@ -358,7 +361,7 @@ class RoundPanel(QWidget):
             if on_fields is not None and isinstance(error, Refused):
                 on_fields(getattr(error, "fields", None) or {}, str(error))
             else:
-                say(self.message, f"{LEVEL_MARK[RED]} {error}", RED)
+                self.tell(f"{LEVEL_MARK[RED]} {error}", RED)
         return failed
 
     def send(self, fields: tuple[str, ...], position: int, work, edits) -> None:
@@ -369,7 +372,7 @@ class RoundPanel(QWidget):
         def ok(_):
             if row is not None and self.rows.get(position) is row:
                 row.accepted(fields)
-            say(self.message, "", None)
+            self.tell("", None)
 
         def on_fields(reasons, message):
             if row is None or self.rows.get(position) is not row:
@@ -415,7 +418,7 @@ class RoundPanel(QWidget):
 
         def ok(_):
             self.bank.accepted()
-            say(self.message, "", None)
+            self.tell("", None)
 
         def on_fields(reasons, message):
             if reasons:
@@ -452,7 +455,7 @@ class RoundPanel(QWidget):
         self.bridge.act(lambda ws: ws.rounds.start(table), lambda _: self._focus_first(), self._refused())
 
     def _focus_first(self) -> None:
-        say(self.message, "", None)
+        self.tell("", None)
         row = self.rows.get(0) or next(iter(self.rows.values()), None)
         if row is not None:
             row.cards.setFocus()
@@ -462,8 +465,8 @@ class RoundPanel(QWidget):
             return
         table = self.table
         self.bridge.act(lambda ws: ws.rounds.discard(table),
-                        lambda _: say(self.message, f"{LEVEL_MARK[NONE]} The round being entered at {table} was "
-                                                    "discarded.", NONE), self._refused())
+                        lambda _: self.tell(f"{LEVEL_MARK[NONE]} The round being entered at {table} was discarded.",
+                                            NONE), self._refused())
 
     def use_house_way(self, position: int) -> None:
         self.send(("set",), position, lambda ws, t: ws.rounds.use_house_way(t, position), [])
@@ -483,6 +486,23 @@ class RoundPanel(QWidget):
             return
         self.open_dialog(CorrectCardsDialog(self.bridge, self.table, row.info, self.session(), self))
 
+    def choose_reading(self, position: int, use: str) -> None:
+        """``use`` (``reading`` or ``typed``) at a position whose typed cards the shuffler's reading
+        disagrees with: a dialog asks why, then the workstation logs the choice."""
+        row = self.rows.get(position)
+        if row is None or row.info is None or row.info.reading is None or self.table is None:
+            return
+        d = ChooseReadingDialog(self.bridge, self.table, row.info, use, self.session(), self)
+        d.accepted.connect(lambda: self._chosen(row, use))
+        self.open_dialog(d)
+
+    def _chosen(self, row: PositionRow, use: str) -> None:
+        what = "the shuffler's reading plays" if use == "reading" else "the cards typed play"
+        self.tell(f"{LEVEL_MARK[OK]} {row.info.name.capitalize() if row.info else ''}: {what} (logged, with the "
+                  "reason).", OK)
+        if self.rows.get(row.position) is row:
+            row.cards.setFocus()
+
     def settle(self) -> None:
         if self.table is None:
             return
@@ -495,7 +515,7 @@ class RoundPanel(QWidget):
         self._show_result(r)
         self.tabs.setCurrentWidget(self.result_view)
         self.settle_shown = perf_counter()
-        say(self.message, "", None)
+        self.tell("", None)
         # the other views read back what the settlement changed (the tile, the approvals queue),
         # once the settlement is on the screen: their redrawing would otherwise come first
         self._broadcast(out.changes)
@@ -513,8 +533,8 @@ class RoundPanel(QWidget):
     def release(self) -> None:
         r = self.result
         if r is None:
-            say(self.message, f"{LEVEL_MARK[RED]} Settle a round, or open one from the table's rounds, to release "
-                              "its payouts.", RED)
+            self.tell(f"{LEVEL_MARK[RED]} Settle a round, or open one from the table's rounds, to release "
+                      "its payouts.", RED)
             return
         if any(p.slip_reason for p in r.payouts):
             d = ReleaseDialog(self.bridge, r, self.session(), self)
@@ -528,9 +548,9 @@ class RoundPanel(QWidget):
         self._show_result(out.result)
         self.tabs.setCurrentWidget(self.result_view)
         slips = [p.slip for p in out.result.payouts if p.slip is not None]
-        say(self.message, f"{LEVEL_MARK[OK]} Round {out.result.round} released"
-                          + (f": payout slip{'s' if len(slips) > 1 else ''} {', '.join(map(str, slips))}" if slips
-                             else "") + ".", OK)
+        self.tell(f"{LEVEL_MARK[OK]} Round {out.result.round} released"
+                  + (f": payout slip{'s' if len(slips) > 1 else ''} {', '.join(map(str, slips))}" if slips
+                     else "") + ".", OK)
         changes = out.changes | first if first is not None else out.changes
         self._broadcast(changes)
 
@@ -596,7 +616,7 @@ class RoundPanel(QWidget):
         data again where the void slip carried it); the new slip is selected once read back."""
         slip = self.selected_slip()
         if slip is None or slip.status != "VOID":
-            say(self.message, f"{LEVEL_MARK[RED]} Select a void slip (Slips tab) to issue its payout a new slip.", RED)
+            self.tell(f"{LEVEL_MARK[RED]} Select a void slip (Slips tab) to issue its payout a new slip.", RED)
             return
         d = ReissueSlipDialog(self.bridge, slip, self.session(), self)
         d.accepted.connect(lambda d=d, number=slip.number: self._reissued(number, *d.result_value))
@@ -605,7 +625,7 @@ class RoundPanel(QWidget):
     def _reissued(self, old: int, changes, new: int) -> None:
         self.slips_tab.select_later = new
         self.tabs.setCurrentWidget(self.slips_tab)
-        say(self.message, f"{LEVEL_MARK[OK]} Void slip {old:06d} issued again as payout slip {new:06d}.", OK)
+        self.tell(f"{LEVEL_MARK[OK]} Void slip {old:06d} issued again as payout slip {new:06d}.", OK)
         self._broadcast(changes, book=False)
         self._reread(soon=True)
 
@@ -613,8 +633,8 @@ class RoundPanel(QWidget):
         """The round shown, which a denial sent back, entered again at its table (with a PIN)."""
         r = self.result
         if r is None or r.status != "denied":
-            say(self.message, f"{LEVEL_MARK[RED]} Open a round a denial sent back (Rounds tab: ■ SENT BACK) to "
-                              "enter it again.", RED)
+            self.tell(f"{LEVEL_MARK[RED]} Open a round a denial sent back (Rounds tab: ■ SENT BACK) to "
+                      "enter it again.", RED)
             return
         d = ReopenRoundDialog(self.bridge, r, self.session(), self)
         d.accepted.connect(lambda r=r: self._reopened(r))
@@ -622,14 +642,14 @@ class RoundPanel(QWidget):
 
     def _reopened(self, r) -> None:
         self.tabs.setCurrentWidget(self.entry)
-        say(self.message, f"{LEVEL_MARK[OK]} Round {r.round} at {r.table} is being entered again: correct it and "
-                          "settle it (F11).", OK)
+        self.tell(f"{LEVEL_MARK[OK]} Round {r.round} at {r.table} is being entered again: correct it and "
+                  "settle it (F11).", OK)
         self._reread(soon=True)
 
     # -- for its parts ------------------------------------------------------------------------------
-    def tell(self, text: str, level: str | None) -> None:
-        """The panel's message line."""
-        say(self.message, text, level)
+    def tell(self, text: str, level: str | None = None) -> None:
+        """The panel's message line (in the fixed message area)."""
+        self.messages.say(self.message, text, level)
 
     def open_dialog(self, d) -> None:
         """``d`` opened window-modal without blocking the event loop (the bridge keeps pumping)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import theme
 from app.qt import QCheckBox, QFrame, QGridLayout, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 from ..theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from ..widgets import Entry, dollars_text, label, say, seat_text, set_refused, visible
+from ..widgets import Entry, dollars_text, label, restyle, say, seat_text, set_refused, visible
 
 WAGER_LABELS = {"base": "Base", "fortune": "Fortune", "fortune_toke": "Toke", "insurance": "Insurance",
                 "three_card": "3-card", "seven_card": "7-card", "ace_high": "Ace-High", "progressive": "Progressive"}
@@ -89,6 +89,31 @@ class PositionRow(QFrame):
         box.setSpacing(3)
         box.addLayout(line1)
         indent = int(theme.base_pt() * 7)
+        # the shuffler's reading beside the cards typed, when they disagree: the person chooses one,
+        # saying why (Rounds.choose_reading); until then neither plays and Settle waits
+        self.reading = label("", 1.1, bold=True, name=f"reading_{position}", mono=True)
+        self.use_reading = self._choice_button("Use reading", f"use_reading_{position}", "reading",
+                                               "put the shuffler's reading in place of the cards typed, saying why "
+                                               "(logged: reading_chosen)")
+        self.keep_typed = self._choice_button("Keep typed", f"keep_typed_{position}", "typed",
+                                              "keep the cards typed and set the shuffler's reading aside, saying why "
+                                              "(logged: reading_chosen)")
+        self.reading_line = QWidget()
+        self.reading_line.setObjectName(f"reading_line_{position}")
+        rl = QHBoxLayout(self.reading_line)
+        rl.setContentsMargins(indent, 0, 0, 0)
+        rl.setSpacing(8)
+        rl.addWidget(self.reading)
+        rl.addSpacing(8)
+        rl.addWidget(self.use_reading)
+        rl.addWidget(self.keep_typed)
+        rl.addStretch(1)
+        self.reading_line.hide()
+        box.addWidget(self.reading_line)
+        # the keyboard: from the cards to the choice, then on to the rest of the row
+        QWidget.setTabOrder(self.cards, self.use_reading)
+        QWidget.setTabOrder(self.use_reading, self.keep_typed)
+        QWidget.setTabOrder(self.keep_typed, self.pick)
         if seat:
             grid = QGridLayout()
             grid.setHorizontalSpacing(6)
@@ -151,6 +176,16 @@ class PositionRow(QFrame):
             box.addLayout(wrap)
         self._sent_cards = ""
         self.info = None
+
+    def _choice_button(self, text: str, name: str, use: str, tip: str) -> QPushButton:
+        b = QPushButton(text)
+        b.setObjectName(name)
+        b.setFont(theme.font(1.05, bold=True))
+        b.setToolTip(tip)
+        b.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        b.setAutoDefault(True)       # Enter presses it where the keyboard is, as Space does
+        b.clicked.connect(lambda: self.panel.choose_reading(self.position, use))
+        return b
 
     def _wager_entry(self, wager: str, width: float = 6) -> Entry:
         e = Entry(f"wager_{self.position}_{wager.replace(' ', '_')}", width)
@@ -222,6 +257,9 @@ class PositionRow(QFrame):
             set_refused(e, False)
         self.reasons.clear()
         say(self.reason, "", RED)
+        say(self.reading, "", AMBER)
+        visible(self.reading_line, False)
+        restyle(self.cards, "disputed", False)
         self._sent_cards = ""
         self.info = None
 
@@ -265,6 +303,15 @@ class PositionRow(QFrame):
         visible(self.correct, read)
         visible(self.pick, not read)
         self.cards.show_value(" ".join(p.cards))
+        # the cards typed, outlined amber, and beside them what the shuffler read
+        disputed = p.reading is not None
+        restyle(self.cards, "disputed", disputed)
+        if disputed:
+            by = f"   by {p.reading_serial}" if p.reading_serial else ""
+            say(self.reading, f"{LEVEL_MARK[AMBER]} READ: {' '.join(p.reading)}{by}, not as typed", AMBER)
+        else:
+            say(self.reading, "", AMBER)
+        visible(self.reading_line, disputed)
         if p.in_round:
             say(self.in_round, f"{LEVEL_MARK[OK]} IN THE ROUND", OK)
         else:

@@ -1,6 +1,7 @@
-"""The round panel's dialogs: the 53-card picker, a correction of the cards a shuffler read, the
-release of a round's payouts with its payout slips (and their W-2G data), voiding a slip and
-issuing a void slip's payout a new one, and entering again a round a denial sent back.
+"""The round panel's dialogs: the 53-card picker, a correction of the cards a shuffler read, a
+choice between the cards typed and the shuffler's reading, the release of a round's payouts with
+its payout slips (and their W-2G data), voiding a slip and issuing a void slip's payout a new one,
+and entering again a round a denial sent back.
 
 Each sends its work down the bridge and stays open until the workstation answers, as the other
 dialogs do (app/views/work_dialog.py): a refusal is shown as the workstation worded it; success closes
@@ -164,6 +165,35 @@ class CorrectCardsDialog(PinDialog):
     def action(self):
         table, pos, cards, reason = self.table, self.position, self.cards.text(), self.why()
         return self.identity.then(lambda ws: ws.rounds.correct_cards(table, pos, cards, reason))
+
+
+class ChooseReadingDialog(PinDialog):
+    """Where the shuffler's reading disagrees with the cards a person typed, the person chooses one
+    (``use``: ``reading`` or ``typed``) and says why; logged as ``reading_chosen`` with both sets of
+    cards, who and when (``Rounds.choose_reading``). Signed in, a reason and Enter are enough."""
+
+    reason_needed = "Say why: choosing between the typed cards and the shuffler's reading records its reason."
+
+    def __init__(self, bridge, table: str, position, use: str, session=None, parent: QWidget | None = None):
+        reading = use == "reading"
+        super().__init__(bridge, f"{'Use the reading' if reading else 'Keep the cards typed'} at {position.name}",
+                         parent)
+        self.setObjectName("choose_reading")
+        self.table, self.position, self.use = table, position.position, use
+        read = " ".join(position.reading or ()) + (f"  (shuffler {position.reading_serial})"
+                                                   if position.reading_serial else "")
+        form = self.lay_out([("Table", table), ("Position", position.name), ("Typed", " ".join(position.cards)),
+                             ("Read", read),
+                             ("Plays", "the shuffler's reading; the cards typed are set aside" if reading else
+                              "the cards typed; the shuffler's reading is set aside")],
+                            session, "Use reading" if reading else "Keep typed")
+        self.add_reason(form, "why: e.g. the player's cards checked face up")
+        if session is not None:
+            self.reason.setFocus()      # whoever is signed in chooses: the reason, then Enter
+
+    def action(self):
+        table, pos, use, reason = self.table, self.position, self.use, self.why()
+        return self.identity.then(lambda ws: ws.rounds.choose_reading(table, pos, use, reason))
 
 
 def w2g_group(seat: int, what: str, given: dict | None = None) -> tuple[QGroupBox, dict[str, QLineEdit]]:

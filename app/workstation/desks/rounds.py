@@ -15,6 +15,7 @@ kept here; a settled round is read back from the log exactly as logged (app/work
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.round import RoundError, parse_round
@@ -108,7 +109,13 @@ class Rounds:
             if d is None:
                 return None
             offers, note = self._offers(table)
-            return d.info(offers, note, self.ws.journal.meters.get(table))
+            info = d.info(offers, note, self.ws.journal.meters.get(table))
+            deal = self._waiting.get(table)
+            if deal is None:
+                return info
+            return replace(info, waiting=(
+                f"the shuffler {deal.serial} dealt the hands of deck {deal.deck} for round {deal.round}: they wait "
+                f"until round {d.round} is settled or discarded, and are not put over it (000(b)(2)(iii), (v))"))
 
     def check_wager(self, table: str, seat: int, wager: str, text: str) -> FieldCheck:
         """A wager as it is typed, checked against the table's limits (nothing changes): its cents,
