@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.simulate.table_play import Pace
-from tests.support.demo_floor import disagreements, play_demo, settled_tables
+from tests.support.demo_floor import disagreements, play_demo, settled_tables, supervise
 
 
 def settlements(ws) -> int:
@@ -56,11 +56,13 @@ def test_over_simulated_hours_every_settlement_slip_and_request_agrees_with_the_
     tmp = tmp_path_factory.mktemp("floor")
     import os
     os.environ["PITDESK_HOME"] = str(tmp / "home")
-    ws = play_demo(tmp / "demo.db", Pace(rounds_per_hour=3600, busy=busy), seed, lambda ws: False, 120)
+    # in a storm the supervisor acknowledges what stops a table (a misread waits for a person)
+    ws = play_demo(tmp / "demo.db", Pace(rounds_per_hour=3600, busy=busy), seed, supervise if busy else
+                   (lambda ws: False), 120)
     try:
         compared = []
         assert disagreements(ws, compared) == []
-        assert len(compared) > 100
+        assert len(compared) > (40 if busy else 100)
     finally:
         ws.close()
 

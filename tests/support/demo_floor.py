@@ -28,6 +28,16 @@ def play_demo(db, pace: Pace, seed: int, until, seconds: float, step: float = 0.
     return ws
 
 
+def supervise(ws: Workstation) -> bool:
+    """The floor supervisor's part of a storm, as a test plays it: signed in at the workstation,
+    every open alarm acknowledged (a table waits for it before its next round). False: go on."""
+    if ws.people.session() is None:
+        ws.people.sign_in("demo-floor", "2222")
+    for a in ws.reads.alarms(True):
+        ws.decisions.acknowledge_alarm(a.id, "seen to at the table")
+    return False
+
+
 def _rows(ws: Workstation, type_: str) -> list[dict]:
     return [dict(r, data=json.loads(r["body"])["data"]) for r in ws.log.query(
         "SELECT seq, table_id, actor, role, body FROM events WHERE type = ? ORDER BY seq", (type_,))]
