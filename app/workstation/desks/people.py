@@ -25,9 +25,9 @@ from ..signed_in import SignedIn
 
 
 class People:
-    def __init__(self, ws):
+    def __init__(self, ws, salt: Callable[[int], bytes] | None = None):
         self.ws = ws
-        self._users = Users(ws.log)
+        self._users = Users(ws.log) if salt is None else Users(ws.log, salt=salt)
         self._session: SignedIn | None = None
 
     @property
