@@ -125,11 +125,13 @@ def _settle(args) -> int:
 def _open(args):
     from app.workstation.workstation import Workstation
     if args.demo:
-        from app.simulate.demo import DEMO_TABLES, PREFIX, add_demo_users, demo_config
-        # the demo's tables and profiles; its simulated devices are not started (no links here)
+        from app.simulate.demo import DEMO_TABLES, PREFIX, add_demo_users, carry_over, demo_config
+        # the demo's tables and profiles (a kept demo log carried over to them, as the window's demo
+        # does); its simulated devices are not started (no links here)
+        tables = carry_over(Path(args.db))
         urls = {f"{PREFIX[cls]}-{t}": f"demo://{PREFIX[cls]}-{t}" for t, _, _, classes in DEMO_TABLES
                 for cls in classes}
-        ws = Workstation(demo_config(urls), Path(args.db))
+        ws = Workstation(demo_config(urls, tables), Path(args.db))
         try:
             add_demo_users(ws)
         except BaseException:

@@ -8,7 +8,7 @@ window are never touched), and prints one JSON line per check, in order:
 | check | what passes |
 |---|---|
 | ``qt_plugins`` | Qt started on its platform; the offscreen and xcb platform plugins and the cups print support plugin are in the build (whether xcb loads on this machine is said, not judged: it needs system libraries, README) |
-| ``main_window`` | the main window opened on the demo floor, every table a tile, every simulated device online over loopback TCP |
+| ``main_window`` | the main window opened on the demo floor, every table a tile, every simulated device online over loopback TCP; a profile no demo table plays has a table of its own, dealt by hand (``floor_tables``) |
 | ``settle_<profile>`` | for each rule profile, one example round (docs/rounds/, shipped in the build) settled at a demo table through the window's own lane as the round panel does: approved by the role each approval needs, released with its payouts and slips; its net by party adds to zero in whole cents |
 | ``chart`` | a pyqtgraph chart (the progressive meter's, app/views/progressive_chart.py) drawn with its curve, and exported by pyqtgraph's exporter |
 | ``report_pdf`` | a one-page PDF report rendered from the log: the shift report's pit page of the shift the demo floor is in (app/reports/shift_report.py), counting the rounds the self-test settled |
@@ -85,6 +85,18 @@ def round_files() -> dict[str, Path]:
         by_profile.setdefault(json.loads(path.read_text(encoding="utf-8"))["profile"], []).append(path)
     return {p: next((f for f in files if f.stem.endswith(PREFERRED)), files[0])
             for p, files in sorted(by_profile.items())}
+
+
+def floor_tables() -> tuple:
+    """The demo floor's tables (app/simulate/demo.py), and for each profile with an example round that
+    no demo table plays, a table of its own, dealt by hand with no devices, in the free places."""
+    from app.simulate.demo import DEMO_TABLES
+    played = {prof for _, prof, _, _ in DEMO_TABLES}
+    taken = {pos for _, _, pos, _ in DEMO_TABLES}
+    free = ((row, col) for row in range(1, 100) for col in range(1, 5) if (row, col) not in taken)
+    extra = tuple((f"T{len(DEMO_TABLES) + 1 + n}", prof, next(free), ())
+                  for n, prof in enumerate(p for p in round_files() if p not in played))
+    return DEMO_TABLES + extra
 
 
 class SelfTest:
@@ -181,16 +193,17 @@ class SelfTest:
         from app.views import theme
         from app.views.main_window import MainWindow
         from app.qt import QSettings
-        from app.simulate.demo import DEMO_TABLES, open_demo
+        from app.simulate.demo import open_demo
         theme.apply(self.app)
         self.app.setStyleSheet(theme.stylesheet())
-        self.ws, _ = open_demo(self.db, faults=(), fault_rate=0.0, seed=17)
+        tables = floor_tables()
+        self.ws, _ = open_demo(self.db, tables=tables, faults=(), fault_rate=0.0, seed=17)
         settings = QSettings(str(self.tmp / "settings.ini"), QSettings.Format.IniFormat)
         self.window = MainWindow(self.ws, settings=settings, title="demo floor (self-test)")
         self.window.resize(1366, 768)
         self.window.show()
         self.window.start()
-        devices = sum(len(classes) for *_, classes in DEMO_TABLES)
+        devices = sum(len(classes) for *_, classes in tables)
         lights: dict = {}
 
         def online() -> bool:

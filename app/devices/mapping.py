@@ -118,6 +118,8 @@ class HandRead:
     deck: str
     cards: tuple[str, ...]   # the engine's text form, in the order read
     serial: str = ""
+    deal: str = ""           # the deal it belongs to: the deck and when its hands were dispensed
+    hands: int = 7           # how many hands that deal dispensed: the deal is read when all are
 
 
 Action = TableEvent | Alarm | DeviceFault | MeterReading | ApprovalRequest | Reading | HandRead
@@ -227,6 +229,7 @@ class TableDevices:
         self.colours: dict[str, str] = {}
         self.dispensed: dict[str, int] = {}    # deck -> cards per hand last dispensed
         self.read: dict[str, dict[int, list[str]]] = {}  # deck -> position -> the cards read this deal
+        self.deals: dict[str, tuple[str, int]] = {}      # deck -> (its deal, the hands it dispensed)
         self.stacks: list[tuple[int, int]] = []  # (position, cards) of the shoe's current deal
         self.meter: int | None = None          # the meter last logged
         self.hits = 0                          # hits reported and not yet off the meter
@@ -317,6 +320,7 @@ class TableDevices:
         self.in_shuffler = deck
         if per != 4:   # a new deal (001 11.17: the four-card stacks follow the three-card ones of the same deal)
             self.read.pop(deck, None)
+            self.deals[deck] = (f"{deck} {time.isoformat(timespec='milliseconds')}", min(hands, len(self.positions)))
         out: list[Action] = [Reading(cls, "hands_dispensed", {"deck": deck, "hands": hands, "cards_per_hand": per},
                                      "000(j)(1); 001 11.17(b), (g)2", serial)]
         wrong = None
@@ -361,7 +365,10 @@ class TableDevices:
                 wrong.append(f"{', '.join(both)} also read for {_position(other)} from the same deck "
                              "(000(b)(1))")
         hands[pos] = cards
-        out: list[Action] = [HandRead(pos, deck, tuple(cards), serial)]
+        # a read with no hands_dispensed before it (a link that came up mid-deal) is its own deal
+        deal, dealt = self.deals.setdefault(deck, (f"{deck} {time.isoformat(timespec='milliseconds')}",
+                                                   len(self.positions)))
+        out: list[Action] = [HandRead(pos, deck, tuple(cards), serial, deal, dealt)]
         if wrong:
             out.append(DeviceFault(cls, "misread", f"the shuffler misread {_position(pos)}'s hand from deck {deck!r} "
                                                    f"({' '.join(cards) or 'no cards'}): {'; '.join(wrong)}; the "

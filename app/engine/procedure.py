@@ -277,7 +277,7 @@ def _no_more_bets(s: TableState, event: Event, rules: RuleProfile) -> TableState
         raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
                       "(001 11.17(h))")
     decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
-    return replace(s, state="no_more_bets", round=s.round + 1, dealing_method=method, decks=decks,
+    return replace(s, state="no_more_bets", round=max(s.round, s.last_round) + 1, dealing_method=method, decks=decks,
                    void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
                    voided_seats=(), round_wagers=wagers, round_progressive=progressive)
 
@@ -468,6 +468,15 @@ def _progressive_link(s: TableState, event: Event, rules: RuleProfile) -> TableS
     if not isinstance(online, bool):
         raise Refused(f"progressive_link: 'online' is true or false, got {online!r}")
     return replace(s, progressive_online=online)
+
+
+def round_logged(s: TableState, round_no: object) -> TableState:
+    """A settlement logged at the table for ``round_no``: that round's number is used up, and the
+    next round is one more (000(g): a round begins at No more bets), also where the round's
+    procedures were not recorded. The table's procedures themselves do not move."""
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no <= s.last_round:
+        return s
+    return replace(s, last_round=round_no)
 
 
 # each event's handler: the table after it, or Refused; ``apply`` has checked the state

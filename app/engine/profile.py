@@ -26,6 +26,12 @@ COMMISSION_PERCENT = "percent"     # 000(l)(9), 001 11.9(j), 003, 004(12)
 COMMISSION_FLAT_FEE = "flat_fee"   # 002 COLLECTION PROCEDURES: fees set before play, never a percentage
 COMMISSION_MODES = (COMMISSION_PERCENT, COMMISSION_FLAT_FEE)
 
+# 000(l)(9) pays a winning base wager "at odds of 2 to 1"; every other text pays 1 to 1: the text as
+# written, or even money (docs/rule-settings.md, e.)
+PAYOUT_AS_WRITTEN = "as written"
+PAYOUT_EVEN = "1 to 1"
+PAYOUT_READINGS = (PAYOUT_AS_WRITTEN, PAYOUT_EVEN)
+
 BANKING_MODES = ("house", "player", "co-bank", "player-dealer")
 SIDE_BETS = ("fortune", "insurance", "three_card", "seven_card", "ace_high", "progressive", "additional")
 
@@ -126,8 +132,12 @@ class RuleProfile:
     house_way: str
     royal_match: str
     paytables: dict[str, PayTable]
-    payout_odds: tuple[int, int] = (1, 1)        # base wager, N to M
-    payout_odds_reason: str = ""
+    # a winning base wager's odds, N to M, as played: the text's (``payout_odds_as_written``) or, where
+    # the text's are doubtful, the profile's reading (docs/rule-settings.md, e.): 000(l)(9) "2 to 1"
+    payout_odds: tuple[int, int] = (1, 1)
+    payout_odds_as_written: tuple[int, int] = (1, 1)
+    payout_reading: str = ""                     # PAYOUT_READINGS, or "" where the text allows one reading
+    cite_payout: str = ""                        # the paragraph that sets the odds: 000(l)(9), 001 11.9(j), ...
     foul: str = FOUL_LOSES
     surrender: str = SURRENDER_FORBIDDEN
     commission: Commission = field(default_factory=Commission)
@@ -148,6 +158,7 @@ class RuleProfile:
     bank: Bank = field(default_factory=Bank)
     # each wager type's minimum and maximum (app/engine/tablelimits.py); None: nothing limited
     table_limits: TableLimits | None = None
+    extends: str = ""                            # the profile whose readings this one changes (its file's ``extends``)
 
     def limits_for_table(self, overrides=None) -> TableLimits:
         """The profile's table limits with a table's configuration merged over them.

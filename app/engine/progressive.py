@@ -18,7 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from collections.abc import Sequence
+
+from . import bonus
 from .paytable import PayTable
+from .rank import Ranker
 
 
 @dataclass(frozen=True)
@@ -54,3 +58,17 @@ def progressive_payout(table: PayTable, line: str, meter_cents: int, reset_cents
             reset, funded = reset_cents, reset_cents - meter
             meter = reset_cents
     return ProgressivePayout(table.name, wager, line, str(pay), amount, meter_cents, from_meter, meter, reset, funded)
+
+
+def hand_line(cards: Sequence[int], ranker: Ranker, table: PayTable, meter_cents: int) -> str | None:
+    """The line of ``table`` seven cards make, set to the type that pays most (000(l)(9); 000(q)(4),
+    001 11.14(d)), as the settlement pays it; None: no line. What a controller's claimed hit is
+    checked against."""
+    cards = list(cards)
+    return table.best_progressive(bonus.progressive_lines(cards, ranker, bonus.view(cards, ranker)), meter_cents)
+
+
+def hand_lines(cards: Sequence[int], ranker: Ranker, table: PayTable) -> set[str]:
+    """Every line of ``table`` seven cards can be set to (000(q)(4), 001 11.14(d))."""
+    cards = list(cards)
+    return {ln for ln in bonus.progressive_lines(cards, ranker, bonus.view(cards, ranker)) if ln in table.pays}

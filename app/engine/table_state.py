@@ -73,7 +73,8 @@ class Irregularity:
 @dataclass(frozen=True)
 class TableState:
     state: str = "closed"
-    round: int = 0                     # rounds begun since the table opened
+    round: int = 0                     # the round begun last (000(g): a round begins at No more bets)
+    last_round: int = 0                # the round settled last, as the log's settlements say
     decks: dict[str, Deck] = field(default_factory=dict)
     deck_in_play: str | None = None    # the deck dealt this round
     last_deck_dealt: str | None = None  # 000(b)(2)(iv): two decks alternate
@@ -110,12 +111,22 @@ class TableState:
     ready_deck: str | None = None
     round_progressive: tuple[int, ...] = ()  # seats with a progressive wager this round (000(q)(1))
 
+    def round_at_hand(self) -> int:
+        """The round the table is on: the one begun and not yet settled, else the next, which
+        begins at No more bets (000(g)). Settled or voided, a round's number is used up: the
+        next is one more, whether or not its procedures were recorded (a table whose rounds
+        are entered by hand has no No more bets in the log)."""
+        if self.state in IN_ROUND + ("round_complete",) and self.round > self.last_round:
+            return self.round
+        return max(self.round, self.last_round) + 1
+
     def pending_acks(self) -> list[Irregularity]:
         return [i for i in self.irregularities if i.needs_ack and i.acknowledged_by is None]
 
     def as_json(self) -> dict:
         return {
-            "state": self.state, "round": self.round, "deck_in_play": self.deck_in_play,
+            "state": self.state, "round": self.round, "last_round": self.last_round,
+            "deck_in_play": self.deck_in_play,
             "decks": {d.id: {"received": d.received.isoformat(), "inspected": d.inspected,
                              "verified_by": d.verified_by, "spread": d.spread, "washed": d.washed,
                              "in_play_since": d.in_play_since.isoformat() if d.in_play_since else None}

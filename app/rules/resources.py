@@ -17,8 +17,9 @@ from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.limits import TABLE_REMAINDERS
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
 from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
-                                POSITION_METHODS, SIDE_BETS, SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures,
-                                RuleProfile, least_per_player_cents)
+                                PAYOUT_EVEN, PAYOUT_READINGS, POSITION_METHODS, SIDE_BETS,
+                                SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures, RuleProfile,
+                                least_per_player_cents)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 
@@ -285,6 +286,10 @@ class _Section:
 
 def load_profile_file(path: Path) -> Profile:
     data = _read(path)
+    extends = ""
+    if "extends" in data:
+        extends = data["extends"]
+        data = _extended(path, data)
     _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
                              "base", "commission", "banking", "side_bets", "envy", "limits", "seating",
                              "procedures", "table_limits"})
@@ -313,12 +318,12 @@ def load_profile_file(path: Path) -> Profile:
     if data["name"] != path.stem:
         raise ResourceError(f"{_rel(path)}: key 'name' is {data['name']!r} but the file is {path.name}")
 
-    base = _Section(path, data, "base", {"payout_odds", "payout_odds_reason", "foul", "surrender", "ties",
-                                         "cite_win", "cite_lose", "cite_push"}, {"dealer_ace_high_pushes"})
+    base = _Section(path, data, "base", {"payout_odds_as_written", "cite_payout", "foul", "surrender", "ties",
+                                         "cite_win", "cite_lose", "cite_push"},
+                    {"payout_odds", "dealer_ace_high_pushes"})
     ties = base.choice("ties", ("banker", "push"))
     cites = {k: base.get(f"cite_{k}", str, "a citation") for k in ("win", "lose", "push")}
-    payout = base.odds("payout_odds")
-    reason = base.get("payout_odds_reason", str, "a string")
+    payout = _payout_settings(base)
     foul = base.choice("foul", FOUL_RULES)
     surrender = base.choice("surrender", SURRENDER_RULES)
     ace_high_pushes = base.get("dealer_ace_high_pushes", bool, "true or false", False)
@@ -437,11 +442,11 @@ def load_profile_file(path: Path) -> Profile:
 
     rules = RuleProfile(
         data["name"], data["rule_text"], data["title"], data["wheel"], data["house_way"], data["royal_match"],
-        chosen, payout, reason, foul, surrender, commission, modes, offered, envy, limits,
-        additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
+        chosen, **payout, foul=foul, surrender=surrender, commission=commission, banking_modes=modes,
+        side_bets=offered, envy=envy, limits=limits, additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
         dealer_ace_high_pushes=ace_high_pushes, procedures=procedures, ties=ties, base_citations=cites,
         progressive_reset_cents=reset, fortune_before_base=fortune_first, bank=bank_rules,
-        table_limits=table_limits)
+        table_limits=table_limits, extends=extends)
     return Profile(rules)
 
 
@@ -458,6 +463,19 @@ def _applicable(sec: _Section, keys, applies: bool, why_not: str) -> None:
                                 "(docs/rule-settings.md)")
         if not applies and k in sec.data:
             sec.bad(k, why_not)
+
+
+def _payout_settings(sec: _Section) -> dict:
+    """A winning base wager's odds: as the text writes them where they are 1 to 1; where they are not
+    (000(l)(9): "at odds of 2 to 1"), as the profile reads them (docs/rule-settings.md, e.)."""
+    written = sec.odds("payout_odds_as_written")
+    cite = sec.get("cite_payout", str, "a citation")
+    doubtful = written != (1, 1)
+    _applicable(sec, ("payout_odds",), doubtful, f"the text pays 1 to 1 as written ({cite}): there is no other "
+                                                 "reading to choose")
+    reading = sec.choice("payout_odds", PAYOUT_READINGS) if doubtful else ""
+    odds = (1, 1) if reading == PAYOUT_EVEN else written
+    return {"payout_odds": odds, "payout_odds_as_written": written, "payout_reading": reading, "cite_payout": cite}
 
 
 def _bank_settings(sec: _Section, modes: tuple[str, ...]) -> Bank:
@@ -478,6 +496,64 @@ def _limit_settings(sec: _Section, per_player, per_table) -> dict:
     _applicable(sec, ("table_limit_remainder",), per_table is not None, "the profile has no per_table_cents limit")
     return {"per_player_counts_envy": sec.get("per_player_counts_envy", bool, "true or false", True),
             "table_limit_remainder": sec.choice("table_limit_remainder", TABLE_REMAINDERS, TABLE_REMAINDERS[0])}
+
+
+# Every setting where the texts allow two readings, by table: all that a profile extending another
+# may change (docs/rule-settings.md, "A profile that extends another").
+READINGS = {"base": ("payout_odds",), "banking": ("bank_covers_dealer_wager", "co_bank_odd_cent"),
+            "limits": ("per_player_counts_envy", "table_limit_remainder")}
+_EXTENDING_KEYS = ("name", "title", "extends")
+
+
+def _extended(path: Path, data: dict) -> dict:
+    """The profile ``path`` extends (a file beside it) with this one's name, title and readings over
+    it; everything else is the other profile's. The other profile must load on its own and extend
+    none, and this one must change at least one of its readings and say so in its title."""
+    parent = data["extends"]
+    folder = path.parent
+    if not isinstance(parent, str) or not (folder / f"{parent}.toml").exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.toml") if p != path))
+        raise ResourceError(f"{_rel(path)}: key 'extends' names no rule profile beside it: {parent!r} (known: {known})")
+    ppath = folder / f"{parent}.toml"
+    base = _read(ppath)
+    if "extends" in base:
+        raise ResourceError(f"{_rel(path)}: key 'extends' value {parent!r}: that profile extends {base['extends']!r} "
+                            "itself; extend a profile that extends none")
+    load_profile_file(ppath)   # refused on its own, naming its own file
+    for key in ("name", "title"):
+        if key not in data:
+            raise ResourceError(f"{_rel(path)}: missing key {key!r}")
+        _expect(path, key, data[key], str, "a string")
+    if data["title"] == base["title"]:
+        raise ResourceError(f"{_rel(path)}: key 'title' value {data['title']!r} is {parent}'s: the title says which "
+                            "readings this profile changes")
+    allowed = ", ".join(f"{t}.{k}" for t, keys in READINGS.items() for k in keys)
+    changed = 0
+    for table, value in data.items():
+        if table in _EXTENDING_KEYS:
+            continue
+        if table not in READINGS or not isinstance(value, dict):
+            raise ResourceError(f"{_rel(path)}: key {table!r} (value {value!r}): a profile that extends another "
+                                f"changes only its readings ({allowed}; docs/rule-settings.md)")
+        for k, v in value.items():
+            if k not in READINGS[table]:
+                raise ResourceError(f"{_rel(path)}: key {table + '.' + k!r} (value {v!r}): a profile that extends "
+                                    f"another changes only its readings ({allowed}; docs/rule-settings.md)")
+            if base.get(table, {}).get(k) == v:
+                raise ResourceError(f"{_rel(path)}: key {table + '.' + k!r} value {v!r} is {parent}'s own reading: "
+                                    "state only the readings this profile changes")
+            changed += 1
+    if not changed:
+        raise ResourceError(f"{_rel(path)}: extends {parent!r} and changes none of its readings ({allowed})")
+    merged = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
+    for table, value in data.items():
+        if table == "extends":
+            continue
+        if isinstance(value, dict):
+            merged.setdefault(table, {}).update(value)
+        else:
+            merged[table] = value
+    return merged
 
 
 def _table_limits(path: Path, data: dict, name: str, offered, commission: Commission) -> TableLimits:

@@ -5,11 +5,12 @@ demo tables, each on its own loopback TCP port with occasional faults, builds th
 with their URLs, opens the ``Workstation`` on ``db`` (a second run continues the same log), adds
 the demo people on a new database, opens the tables as a dealer and a floor supervisor would
 (app/simulate/opening.py) and starts the links. ``close()`` on the workstation stops the
-simulators too.
+simulators too. A kept log whose tables played other profiles is carried over first
+(``carry_over``).
 
 | table | profile | devices | why |
 |---|---|---|---|
-| T1, T5 | section6 (000) | shuffler, shoe, progressive, rng | 000(j) automated shoe, (q) progressive, (k)(3) RNG |
+| T1, T5 | section6-even (000, the base wager paid 1 to 1) | shuffler, shoe, progressive, rng | 000(j) automated shoe, (q) progressive, (k)(3) RNG; 000(l)(9) read 1 to 1 (docs/rule-settings.md e.) |
 | T2, T6 | nj (001) | shuffler, shoe, progressive, rng | 001 11.8B, 11.14, 11.8C |
 | T3 | casino (003) | shuffler, shoe, rng | 003 offers no progressive wager |
 | T4 | face-up-ca (002) | shuffler, shoe (seats 1-7), rng | 002: seven seated hands; the RNG for the action button |
@@ -24,9 +25,12 @@ from datetime import datetime
 from pathlib import Path
 
 from app.devices.session import Policy
-from app.engine.procedure import apply
+from app.engine.procedure import IN_ROUND, Event, apply
+from app.engine.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, SYSTEM
 from app.rules.resources import profile
 from app.store import rows
+from app.store.floor import Floor
+from app.store.log import AuditLog, StoreError
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
@@ -50,13 +54,16 @@ DEMO_USERS = (
 )
 
 # table, profile, (row, col), device classes; the serial of each device is its class prefix and
-# the table (SHF-T1)
+# the table (SHF-T1). T1 and T5 play 000 with the base wager paid 1 to 1, section6-even
+# (docs/rule-settings.md e.): as written, 000(l)(9)'s "2 to 1" has a house-banked table lose about a
+# quarter of its base wagers (a theoretical hold near -24%), which on a demo floor reads as a bug.
+# They played section6 until issue 25; ``carry_over`` changes them in a kept log.
 DEMO_TABLES = (
-    ("T1", "section6", (1, 1), ("shuffler", "shoe", "progressive", "rng")),
+    ("T1", "section6-even", (1, 1), ("shuffler", "shoe", "progressive", "rng")),
     ("T2", "nj", (1, 2), ("shuffler", "shoe", "progressive", "rng")),
     ("T3", "casino", (1, 3), ("shuffler", "shoe", "rng")),
     ("T4", "face-up-ca", (1, 4), ("shuffler", "shoe", "rng")),
-    ("T5", "section6", (2, 1), ("shuffler", "shoe", "progressive", "rng")),
+    ("T5", "section6-even", (2, 1), ("shuffler", "shoe", "progressive", "rng")),
     ("T6", "nj", (2, 2), ("shuffler", "shoe", "progressive", "rng")),
     ("T7", "sd", (2, 4), ()),
 )
@@ -142,11 +149,56 @@ def open_demo_tables(ws: Workstation) -> None:
         ws.log.append_many(records)
 
 
+def carry_over(db: Path | str, tables=DEMO_TABLES, clock: Callable[[], datetime] = datetime.now) -> tuple:
+    """The demo's tables as they may be configured on ``db``, after carrying a kept log over to them.
+
+    The workstation refuses a table whose profile differs from the log's (app/workstation/pit.py).
+    Such a table is changed as a pit changes a table's game, in one append, each event through the
+    procedures: the demo floor supervisor closes it (``table_closed``), the demo dealer removes its
+    decks (``deck_removed``), and it is configured again with the profile the demo's configuration
+    gives, as the workstation configures a table from its configuration (``table_configured`` by
+    the system, as administrator). The demo then opens it as it opens any closed table. A table in
+    the middle of a round cannot be closed: it keeps its logged profile for this run, and is
+    carried over on a later one."""
+    path = Path(db)
+    if not path.exists():
+        return tables
+    try:
+        log = AuditLog(path)
+    except (StoreError, OSError, KeyError):
+        return tables   # the workstation's own opening names the fault
+    try:
+        floor = Floor(log)
+        logged = floor.tables()
+        records, kept = [], {}
+        last = log.last_time()   # nothing is stamped before the log's last row
+        now = max(clock(), datetime.fromisoformat(last)) if last else clock()
+        for table, name, _, _ in tables:
+            if logged.get(table, name) == name:
+                continue
+            state, rules = floor.state(table), profile(logged[table]).rules
+            if state.state in IN_ROUND:
+                kept[table] = logged[table]
+                continue
+            events = [Event("table_closed", now, DEMO_FLOOR, FLOOR_SUPERVISOR, {})] if state.state != "closed" else []
+            events += [Event("deck_removed", now, DEMO_DEALER, DEALER, {"deck": d}) for d in state.decks]
+            for event in events:
+                state = apply(state, event, rules)   # the procedures check each one, as Floor.record does
+                records.append(rows.procedure_event(table, event))
+            records.append(rows.table_configured(now, SYSTEM, ADMINISTRATOR, table, name))
+        if records:
+            log.append_many(records)
+    finally:
+        log.close()
+    return tuple((t, kept.get(t, name), pos, classes) for t, name, pos, classes in tables)
+
+
 def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, tables=DEMO_TABLES,
               faults: tuple[str, ...] = DEMO_FAULTS, fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0,
               seed: int | None = None, policy: Policy | None = None) -> tuple[Workstation, DemoDevices]:
     """The demo workstation on ``db``, its links started, and its simulated devices (to inject
     faults). ``workstation.close()`` stops the devices too."""
+    tables = carry_over(db, tables, clock)
     devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed)
     urls = devices.start()
     try:

@@ -189,6 +189,13 @@ class Progressive:
     def broadcast(self) -> tuple[str, dict]:
         return ("meter", {"cents": self.meter})  # 000(q)(5)
 
+    def said(self, message: str, fields: dict) -> None:
+        """What the table's play made the controller say moves its meter as its own rounds do."""
+        if message == "increment":
+            self.meter += fields["cents"]
+        elif message == "reset":
+            self.meter = fields["cents"]
+
     def rounds(self, take: Take) -> Iterator[Step | str]:
         r = self.rng
         while True:

@@ -17,6 +17,7 @@ and slow start at once and last ``silence`` / ``slow`` seconds (a range, drawn e
 
 from __future__ import annotations
 
+import math
 import queue
 import random
 import threading
@@ -24,6 +25,7 @@ import time
 from collections import Counter, deque
 
 from app.devices.frame import encode
+from app.devices.messages import encode_message
 
 from .device_kinds import CLASSES, ROUND, SERIAL_PREFIX, SimError, check_fault, check_kind
 from .device_link import ACK_TIMEOUT, DeviceLink, bad_crc, garbage
@@ -46,7 +48,7 @@ def _span(value, option: str) -> tuple[float, float]:
 class SimDevice:
     def __init__(self, kind: str, serial: str | None = None, faults=(), seed: int | None = None,
                  pace: float = 1.0, fault_rate: float = 0.1, *, silence=(5.0, 12.0), slow=(3.0, 8.0),
-                 ack_timeout: float = ACK_TIMEOUT, **tuning):
+                 ack_timeout: float = ACK_TIMEOUT, driven: bool = False, **tuning):
         self.kind = check_kind(kind)
         self.serial = serial if serial is not None else f"{SERIAL_PREFIX[kind]}-1"
         if not self.serial or len(self.serial.encode()) > 60:
@@ -59,6 +61,7 @@ class SimDevice:
         if not 0 <= fault_rate <= 1:
             raise SimError(f"the fault rate is a probability, 0 to 1, got {fault_rate!r}", "fault-rate")
         self.pace, self.fault_rate = pace, fault_rate
+        self.driven = driven   # says only what the table's play makes it say (``say``), and its broadcasts
         self.silence, self.slow = _span(silence, "silence"), _span(slow, "slow")
         base = random.Random(seed)
         # separate streams, so the timing of the line does not change what the device does
@@ -79,6 +82,15 @@ class SimDevice:
     # -- the handle's side: any thread ---------------------------------------------------------
     def inject(self, fault: str) -> None:
         self._commands.put(check_fault(fault, self.kind))
+        if self._served is not None:
+            self._served._wake()
+
+    def say(self, message: str, **fields) -> None:
+        """Send ``message`` now, besides what the class does by itself: what a person at the table
+        makes the device say (the dealer presses the shuffler's deal button, the controller's hit
+        key), as the table's play (app/simulate/table_play.py) drives it."""
+        encode_message(message, 0, **fields)   # a message the device cannot say is refused here, not on the line
+        self._commands.put(("say", message, fields))
         if self._served is not None:
             self._served._wake()
 
@@ -116,9 +128,13 @@ class SimDevice:
         self._out = bytearray()
         self._armed: Counter = Counter()
         self._silent_until = self._slow_until = self._next_byte = 0.0
-        self._cycle = self._class.rounds(self._take)
+        self._cycle = self._class.rounds(self._take) if not self.driven else None
+        self._said: deque = deque()   # messages a person made the device say, sent once it is greeted
         self._tick_due = None
-        self._advance(now)
+        self._step_delay = math.inf
+        self._step_due = math.inf
+        if self._cycle is not None:
+            self._advance(now)
         if t.connected:
             self._connected(now)
         while not stopping.is_set():
@@ -147,6 +163,8 @@ class SimDevice:
                 self._connected(now)
             if not t.connected or now < self._silent_until:
                 continue
+            while self._link.greeted and self._said:
+                self._link.queue(*self._said.popleft())
             if self._link.greeted and now >= self._step_due:
                 self._link.queue(*self._step)
                 self._advance(now)
@@ -183,9 +201,17 @@ class SimDevice:
     def _drain_commands(self, now: float) -> None:
         while True:
             try:
-                self._arm(self._commands.get_nowait(), now)
+                command = self._commands.get_nowait()
             except queue.Empty:
                 return
+            if isinstance(command, tuple):
+                _, message, fields = command
+                self._said.append((message, fields))
+                heard = getattr(self._class, "said", None)
+                if heard is not None:
+                    heard(message, fields)   # the device's own state follows what it said (its meter)
+            else:
+                self._arm(command, now)
 
     def _arm(self, fault: str, now: float) -> None:
         if fault in ("silence", "slow"):
@@ -276,6 +302,9 @@ class Served:
 
     def inject(self, fault: str) -> None:
         self.device.inject(fault)
+
+    def say(self, message: str, **fields) -> None:
+        self.device.say(message, **fields)
 
     @property
     def stats(self) -> dict:

@@ -58,10 +58,12 @@ class Floor:
         return self.log.append_many([rows.procedure_event(table, event)])[0]
 
     def settle(self, table: str, round_no: int, settlement: Settlement, now: datetime, actor: str,
-               role: str, round_file: dict | None = None, replaces: int | None = None) -> list[int]:
+               role: str, round_file: dict | None = None, replaces: int | None = None,
+               merged: dict[int, int] | None = None) -> list[int]:
         """Log the settlement and one approval request per approval it needs, atomically: the
         requests are the rows right after the settlement's, in the order of its approvals.
         ``round_file`` is what was settled (docs/round-format.md), kept beside the settlement;
-        ``replaces`` the seq of a settlement of the same round that a denial sent back."""
+        ``replaces`` the seq of a settlement of the same round that a denial sent back; ``merged``
+        the requests already logged for some of its approvals (app/store/rows.py ``settlement``)."""
         return self.log.append_many(rows.settlement(now, actor, role, table, round_no, settlement, round_file,
-                                                    replaces))
+                                                    replaces, merged))

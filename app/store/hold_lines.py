@@ -28,13 +28,18 @@ import sqlite3
 from .schema import HOLD_HOUSE_SELECT, HOLD_STAKES_SELECT
 
 # the counted settlements: in the period, of the table, and not sent back by a denial (the
-# approval requests of settlement S are the rows S+1 .. S+n, app/workstation/roundlog.py)
+# approval requests of settlement S are the rows S+1 .. S+n, and those it merged with a request
+# logged before it, app/store/settled_rounds.py)
 _COUNTED = """
 WITH counted AS (
   SELECT s.seq, s.table_id, s.profile, s.banking FROM settlements s
   WHERE s.time >= :start AND s.time < :end AND (:table IS NULL OR s.table_id = :table)
-    AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.request > s.seq AND a.request <= s.seq + s.approvals
-                    AND a.table_id IS s.table_id AND a.status = 'denied'))
+    AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.request > s.seq AND a.table_id IS s.table_id
+                    AND a.request <= s.seq + s.approvals - (SELECT count(*) FROM events e,
+                        json_each(json_extract(e.body, '$.data.merged')) WHERE e.seq = s.seq)
+                    AND a.status = 'denied')
+    AND NOT EXISTS (SELECT 1 FROM events e, json_each(json_extract(e.body, '$.data.merged')) m, approvals a
+                    WHERE e.seq = s.seq AND a.request = m.value AND a.status = 'denied'))
 """
 
 _FAR_PAST, _FAR_FUTURE = "0000", "9999"

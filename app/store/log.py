@@ -27,6 +27,7 @@ import json
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import chain, heads, paths
-from .read_models import PROCEDURE_EVENTS, Projector, catch_up, reproject, restore
+from .read_models import STATEFUL, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
 
 
@@ -110,8 +111,8 @@ def _tail(conn: sqlite3.Connection) -> tuple[int, str]:
     return last if last else (0, chain.GENESIS)
 
 
-# the events that change a table's engine state (the rest are projected without the states)
-STATEFUL = PROCEDURE_EVENTS | {"table_configured"}
+# the rows that change a table's engine state are projected with the states (read_models.STATEFUL);
+# the rest without them
 _NO_STATES = Projector()
 
 
@@ -125,17 +126,7 @@ class AuditLog:
         self.stopped: str | None = None
         self._lock = threading.Lock()  # readers share the connection with the writer
         self._closed = False           # the connection is closed (close()): reads are refused
-        try:
-            self._conn = connect(self.path, busy_timeout)
-            migrate(self._conn)
-            reproject(self._conn)   # a migration that added read-model columns: filled from the log
-            self.db_id = self._conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
-            self._resync()
-        except sqlite3.Error as e:
-            if "locked" in str(e) or "busy" in str(e):
-                raise StoreError(f"cannot open the audit database {self.path}: another process (another workstation, "
-                                 f"or a tool holding it open) has it locked ({e})") from None
-            raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
+        self._open(busy_timeout)
         self._head_path = paths.head_file(self.db_id) if record_head else None
         if self._head_path is not None:
             self._check_head()
@@ -143,6 +134,32 @@ class AuditLog:
         self._queue: queue.Queue = queue.Queue()
         self._thread = threading.Thread(target=self._run, name=f"audit-writer {self.path.name}", daemon=True)
         self._thread.start()
+
+    def _open(self, busy_timeout: float) -> None:
+        """Connect, migrate and read the tail. SQLite answers "locked" at once, without waiting,
+        to a second process that puts a new database in WAL mode or reads its schema while the
+        first is doing so (two commands at first run): that is tried again until ``busy_timeout``."""
+        deadline = time.monotonic() + busy_timeout
+        while True:
+            conn = None
+            try:
+                conn = self._conn = connect(self.path, busy_timeout)
+                migrate(conn)
+                reproject(conn)   # a migration that added read-model columns: filled from the log
+                self.db_id = conn.execute("SELECT value FROM meta WHERE key = 'db_id'").fetchone()[0]
+                self._resync()
+                return
+            except sqlite3.Error as e:
+                if conn is not None:
+                    conn.close()
+                locked = "locked" in str(e) or "busy" in str(e)
+                if locked and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                if locked:
+                    raise StoreError(f"cannot open the audit database {self.path}: another process (another "
+                                     f"workstation, or a tool holding it open) has it locked ({e})") from None
+                raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
 
     def _resync(self) -> None:
         """The last row; the engine states are restored from the database the first time they are

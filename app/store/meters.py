@@ -170,3 +170,21 @@ def latest(log: AuditLog) -> dict[str, int]:
     return {r["table_id"]: r["cents"] for r in log.query(
         "SELECT table_id, cents FROM meter_readings WHERE seq IN (SELECT MAX(seq) FROM meter_readings "
         "GROUP BY table_id)")}
+
+
+def hit_awaiting_reset(log: AuditLog, table: str) -> int | None:
+    """The table's last progressive hit approved for payment (its request) with no reset of the
+    meter logged since (000(q)(6): the casino funds the meter back after the top award)."""
+    rows = log.query("SELECT request FROM approvals WHERE table_id = ? AND kind = 'progressive_meter_payout' AND "
+                     "status = 'approved' AND request > IFNULL((SELECT MAX(seq) FROM meter_readings WHERE "
+                     "table_id = ? AND source = 'reset'), 0) ORDER BY request DESC LIMIT 1", (table, table))
+    return rows[0]["request"] if rows else None
+
+
+def hits_of_round(log: AuditLog, table: str, round_no: int) -> list[dict]:
+    """The progressive controller's hits at ``table`` in its round ``round_no`` that are not denied:
+    request, seat, status (the rounds desk merges them with the settlement of the same hits)."""
+    return log.query("SELECT a.request, a.seat, a.status FROM approvals a JOIN events e ON e.seq = a.request "
+                     "WHERE a.table_id = ? AND a.kind = 'progressive_meter_payout' AND a.status != 'denied' AND "
+                     "e.role = 'device' AND json_extract(e.body, '$.data.round') = ? ORDER BY a.request",
+                     (table, round_no))

@@ -13,7 +13,7 @@ import sqlite3
 from datetime import datetime
 
 from app.engine.deadlines import deck_deadline, dice_deadline
-from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply
+from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, TableState, apply, round_logged
 from app.engine.profile import RuleProfile
 
 from . import logrows
@@ -26,6 +26,9 @@ _HOLD_HOUSE = HOLD_HOUSE_INSERT + HOLD_HOUSE_SELECT.format(**_ONE)
 _HOLD_STAKES = HOLD_STAKES_INSERT + HOLD_STAKES_SELECT.format(**_ONE)
 
 PROCEDURE_EVENTS = frozenset(TRANSITIONS) | frozenset(IRREGULARITIES)
+# the rows that move a table's engine state: its configuration, its procedures, and a settlement
+# (the round's number used up, app/engine/procedure.py ``round_logged``)
+STATEFUL = PROCEDURE_EVENTS | {"table_configured", "settlement"}
 
 
 def _profile(name: str) -> RuleProfile:
@@ -112,6 +115,7 @@ class Projector:
 
     # -- money --------------------------------------------------------------------------------
     def _settlement(self, conn, seq, time, table, actor, role, data):
+        self._round_logged(table, data)
         s = data["settlement"]
         text = json.dumps(s, sort_keys=True)
         conn.execute("INSERT INTO settlements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -119,6 +123,10 @@ class Projector:
                       s["net_by_party"].get("house", 0), len(s["approvals"]), text))
         conn.execute(_HOLD_HOUSE, {"seq": seq, "settlement": text})
         conn.execute(_HOLD_STAKES, {"seq": seq, "settlement": text})
+
+    def _round_logged(self, table, data):
+        if table in self.states:
+            self.states[table] = round_logged(self.states[table], data.get("round"))
 
     def _meter_reading(self, conn, seq, time, table, actor, role, data):
         conn.execute("INSERT INTO meter_readings VALUES (?, ?, ?, ?, ?)",
@@ -205,7 +213,7 @@ def catch_up(p: Projector, conn: sqlite3.Connection, after: int, upto: int | Non
     """Fold the rows after ``after`` (up to ``upto``) into ``p``'s engine states only: rows
     another process appended, whose read-model rows that process already wrote in its own
     transaction. ``upto`` keeps rows appended meanwhile for the next catch-up, not this one."""
-    types = sorted(PROCEDURE_EVENTS | {"table_configured"})
+    types = sorted(STATEFUL)
     sql = (f"SELECT body FROM events WHERE seq > ? AND seq <= ? AND type IN ({','.join('?' * len(types))}) "
            "ORDER BY seq")
     for (body,) in conn.execute(sql, (after, upto if upto is not None else 2 ** 62, *types)):
@@ -213,6 +221,8 @@ def catch_up(p: Projector, conn: sqlite3.Connection, after: int, upto: int | Non
         if b["type"] == "table_configured":
             p.profiles[b["table"]] = _profile(b["data"]["profile"])
             p.states.setdefault(b["table"], TableState())
+        elif b["type"] == "settlement":
+            p._round_logged(b["table"], b["data"])
         else:
             p._procedure(None, b["seq"], b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])
     return p

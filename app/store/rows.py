@@ -73,19 +73,28 @@ def device_fault(time: datetime, actor: str, table: str | None, device: str, cod
                   {"device": device, "code": code, "message": message, "serial": serial, **more})
 
 
-def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, cards, serial: str) -> Record:
-    """The seven cards a card-reading shuffler read for one position, as read (000(j)(1))."""
-    return Record("hand_read", time, actor, DEVICE, table,
-                  {"position": position, "deck": deck, "cards": list(cards), "serial": serial})
+def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, cards, serial: str,
+              deal: str = "", hands: int = 7, round_no: int | None = None) -> Record:
+    """The seven cards a card-reading shuffler read for one position, as read (000(j)(1)): one
+    hand of ``deal`` (its deck and when it was dispensed, ``hands`` hands in all), dealt for the
+    table's round ``round_no``."""
+    data = {"position": position, "deck": deck, "cards": list(cards), "serial": serial}
+    if deal:
+        data.update(deal=deal, hands=hands)
+    if round_no is not None:
+        data["round"] = round_no
+    return Record("hand_read", time, actor, DEVICE, table, data)
 
 
 def meter_reading(time: datetime, actor: str, role: str, table: str, cents: int, source: str,
-                  serial: str | None = None) -> Record:
+                  serial: str | None = None, hit: int | None = None) -> Record:
     """The progressive meter (000(q)(5)): a controller's reading (with its ``serial``) or the
-    engine's figure after a settlement."""
+    engine's figure after a settlement; ``hit``: the paid hit a reset follows (000(q)(6))."""
     data = {"cents": cents, "source": source}
     if serial is not None:
         data["serial"] = serial
+    if hit is not None:
+        data["hit"] = hit
     return Record("meter_reading", time, actor, role, table, data)
 
 
@@ -105,10 +114,10 @@ DECISIONS = ("approved", "denied")
 
 def approval_requested(time: datetime, actor: str, role: str, table: str | None, kind: str, seat: int | None = None,
                        cents: int | None = None, role_needed: str | None = None, reason: str = "",
-                       rule: str | None = None, line: str = "") -> Record:
+                       rule: str | None = None, line: str = "", round_no: int | None = None) -> Record:
     """A request for a supervisor's approval, citing its rule (the kind's unless given); ``line``:
-    a progressive hit's pay-table line as the controller named it. ``ApprovalError`` naming the
-    fault."""
+    a progressive hit's pay-table line as the controller named it; ``round_no``: the table's round
+    a device's request is for. ``ApprovalError`` naming the fault."""
     if kind not in KINDS:
         raise ApprovalError(f"unknown approval kind {kind!r}; kinds are {', '.join(KINDS)}")
     need = role_needed or KINDS[kind][0]
@@ -120,6 +129,8 @@ def approval_requested(time: datetime, actor: str, role: str, table: str | None,
             "rule": rule or KINDS[kind][1]}
     if line:
         data["line"] = line
+    if round_no is not None:
+        data["round"] = round_no
     return Record("approval_requested", time, actor, role, table, data)
 
 
@@ -145,17 +156,25 @@ def procedure_event(table: str, event: Event) -> Record:
 
 
 def settlement(time: datetime, actor: str, role: str, table: str, round_no: int, result: Settlement,
-               round_file: dict | None = None, replaces: int | None = None) -> list[Record]:
+               round_file: dict | None = None, replaces: int | None = None,
+               merged: dict[int, int] | None = None) -> list[Record]:
     """A settled round's rows, for one append: the settlement (with the round file settled, and the
     settlement of the same round a denial sent back, if any), an approval request per approval
-    it needs in their order, and the meter after the round."""
+    it needs in their order, and the meter after the round. ``merged`` maps an approval's index to
+    the request already logged for the same thing (a progressive controller's report of the hit
+    the settlement pays): one hit, one request, so that approval asks for none of its own; the
+    settlement names it (``merged``) and its other requests follow it in order."""
     data: dict = {"round": round_no, "settlement": result.as_json()}
     if round_file is not None:
         data["round_file"] = round_file
     if replaces is not None:
         data["replaces"] = replaces
+    if merged:
+        data["merged"] = {str(i): request for i, request in sorted(merged.items())}
     records = [Record("settlement", time, actor, role, table, data)]
-    for a in result.approvals:
+    for i, a in enumerate(result.approvals):
+        if merged and i in merged:
+            continue
         records.append(approval_requested(time, actor, role, table, a.kind, a.seat, a.cents, a.role, a.reason,
                                           a.rule))
     if result.meter_after is not None:
@@ -238,6 +257,20 @@ def hand_corrected(time: datetime, actor: str, role: str, table: str, position: 
     return Record("hand_corrected", time, actor, role, table,
                   {"position": position, "was": was, "cards": cards, "reason": reason, "deck": deck,
                    "serial": serial, "round": round_no})
+
+
+def reading_chosen(time: datetime, actor: str, role: str, table: str, position: int, use: str, kept: list,
+                   set_aside: list, reason: str, deal: str, serial: str, round_no: int) -> Record:
+    """A person's choice between the cards typed at a position and the shuffler's reading that
+    disagrees with them (``use``: ``reading`` or ``typed``), and why: the cards kept and those set
+    aside both stay in the log (000(b)(1): one deck, each card once; the round is settled on one)."""
+    if use not in ("reading", "typed"):
+        raise RowError(f"a choice between the typed cards and the reading is 'reading' or 'typed', got {use!r}")
+    if not reason.strip():
+        raise RowError("a choice between the typed cards and the shuffler's reading records why")
+    return Record("reading_chosen", time, actor, role, table,
+                  {"position": position, "use": use, "cards": kept, "set_aside": set_aside, "reason": reason.strip(),
+                   "deal": deal, "serial": serial, "round": round_no})
 
 
 # -- people and reports -----------------------------------------------------------------------------

@@ -148,7 +148,7 @@ class TileWidget(QFrame):
     # -- showing a readout ---------------------------------------------------------------------
     # what each part of the tile shows (fields of the Tile readout): a part is drawn again
     # only when one of its fields changed, as a tile changes several times a second
-    PARTS = (("_show_heading", ("profile", "rule_text", "state", "round", "void", "bank")),
+    PARTS = (("_show_heading", ("profile", "rule_text", "state", "round", "round_now", "void", "bank")),
              ("_show_clocks", ("deck", "dice")),
              ("_show_lights", ("lights",)),
              ("_show_progressive", ("meter_cents", "progressive")),

@@ -80,10 +80,16 @@ class Batch:
         return {serial: is_open for h in self.heard.values() for serial, is_open in h.doors.items()}
 
 
+# what a table's devices said, checked by the application before it is logged: (table, its state,
+# what the pit heard, the actions of one message, when) -> (the actions left, rows of its own first)
+Vet = Callable[[str, TableState, "Heard", list, datetime], tuple[list, list[Record]]]
+
+
 class Pit:
     def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = SYSTEM,
-                 clock: Callable[[], datetime] = datetime.now):
+                 clock: Callable[[], datetime] = datetime.now, vet: Vet | None = None):
         self.log = log
+        self.vet = vet
         self.floor = Floor(log)
         self.actor = actor
         self.heard: dict[str, Heard] = {}
@@ -138,6 +144,9 @@ class Pit:
                 table = self._table_of(ev.serial, ev.url, ev.time, records)
                 if table is not None:
                     actions = self.feeds[table].on_message(ev.message, ev.time, ev.serial)
+                    if self.vet is not None and actions:
+                        actions, own = self.vet(table, states[table], work[table], actions, ev.time)
+                        records += own
                     records += self._act(work[table], states, actions, ev.time)
             elif isinstance(ev, LinkState):
                 table = self.by_serial.get(ev.serial or "")
@@ -226,7 +235,8 @@ class Pit:
             elif isinstance(a, mapping.ApprovalRequest):
                 try:
                     out.append(rows.approval_requested(time, a.serial or self.actor, DEVICE, table, a.kind, a.seat,
-                                                       a.cents, a.role_needed, a.reason, a.rule, a.line))
+                                                       a.cents, a.role_needed, a.reason, a.rule, a.line,
+                                                       states[table].round_at_hand()))
                 except ApprovalError as e:
                     out.append(rows.device_fault(time, a.serial or self.actor, table, "progressive", "approval", str(e),
                                                  a.serial))
@@ -251,6 +261,7 @@ class Pit:
                 elif isinstance(a, mapping.MeterReading):
                     heard.meter = a.cents
                     out.append(rows.meter_reading(time, actor, DEVICE, table, a.cents, a.source, a.serial))
-                else:
-                    out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial))
+                else:   # dealt for the round the table is on (000(g)), one hand of its deal
+                    out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial, a.deal,
+                                              a.hands, states[table].round_at_hand()))
         return out

@@ -241,6 +241,8 @@ class PositionCards:
                                     # co-bank, the entered one for a player (a foul as the profile says)
     foul: str | None                # "foul: ... the hand loses (000(l)(6)(iii))": the profile's consequence
     problem: str | None             # a misread or a hand not complete: blocks settlement
+    reading: tuple[str, ...] | None = None   # the shuffler's reading beside typed cards it disagrees with:
+                                    # the person chooses one (``Rounds.choose_reading``)
 
 
 @dataclass(frozen=True)

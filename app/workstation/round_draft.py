@@ -207,7 +207,8 @@ def _cards_text(cards: Sequence[int]) -> str:
 @dataclass
 class Hand:
     """One position's cards: typed by a person, or read by the shuffler (and then corrected only
-    with a reason, logged)."""
+    with a reason, logged). What a person typed stays theirs: a reading that disagrees with it is
+    kept beside it (``reading``) until the person chooses one, with a reason."""
     cards: tuple[int, ...] = ()
     source: str = ""                 # "typed" or "shuffler"
     serial: str = ""
@@ -217,9 +218,29 @@ class Hand:
     corrected_by: tuple[str, ...] = ()
     high: tuple[int, ...] | None = None
     low: tuple[int, ...] | None = None
+    deal: str = ""                   # the shuffler's deal it was read in
+    reading: tuple[str, ...] | None = None   # the shuffler's reading beside typed cards it disagrees with
+    reading_serial: str = ""
 
     def unset(self) -> "Hand":
         return replace(self, high=None, low=None)
+
+
+@dataclass
+class Deal:
+    """A card-reading shuffler's deal at a table: the hands it read (position -> the cards as read),
+    for the round it was dealt for. It is shown when every hand it dispensed is read, never half
+    read (app/workstation/desks/rounds.py)."""
+    id: str
+    round: int
+    hands: int
+    deck: str
+    serial: str
+    reads: dict[int, list[str]] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.reads) >= self.hands
 
 
 @dataclass
@@ -305,21 +326,63 @@ class RoundDraft:
                                         low=held.low if keep else None)
         self.touched = True
 
-    def read_hand(self, position: int, tokens: Sequence[str], serial: str, deck: str, proc_round: int) -> None:
-        """A ``hand_read`` row: the cards the shuffler read, as read (a misread too: it shows as a
-        problem until a person corrects it). The first read of a new round clears the cards read
-        in an earlier one."""
+    @property
+    def free(self) -> bool:
+        """Nothing entered, read or sent back: a deal may fill it."""
+        return not (self.touched or self.hands or self.returned)
+
+    def holds_deal(self) -> str:
+        """The deal whose hands the draft shows ('' none)."""
+        return next((h.deal for h in self.hands.values() if h.deal), "")
+
+    def take_deal(self, deal: Deal) -> None:
+        """A complete deal for this round: each hand as read, except where a person typed the
+        cards; a reading that disagrees with them is kept beside them for the person to choose
+        (``choose``), never put over them."""
+        for position, tokens in sorted(deal.reads.items()):
+            if position not in self.positions:
+                continue   # the live pit logged it as the device's fault (bad_position)
+            held = self.hands.get(position)
+            if held is not None and held.source == "typed" and held.cards:
+                if list(cards_str(held.cards)) != [str(t) for t in tokens]:
+                    self.hands[position] = replace(held, reading=tuple(str(t) for t in tokens),
+                                                   reading_serial=deal.serial, deal=deal.id, deck=deal.deck)
+                continue
+            self.read_hand(position, tokens, deal.serial, deal.deck, deal.round, deal.id)
+
+    def read_hand(self, position: int, tokens: Sequence[str], serial: str, deck: str, proc_round: int,
+                  deal: str = "") -> None:
+        """One hand the shuffler read, as read (a misread too: it shows as a problem until a
+        person corrects it)."""
         if position not in self.positions:
-            return   # the live pit logged it as the device's fault (bad_position)
-        if any(h.source == "shuffler" and h.round is not None and h.round < proc_round for h in self.hands.values()):
-            self.hands = {p: h for p, h in self.hands.items() if h.source != "shuffler"}
+            return
         cards, bad = [], []
         for t in tokens:
             try:
                 cards += parse_cards([str(t)])
             except CardError:
                 bad.append(str(t))
-        self.hands[position] = Hand(tuple(cards), "shuffler", serial, deck, proc_round, tuple(bad))
+        self.hands[position] = Hand(tuple(cards), "shuffler", serial, deck, proc_round, tuple(bad), deal=deal)
+
+    def check_choice(self, position: int) -> Hand:
+        """The hand whose typed cards and reading disagree, for a person to choose one."""
+        self.check_position(position)
+        held = self.hands.get(position)
+        if held is None or held.reading is None:
+            raise DraftError(f"{position_name(position)}: no reading disagrees with the cards typed there")
+        return held
+
+    def choose(self, position: int, use_reading: bool, who: str) -> None:
+        """A ``reading_chosen`` row: the reading put in place of the typed cards (a misread shows as
+        a problem like any reading), or the typed cards kept; the other is set aside."""
+        held = self.hands.get(position)
+        if held is None or held.reading is None:
+            return
+        if use_reading:
+            self.read_hand(position, held.reading, held.reading_serial, held.deck, self.round, held.deal)
+            self.hands[position] = replace(self.hands[position], corrected_by=held.corrected_by + (who,))
+        else:
+            self.hands[position] = replace(held, reading=None, corrected_by=held.corrected_by + (who,))
 
     def check_correction(self, position: int, text: str) -> tuple[int, ...]:
         """The seven cards a person gives for a hand the shuffler read, checked."""
@@ -559,6 +622,9 @@ class RoundDraft:
             p = self.position_problem(pos)
             if p and (h.source == "shuffler" or pos in playing):
                 out.append(p)
+            if h.reading is not None:
+                out.append(f"{where}: the shuffler {h.reading_serial} read {' '.join(h.reading)}, not the cards "
+                           f"typed ({_cards_text(h.cards)}): choose one, saying why")
             for c in dict.fromkeys(h.cards):
                 if c in seen and seen[c] != pos:
                     out.append(f"{card_str(c)} is read at both {position_name(seen[c])} and {where} (000(b)(1): one "
@@ -684,7 +750,8 @@ class RoundDraft:
             house = HandSet(tuple(cards_str(s.high)), tuple(cards_str(s.low)), "house way", s.rule)
         plays, foul = self._plays(pos, h, entered, house)
         return PositionCards(pos, where, tuple(cards_str(h.cards)) + h.unreadable, h.source, h.serial,
-                             h.corrected_by, playing, entered, house, plays, foul, self.position_problem(pos))
+                             h.corrected_by, playing, entered, house, plays, foul, self.position_problem(pos),
+                             h.reading)
 
     def _plays(self, pos: int, h: Hand, entered: HandSet | None, house: HandSet | None
                ) -> tuple[HandSet | None, str | None]:

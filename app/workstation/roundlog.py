@@ -3,7 +3,8 @@
 newest first; the slip book.
 
 A settlement row (``Floor.settle``) is followed in the same append by one ``approval_requested``
-row per approval it needs, in order: the requests of the settlement at seq S are S+1 .. S+n. A
+row per approval it needs, in order: the requests of the settlement at seq S are S+1 .. S+n
+(but one ``merged`` with a request logged before it, app/store/settled_rounds.py). A
 release logs ``round_released`` {settlement} and a ``payout`` row per payout (with its slip's
 ``slip_issued`` row before it where one is needed). A round's standing is read from those rows,
 never kept anywhere else.
@@ -77,7 +78,7 @@ def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) 
     row = settlement_row(log, seq)
     data, table = row["data"], row["table_id"]
     s = data["settlement"]
-    requests = settled_rounds.requests(log, seq, table, len(s["approvals"]))
+    requests = settled_rounds.requests(log, seq, table, len(s["approvals"]), data.get("merged"))
     released = settled_rounds.released(log, seq)
     paid = {(d["seat"], d.get("bettor"), d["wager"]): d.get("slip") for d in settled_rounds.payouts(log, seq)}
     status = standing(requests, released)
@@ -124,7 +125,8 @@ def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: di
 def history(log: AuditLog, table: str, before: int | None, limit: int) -> tuple[RoundSummary, ...]:
     out = []
     for r in settled_rounds.page(log, table, before, limit):
-        status = standing(settled_rounds.requests(log, r["seq"], table, r["approvals"]),
+        status = standing(settled_rounds.requests(log, r["seq"], table, r["approvals"],
+                                                  json.loads(r["merged"]) if r["merged"] else None),
                           settled_rounds.released(log, r["seq"]))
         out.append(RoundSummary(r["seq"], table, r["round"] or 0, datetime.fromisoformat(r["time"]), r["actor"],
                                 r["banking"], r["house_net_cents"], r["approvals"], status))

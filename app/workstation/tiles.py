@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from app.engine.procedure import IN_ROUND, TableState
+from app.engine.procedure import TableState
 from app.engine.profile import RuleProfile
 
 from .clocks import Watch, worst
@@ -27,10 +27,9 @@ def bank_marker(state: TableState, rules: RuleProfile) -> BankMarker:
 
 
 def round_at_hand(state: TableState) -> int:
-    """The round a table is on: the one in progress (or just complete), else the one whose
-    wagers are being taken, which begins at No more bets (000(g); app/engine/procedure.py counts
-    a round there). What the table's header shows and what a round entered now is for."""
-    return state.round if state.state in IN_ROUND + ("round_complete",) else state.round + 1
+    """The round a table is on (``TableState.round_at_hand``): what the table's header and tile
+    show, and what a round entered now is for."""
+    return state.round_at_hand()
 
 
 def progressive(state: TableState, rules: RuleProfile) -> str | None:

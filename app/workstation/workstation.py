@@ -49,6 +49,7 @@ from .desks.people import People
 from .desks.reads import Reads
 from .desks.rounds import Rounds
 from .errors import ConfigError, LogStopped, Refused
+from .hits import Hits
 from .inbox import Inbox
 from .journal import Journal
 from .logs import Logs
@@ -90,7 +91,7 @@ class Workstation:
         try:
             self.journal = Journal(self.log, self._setups, meters.latest(self.log))
             self.pit = Pit(self.log, [TableConfig(t.id, t.profile, t.device_classes()) for t in config.tables],
-                           actor=SYSTEM, clock=clock)
+                           actor=SYSTEM, clock=clock, vet=Hits(self).vet)
             self.floor = Floor(self.log)
             self.slips = Slips(self.log)
             self.book = AlarmBook(self.log)

@@ -20,7 +20,8 @@ from app.workstation.workstation import Workstation
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
-FLOOR = "".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n\n' for p in ("section6", "nj", "face-up-ca", "casino", "sd"))
+FLOOR = "".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n\n' for p in ("section6", "nj", "face-up-ca", "casino", "sd",
+                                                                        "section6-even"))
 
 
 @pytest.fixture
@@ -147,3 +148,23 @@ def test_the_demo_floor_needs_a_database_and_settles_at_its_tables(tmp_path, mon
     assert code == 0, err
     assert json.loads(out)["table"] == "T3"
     assert [r["actor"] for r in rows(db, "type = 'settlement'")] == ["demo-dealer"]
+
+
+def test_a_demo_log_from_before_t1_played_section6_even_is_carried_over(tmp_path, monkeypatch):
+    # T1 played section6 (000(l)(9) as written) until issue 25; the command carries the log over as
+    # the window's demo does (app/simulate/demo.py carry_over) and settles at 1 to 1
+    from app.simulate.demo import DEMO_TABLES, PREFIX, demo_config
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    db = tmp_path / "demo.db"
+    old = tuple((t, "section6" if t in ("T1", "T5") else p, pos, c) for t, p, pos, c in DEMO_TABLES)
+    urls = {f"{PREFIX[c]}-{t}": f"demo://{PREFIX[c]}-{t}" for t, _, _, classes in old for c in classes}
+    with Workstation(demo_config(urls, old), db) as ws:
+        add_demo_users(ws)
+    path = str(ROOT / "docs" / "rounds" / "section6-even-house.json")
+    code, out, err = run(monkeypatch, "round", "settle", "--table", "T1", path, "--demo", "--db", str(db),
+                         "--as", "demo-dealer")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["table"] == "T1" and shown["logged"]["profile"] == "section6-even"
+    assert {(x["to"], x["reason"]) for x in shown["ledger"] if x["wager"] == "base"} >= {("seat 1", "wins 1 to 1")}
+    assert [r["type"] for r in rows(db, "table_id = 'T1' AND type = 'table_configured'")] == ["table_configured"] * 2

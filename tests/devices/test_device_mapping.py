@@ -175,12 +175,19 @@ def test_a_hand_read_is_logged_as_the_position_and_its_cards():
     dev = table()
     hands(dev, "red", 7, 7)
     (hand,) = read(dev, 0, DEAL[0].split())
-    assert hand == HandRead(0, "red", ("As", "Kd", "7h", "7c", "2s", "Jk", "Td"), "SHF-1")
+    # one hand of the deal the hands_dispensed began: its deck and when, seven hands in all
+    deal = f"red {at(5).isoformat(timespec='milliseconds')}"
+    assert hand == HandRead(0, "red", ("As", "Kd", "7h", "7c", "2s", "Jk", "Td"), "SHF-1", deal, 7)
     # the other six: 49 distinct cards, no fault, and no engine event (a hand read is data for the
     # round, not a step of the procedures)
     for seat in range(1, 7):
-        assert [type(a) for a in read(dev, seat, DEAL[seat].split())] == [HandRead]
+        (a,) = read(dev, seat, DEAL[seat].split())
+        assert type(a) is HandRead and (a.deal, a.hands) == (deal, 7)
     assert len({c for h in DEAL for c in h.split()}) == 49
+    # the next deal of the deck is another deal, of the hands it dispensed
+    dev.on_message(msg("hands_dispensed", deck="red", hands=6, cards_per_hand=7), at(9), "SHF-1")
+    (a,) = read(dev, 1, DEAL[1].split())
+    assert (a.deal, a.hands) == (f"red {at(9).isoformat(timespec='milliseconds')}", 6)
 
 
 def test_a_short_or_doubled_read_is_logged_and_raises_a_misread_fault():

@@ -10,7 +10,7 @@ from app.rules.resources import (ResourceError, load_house_way_file, load_paytab
 
 
 def test_every_shipped_file_loads():
-    assert names("rules") == ["casino", "face-up-ca", "nj", "sd", "section6"]
+    assert names("rules") == ["casino", "face-up-ca", "nj", "sd", "section6", "section6-even"]
     for n in names("rules"):
         profile(n)
     for n in names("paytables"):
@@ -22,7 +22,8 @@ def test_every_shipped_file_loads():
 def test_profile_wheel_settings_cite_their_texts():
     # 003 IMPORTANT NOTES 2, 001 11.3(b), 004(1): second highest; 002: lowest
     assert {n: profile(n).wheel for n in names("rules")} == {
-        "casino": "second", "nj": "second", "sd": "second", "section6": "second", "face-up-ca": "lowest"}
+        "casino": "second", "nj": "second", "sd": "second", "section6": "second", "section6-even": "second",
+        "face-up-ca": "lowest"}
     assert profile("face-up-ca").house_way == "face-up"
 
 
@@ -105,8 +106,10 @@ def test_unknown_profile_lists_the_known_ones():
 
 def test_settlement_settings_cite_their_texts():
     r = {n: profile(n).rules for n in names("rules")}
-    assert r["section6"].payout_odds == (2, 1) and "000(l)(9)" in r["section6"].payout_odds_reason
-    assert all(r[n].payout_odds == (1, 1) for n in ("nj", "face-up-ca", "casino", "sd"))
+    # 000(l)(9) "at odds of 2 to 1", as written (docs/rule-settings.md, e.); section6-even reads it 1 to 1
+    assert (r["section6"].payout_odds, r["section6"].payout_reading) == ((2, 1), "as written")
+    assert (r["section6-even"].payout_odds, r["section6-even"].payout_reading) == ((1, 1), "1 to 1")
+    assert all(r[n].payout_odds == (1, 1) and r[n].payout_reading == "" for n in ("nj", "face-up-ca", "casino", "sd"))
     assert r["sd"].foul == "reset" and r["sd"].surrender == "returns_half"          # 004(5), 004(9)
     assert r["sd"].banking_modes == ("house",)                                      # 004(3)
     assert r["face-up-ca"].commission.mode == "flat_fee"                            # 002
@@ -124,7 +127,8 @@ def test_settlement_settings_cite_their_texts():
     ("bettors_per_circle = 4", "bettors_per_circle = 5", r"'seating.bettors_per_circle' value 5: must be 1 to 4"),
     ('modes = ["house", "player", "co-bank"]', 'modes = ["house", "casino"]', r"'banking.modes'"),
     ("per_table_cents = 7500000", "per_table_cents = -1", r"'limits.per_table_cents' must be positive cents, got -1"),
-    ("payout_odds = [1, 1]", "payout_odds = [1, 0]", r"'base.payout_odds' must be two positive whole numbers"),
+    ("payout_odds_as_written = [1, 1]", "payout_odds_as_written = [1, 0]",
+     r"'base.payout_odds_as_written' must be two positive whole numbers"),
     ("[seating]", "[seats]", r"unknown key 'seats'"),
 ])
 def test_bad_settlement_settings_are_refused(tmp_path, old, new, message):
@@ -174,6 +178,11 @@ def test_each_profile_states_its_readings():
     assert all(r[n].bank.co_bank_odd_cent == "house" for n in ("section6", "nj", "casino"))   # 000(m)(13)
     assert r["section6"].limits.per_player_counts_envy and r["nj"].limits.per_player_counts_envy  # 000(s)(3)
     assert r["casino"].limits.table_limit_remainder == "proportional"   # 003 Maximum Aggregate Payoff Calculation
+    # a winning base wager's odds, each profile citing its own text's paragraph (docs/rule-settings.md, e.)
+    assert {n: (r[n].payout_odds_as_written, r[n].cite_payout) for n in names("rules")} == {
+        "section6": ((2, 1), "000(l)(9)"), "section6-even": ((2, 1), "000(l)(9)"), "nj": ((1, 1), "001 11.9(j)"),
+        "face-up-ca": ((1, 1), "002 DEALING PROCEDURES & ROUND OF PLAY"), "casino": ((1, 1), "003 Clearing the Layout 1b"),
+        "sd": ((1, 1), "004(12)")}
 
 
 @pytest.mark.parametrize("name,old,message", [
@@ -182,6 +191,9 @@ def test_each_profile_states_its_readings():
     ("section6", 'co_bank_odd_cent = "house"\n', r"missing key 'banking.co_bank_odd_cent'"),
     ("casino", 'table_limit_remainder = "proportional"\n', r"missing key 'limits.table_limit_remainder'"),
     ("nj", "per_player_counts_envy = true\n", r"missing key 'limits.per_player_counts_envy'"),
+    # 000(l)(9): "at odds of 2 to 1", a doubtful figure: the profile says how it reads it
+    ("section6", 'payout_odds = "as written"\n', r"section6.toml: missing key 'base.payout_odds': the profile must "
+                                                  r"state its reading"),
 ])
 def test_a_profile_that_does_not_state_a_reading_is_refused(tmp_path, name, old, message):
     p = _copy(tmp_path, "rules", name)
@@ -201,12 +213,89 @@ def test_a_profile_that_does_not_state_a_reading_is_refused(tmp_path, name, old,
      r"'limits.table_limit_remainder' must be one of \('proportional', 'high_money_winner'\)"),
     ("section6", "bank_covers_dealer_wager = false", "bank_covers_dealer_wager = 0",
      r"'banking.bank_covers_dealer_wager' must be true or false, got 0"),
+    # 001 11.9(j) pays 1 to 1 as written: there is nothing to read two ways
+    ("nj", 'cite_payout = "001 11.9(j)"\n', 'cite_payout = "001 11.9(j)"\npayout_odds = "1 to 1"\n',
+     r"nj.toml: key 'base.payout_odds' value '1 to 1': the text pays 1 to 1 as written \(001 11.9\(j\)\): there "
+     r"is no other reading to choose"),
+    ("sd", 'cite_payout = "004(12)"\n', 'cite_payout = "004(12)"\npayout_odds = "as written"\n',
+     r"sd.toml: key 'base.payout_odds' value 'as written': the text pays 1 to 1 as written \(004\(12\)\)"),
+    ("section6", 'payout_odds = "as written"', 'payout_odds = "2 to 1"',
+     r"section6.toml: key 'base.payout_odds' must be one of \('as written', '1 to 1'\), got '2 to 1'"),
+    ("section6", 'payout_odds = "as written"', "payout_odds = [1, 1]",
+     r"section6.toml: key 'base.payout_odds' must be a string, got \[1, 1\]"),
+    ("casino", 'cite_payout = "003 Clearing the Layout 1b"\n', "", r"casino.toml: missing key 'base.cite_payout'"),
 ])
 def test_a_reading_where_it_cannot_apply_or_of_a_bad_value_is_refused(tmp_path, name, old, new, message):
     p = _copy(tmp_path, "rules", name)
     _edit(p, old, new)
     with pytest.raises(ResourceError, match=message):
         load_profile_file(p)
+
+
+# -- a profile that extends another (section6-even: 000 with the base wager paid 1 to 1) -------------
+def test_section6_even_is_section6_with_one_reading_changed():
+    six, even = profile("section6").rules, profile("section6-even").rules
+    assert (even.name, even.rule_text, even.extends) == ("section6-even", "000", "section6")
+    assert even.title == "Section 6 - Pai Gow Poker Rules (000), base wagers paid 1 to 1"
+    # 000(l)(9): the odds read 1 to 1; everything else is section6's
+    assert (even.payout_odds, even.payout_reading, even.cite_payout) == ((1, 1), "1 to 1", "000(l)(9)")
+    from dataclasses import replace
+    assert replace(even, name=six.name, title=six.title, extends="", payout_odds=six.payout_odds,
+                   payout_reading=six.payout_reading, table_limits=six.table_limits) == six
+    assert even.table_limits.of("base") == six.table_limits.of("base")
+
+
+def _extending(tmp_path, text):
+    _copy(tmp_path, "rules", "section6")
+    p = tmp_path / "section6-even.toml"
+    p.write_text(text)
+    return p
+
+
+EVEN = (resources.RESOURCES / "rules" / "section6-even.toml").read_text()
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ('extends = "section6"', 'extends = "vegas"',
+     r"section6-even.toml: key 'extends' names no rule profile beside it: 'vegas' \(known: section6\)"),
+    ('payout_odds = "1 to 1"', 'payout_odds = "as written"',
+     r"section6-even.toml: key 'base.payout_odds' value 'as written' is section6's own reading"),
+    ('payout_odds = "1 to 1"', 'payout_odds = "even"',
+     r"section6-even.toml: key 'base.payout_odds' must be one of \('as written', '1 to 1'\), got 'even'"),
+    ('payout_odds = "1 to 1"', 'payout_odds = "1 to 1"\nfoul = "reset"',
+     r"section6-even.toml: key 'base.foul' \(value 'reset'\): a profile that extends another changes only its "
+     r"readings \(base.payout_odds, banking.bank_covers_dealer_wager"),
+    ('[base]', '[commission]\npercent = 4\n\n[base]',
+     r"section6-even.toml: key 'commission' .*changes only its readings"),
+    ('title = "Section 6 - Pai Gow Poker Rules (000), base wagers paid 1 to 1"',
+     'title = "Section 6 - Pai Gow Poker Rules (000)"', r"section6-even.toml: key 'title' value .* is section6's"),
+    ('title = "Section 6 - Pai Gow Poker Rules (000), base wagers paid 1 to 1"\n', "",
+     r"section6-even.toml: missing key 'title'"),
+    ('[base]\npayout_odds = "1 to 1"', "", r"section6-even.toml: extends 'section6' and changes none of its readings"),
+    ('name = "section6-even"', 'name = "section6-odd"', r"key 'name' is 'section6-odd' but the file is section6-even.toml"),
+    # a reading that cannot apply to the profile it extends is refused as in any profile
+    ('[base]', '[limits]\ntable_limit_remainder = "proportional"\n\n[base]',
+     r"section6-even.toml: key 'limits.table_limit_remainder' .*no per_table_cents limit"),
+])
+def test_a_bad_extending_profile_is_refused(tmp_path, old, new, message):
+    assert old in EVEN
+    p = _extending(tmp_path, EVEN.replace(old, new, 1))
+    with pytest.raises(ResourceError, match=message):
+        load_profile_file(p)
+
+
+def test_an_extending_profile_extends_a_profile_that_extends_none(tmp_path):
+    _extending(tmp_path, EVEN)
+    p = tmp_path / "section6-odd.toml"
+    p.write_text(EVEN.replace('name = "section6-even"', 'name = "section6-odd"').replace(
+        'extends = "section6"', 'extends = "section6-even"'))
+    with pytest.raises(ResourceError, match=r"section6-odd.toml: key 'extends' value 'section6-even': that profile "
+                                            r"extends 'section6' itself"):
+        load_profile_file(p)
+    # and the profile it extends is refused on its own, naming its own file
+    _edit(tmp_path / "section6.toml", 'payout_odds = "as written"\n', "")
+    with pytest.raises(ResourceError, match=r"section6.toml: missing key 'base.payout_odds'"):
+        load_profile_file(tmp_path / "section6-even.toml")
 
 
 # -- table limits -----------------------------------------------------------------------------------

@@ -126,6 +126,25 @@ def test_every_reading_conserves_money(name, mode, part, setting, value, seed):
     assert_conserved(run(obj, rules))
 
 
+# 000(l)(9): the base wager's odds as written (section6, 2 to 1) and read 1 to 1 (section6-even)
+PAYOUT_READINGS = [(n, m) for n in ("section6", "section6-even") for m in profile(n).rules.banking_modes]
+
+
+@pytest.mark.parametrize("name,mode", PAYOUT_READINGS)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_both_readings_of_the_base_odds_conserve_money_and_pay_at_their_odds(name, mode, seed):
+    rules = profile(name).rules
+    obj = premium_round(seed, name) if mode == "house" else random_round(seed, name, mode, rules, least_chips=True)
+    s = run(obj, rules)
+    assert_conserved(s)
+    n, m = {"section6": (2, 1), "section6-even": (1, 1)}[name]
+    wins = [r for r in s.results if r.wager in ("base", "dealer wager") and r.outcome == "win"]
+    assert all(r.win == r.stake * n // m for r in wins)
+    # 000(l)(9), (m)(15): the vigorish is five percent of the amount won, rounded up to 25 cents
+    assert all(r.commission == -(-r.win * 5 // 2500) * 25 for r in wins if r.wager == "base")
+
+
 @pytest.mark.parametrize("name", ["section6", "nj", "casino"])
 @pytest.mark.parametrize("covers", [True, False])
 @settings(max_examples=40, deadline=None)

@@ -1,4 +1,4 @@
-"""The four places where the texts allow two readings: each a profile setting, each tested both
+"""The five places where the texts allow two readings: each a profile setting, each tested both
 ways with amounts worked out by hand from the text (docs/rule-settings.md)."""
 
 from __future__ import annotations
@@ -232,3 +232,56 @@ def test_co_bank_surplus_odd_cent_kept_by_the_co_bank():
     # the co-bank's half $5.01: 5% is 25.05 cents, rounded up to the next 25 cents: 50 (000(l)(9))
     s = run(co_bank(1000, 2001), rules_of("casino", bank={"co_bank_odd_cent": "co-bank"}))
     assert moves(s)[-3:] == [("center", "house", 500), ("center", "house", 50), ("center", "seat 3", 451)]
+
+
+# -- e. the odds of a winning base wager in 000: 2 to 1 as written, or 1 to 1 ------------------------
+def section6_house(name):
+    """$26 beats the house's Q-Q-5-3-2 / 9-7 both ways, $50 loses to it."""
+    return {"profile": name, "banking": {"mode": "house"}, "dealer": {"cards": BANK["cards"]},
+            "seats": [seat(2600, WINNER), seat(5000, LOSER)]}
+
+
+@pytest.mark.parametrize("name,reading,win,vig,house", [
+    # 000(l)(9) "at odds of 2 to 1": $26 wins $52; the vigorish is "five percent of the amount won",
+    # $2.60, rounded "to 25 cents or the next highest multiple of 25 cents": $2.75. The $50 loses
+    # (000(l)(6)). The house: -$52 + $2.75 + $50 = +$0.75
+    ("section6", "as written", 5200, 275, 75),
+    # read as 001 11.9(j) "at odds of 1 to 1": $26 wins $26; 5% is $1.30, rounded up to $1.50 (003's
+    # $26 -> $30 -> $1.50). The house: -$26 + $1.50 + $50 = +$25.50
+    ("section6-even", "1 to 1", 2600, 150, 2550),
+])
+def test_a_winning_base_wager_is_paid_at_the_profiles_reading_of_000_l_9(name, reading, win, vig, house):
+    s = run(section6_house(name))
+    assert s.profile == name and profile(name).rules.payout_reading == reading
+    assert sorted(moves(s)) == sorted([("house", "seat 1", win), ("seat 1", "house", vig), ("seat 2", "house", 5000)])
+    r = result(s, 1, "base")
+    assert (r.win, r.commission, r.net) == (win, vig, win - vig)
+    assert [m.reason for m in s.ledger if m.to == "seat 1"] == [f"wins {win // 2600} to 1"]
+    assert s.as_json()["net_by_party"]["house"] == house
+
+
+def test_a_round_file_for_section6_is_not_settled_as_section6_even():
+    # the profile the round names is the reading played: one profile's round is refused by the other
+    obj = section6_house("section6")
+    p = profile("section6-even")
+    with pytest.raises(RoundError, match=r"round.profile: the round is for 'section6', not 'section6-even'"):
+        settle(parse_round(copy.deepcopy(obj), profile("section6").rules), p.rules, p.ranker(), p.house())
+
+
+@pytest.mark.parametrize("name,cover,owed,vig", [
+    # 000(m)(4)(ii): the bank's chips cover what the players' wagers would win: $30 at 2 to 1 is $60
+    # as written, $30 at 1 to 1. The dealer's $20 wins $40 or $20 (000(m)(11),(14)); the player pays
+    # 5% of the win (000(m)(15)): $3.00 or $1.50
+    ("section6", 6000, 4000 + 6000, 300),
+    ("section6-even", 3000, 2000 + 3000, 150),
+])
+def test_a_player_bank_covers_and_pays_at_the_profiles_odds(name, cover, owed, vig):
+    with pytest.raises(RoundError) as e:
+        run(dealer_beats_bank(name, 3000, cover - 1))
+    assert str(e.value) == (f"banking.chips: the bank has {cover - 1} cents but must cover {cover} cents of the "
+                            "players' wagers (000(m)(4)(ii))")
+    s = run(dealer_beats_bank(name, 3000, cover))
+    dealer_win = owed - cover
+    assert moves(s) == [("seat 3", "center", owed), ("center", "house", dealer_win), ("center", "seat 1", cover),
+                        ("seat 1", "house", vig)]
+    assert result(s, 3, "bank").net == -owed

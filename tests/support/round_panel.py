@@ -29,7 +29,7 @@ from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
 from tests.support.views import QUICK, WAIT_MS, Clock, open_window
 
-PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd")
+PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd", "section6-even")
 PAYEE = {"name": "Pat Lee", "address": "1 Main Street, Reno NV", "tin": "123-45-6789", "id_type": "driver license",
          "id_number": "D1234567"}
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import shiboken6
 
 from app.devices.session import Policy
+from app.engine.cards import cards_str, full_deck
 from app.simulate.sim_device import SimDevice
 from app.views.main_window import MainWindow
 from app.qt import QSettings, Qt, QTimer
@@ -55,14 +56,16 @@ class Clock:
             self._now += timedelta(**kw)
 
 
-def open_floor(db: Path, clock: Clock, *, hits: float = 0.0, silence: float = 2.0):
+def open_floor(db: Path, clock: Clock, *, hits: bool = False, silence: float = 2.0):
     """The demo floor of ``TABLES`` as ``demo.open_demo`` builds it, with no random faults, quick
-    devices, and a progressive controller that hits in ``hits`` of its rounds."""
+    devices and no random hit; with ``hits``, T1's shuffler and controller say only what the test
+    makes them say (``claim_hit``)."""
     devices = demo.DemoDevices(TABLES, faults=(), fault_rate=0.0, pace=PACE, seed=13)
     for n, (serial_, dev) in enumerate(list(devices.devices.items())):
-        tuning = {"hit_rate": hits} if dev.kind == "progressive" else {}
+        tuning = {"hit_rate": 0.0} if dev.kind == "progressive" else {}
+        driven = hits and serial_ in ("SHF-T1", "PRG-T1")
         devices.devices[serial_] = SimDevice(dev.kind, serial_, faults=(), seed=n, pace=PACE, fault_rate=0.0,
-                                             silence=(silence, silence), **tuning)
+                                             silence=(silence, silence), driven=driven, **tuning)
     urls = devices.start()
     try:
         ws = Workstation(demo.demo_config(urls, TABLES), db, clock=clock, policy=QUICK,
@@ -89,7 +92,38 @@ class Pit:
     settings: QSettings
 
 
-def make_pit(tmp_path, qtbot, monkeypatch, hits: float = 0.0, view: str | None = None, **kw) -> Pit:
+NATURAL_ROYAL_AND_PAIR = ["As", "Ks", "Qs", "Js", "Ts", "2h", "2d"]
+
+
+def claim_hit(qtbot, p: "Pit", seat: int = 2, table: str = "T1") -> None:
+    """A round at ``table`` with a progressive wager at ``seat``, entered by the demo dealer; the
+    shuffler deals it, seat ``seat`` a natural royal flush and pair; the controller claims the
+    top award for it (000(q)(3)), as its key is pressed: a hit the hand makes (app/workstation/hits.py)."""
+    ws = p.ws
+    wait_online(qtbot, p, table, ("shuffler", "progressive"))
+    ws.people.sign_in(USERS["dealer"].name, USERS["dealer"].pin)
+    ws.rounds.start(table)
+    ws.rounds.set_wagers(table, seat, {"base": "10", "progressive": "1"})
+    ws.people.sign_out()
+    rest = [c for c in cards_str(full_deck()) if c not in NATURAL_ROYAL_AND_PAIR]
+    shuffler = p.devices.served[f"SHF-{table}"]
+    shuffler.say("hands_dispensed", deck="red", hands=7, cards_per_hand=7)
+    for position in range(7):
+        shuffler.say("hand_read", deck="red", position=position,
+                     cards=NATURAL_ROYAL_AND_PAIR if position == seat else [rest.pop() for _ in range(7)])
+
+    def dealt():
+        d = ws.rounds.draft(table)
+        return d is not None and d.positions[seat].cards == tuple(NATURAL_ROYAL_AND_PAIR)
+    qtbot.waitUntil(dealt, timeout=WAIT_MS)
+    controller = p.devices.served[f"PRG-{table}"]
+    controller.say("increment", seat=seat, cents=21)   # 000(q)(5): the wager moves the meter
+    meter = p.devices.devices[f"PRG-{table}"]._class.meter
+    controller.say("meter", cents=meter)   # the meter the hit is paid from, on its display first (000(q)(7))
+    controller.say("hit_pending", seat=seat, line="Natural Royal Flush and Pair", cents=meter)
+
+
+def make_pit(tmp_path, qtbot, monkeypatch, hits: bool = False, view: str | None = None, **kw) -> Pit:
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     clock = Clock()
     ws, devices = open_floor(tmp_path / "audit.db", clock, hits=hits, **kw)

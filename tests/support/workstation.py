@@ -42,7 +42,7 @@ def open_by_hand(ws, table="T1", decks=("red", "blue")):
 
 
 # -- the rounds floor (tests/workstation/test_workstation_rounds.py) ------------------------------
-PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd")
+PROFILES = ("section6", "nj", "face-up-ca", "casino", "sd", "section6-even")
 
 # a table per profile, named after it; T1 is a section6 table with a card-reading shuffler
 ROUNDS_FLOOR_TOML = "\n".join(f'[[tables]]\nid = "{p}"\nprofile = "{p}"\n' for p in PROFILES) + """

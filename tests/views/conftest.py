@@ -29,8 +29,8 @@ def pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
 
 @pytest.fixture
 def hit_pit(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
-    """A floor whose progressive controller hits in every round (000(q)(3))."""
-    p = make_pit(tmp_path, qtbot, monkeypatch, hits=1.0)
+    """A floor whose T1 shuffler and progressive controller say what a test makes them say (claim_hit)."""
+    p = make_pit(tmp_path, qtbot, monkeypatch, hits=True)
     yield p
     close_pit(p)
 

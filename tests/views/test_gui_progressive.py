@@ -13,7 +13,7 @@ from app.views.progressive_models import HitModel, MeterRecordModel, RecordRow
 from app.qt import Qt
 from app.views.theme import money
 from app.workstation.shifts import shift_of
-from tests.support.views import FLOOR, PIT, WAIT_MS, error_shown, fill, gone
+from tests.support.views import FLOOR, PIT, WAIT_MS, claim_hit, error_shown, fill, gone
 
 
 def controller_rows(ws, table: str, since: datetime, upto: int) -> list[tuple[float, int]]:
@@ -45,6 +45,7 @@ def test_the_chart_follows_the_controller_a_hit_is_pending_until_approved_and_th
                     timeout=WAIT_MS)
     card = page.cards["PRG-T1"]
     assert list(page.cards) == ["PRG-T1"]                 # T7 has no controller
+    claim_hit(qtbot, hit_pit)
     # the meter rises on the chart: 21 cents for each progressive wager (000(q)(5))
     qtbot.waitUntil(lambda: card.chart.n >= 2 and any(b > a for a, b in zip(card.chart.y[:card.chart.n - 1],
                                                                            card.chart.y[1:card.chart.n])),
@@ -74,6 +75,8 @@ def test_the_chart_follows_the_controller_a_hit_is_pending_until_approved_and_th
                     timeout=WAIT_MS)
     paid = next(h for h in page.hits.records() if h.request == hit.request)
     assert (paid.decided_by, paid.decided_role) == (PIT.name, "pit manager")
+    # the attendant pays it and the controller resets its meter (000(q)(6)): the hit's reset
+    hit_pit.devices.served["PRG-T1"].say("reset", cents=1_000_000)
     # ... and the controller's reset after it, marked on the chart
     qtbot.waitUntil(lambda: next(h for h in page.hits.records() if h.request == hit.request).reset is not None,
                     timeout=WAIT_MS)
@@ -122,6 +125,7 @@ def test_the_view_opens_from_its_shortcut_and_its_timer_stops_when_it_is_left(pi
 
 def test_the_progressive_models_pass_the_model_tester(hit_pit, qtbot, qtmodeltester):
     w, ws = hit_pit.window, hit_pit.ws
+    claim_hit(qtbot, hit_pit)
     qtbot.waitUntil(lambda: any(r.kind == "progressive_meter_payout" for r in w.approvals), timeout=WAIT_MS)
     readouts = ws.reads.progressive(since=shift_of(hit_pit.clock()).start)
     hits, record = HitModel(), MeterRecordModel()

@@ -118,7 +118,8 @@ def test_a_round_sent_back_while_another_is_entered_is_reopened_from_its_settlem
     # the round being entered comes first: the workstation says so, and nothing changes
     qtbot.mouseClick(d.ok, LEFT)
     qtbot.waitUntil(lambda: d.error.isVisible() and not d.busy, timeout=WAIT_MS)
-    assert "round 1 is being entered; settle it or discard it first" in d.error.text()
+    # the next round (the first's number is used up by its settlement, 000(g))
+    assert "round 2 is being entered; settle it or discard it first" in d.error.text()
     assert ws.rounds.draft("section6").replaces is None
     d.reject()
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)

@@ -24,11 +24,9 @@ import pytest
 
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
-from app.reports import slip as slip_report
-from app.rules.resources import profile
+from app.engine.cards import cards_str, full_deck
 from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, Qt, QToolButton
 from app.views.round.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
-from app.workstation.readouts import SlipInfo
 from tests.support.round_panel import (PAYEE, activate, count, idle, logged, make_round_pit, open_round_panel,
                                        pitdesk_settle, settle_from_panel, sign_in, start_round, type_field, type_round)
 from tests.support.views import DEALER, FLOOR, PIT, WAIT_MS, close_window, gone
@@ -179,7 +177,7 @@ def render_png(pdf: Path, stem: Path) -> Path:
 
 def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
     from app.views.round.round_dialogs import VoidSlipDialog
-    w, ws = rpit.window, rpit.ws
+    w = rpit.window
     panel = w.round_panel
     done = []
     w.bridge.act(lambda ws: ws.slips.issue(datetime(2026, 11, 23, 19), "demo-floor", "floor supervisor", "sd", 2,
@@ -305,11 +303,23 @@ def test_a_seat_the_procedures_do_not_let_bank_is_refused_with_their_reason(rpit
     assert panel.draft.banking.mode == "house" and people_rows(ws, "M1") == before
 
 
-def hand_read(ws, serial: str, position: int, cards: list[str], deck: str = "red") -> None:
-    """A card-reading shuffler's hand_read frame, decoded as its link decodes it, into the
-    workstation's inbox (the bridge pumps it as it pumps any device's)."""
-    message = decode_message(encode_message("hand_read", next(FRAMES), deck=deck, position=position, cards=cards))
+def shuffler(ws, serial: str, name: str, **values) -> None:
+    """A card-reading shuffler's frame, decoded as its link decodes it, into the workstation's
+    inbox (the bridge pumps it as it pumps any device's)."""
+    message = decode_message(encode_message(name, next(FRAMES), **values))
     ws.events.put(DeviceMessage("socket://127.0.0.1:9", serial, "shuffler", message, datetime(2026, 11, 23, 20), 0.0))
+
+
+def deal(ws, serial: str, given: dict[int, list[str]], deck: str = "red") -> None:
+    """A deal of seven hands (000(j)(1)): dispensed, then each position's read, ``given`` where
+    given, else seven cards of the deck no other hand holds (and not the 9d, which the test puts
+    in a hand later)."""
+    used = {c for cards in given.values() for c in cards} | {"9d"}
+    rest = [c for c in cards_str(full_deck()) if c not in used]
+    shuffler(ws, serial, "hands_dispensed", deck=deck, hands=7, cards_per_hand=7)
+    for position in range(7):
+        shuffler(ws, serial, "hand_read", deck=deck, position=position,
+                 cards=given.get(position) or [rest.pop() for _ in range(7)])
 
 
 def test_a_misread_hand_shows_what_is_wrong_blocks_settle_and_a_person_corrects_it(rpit, qtbot):
@@ -317,9 +327,8 @@ def test_a_misread_hand_shows_what_is_wrong_blocks_settle_and_a_person_corrects_
     panel = w.round_panel
     sign_in(qtbot, w, DEALER)
     open_round_panel(qtbot, w, "M1")
-    # the shuffler reads the dealer's hand and seat 1's, missing a card of seat 1 (000(j)(1))
-    hand_read(ws, "SHF-M1", 0, "Kc Qh Jd Tc 8c 6d 3c".split())
-    hand_read(ws, "SHF-M1", 1, "As Ks Qs Js Ts 9h".split())
+    # the shuffler deals and reads the hands, missing a card of seat 1 (000(j)(1))
+    deal(ws, "SHF-M1", {0: "Kc Qh Jd Tc 8c 6d 3c".split(), 1: "As Ks Qs Js Ts 9h".split()})
     qtbot.waitUntil(lambda: 1 in panel.rows and panel.rows[1].info is not None
                     and panel.rows[1].info.source == "shuffler", timeout=WAIT_MS)
     row = panel.rows[1]
@@ -543,4 +552,7 @@ def test_the_tables_header_its_tile_and_the_round_panel_name_the_same_round(rpit
     r = settle_from_panel(qtbot, w)
     assert r.round == 2 and panel.result_view.head.text() == f"ROUND 2 AT M1 · SETTLEMENT {r.settlement}"
     idle(qtbot, w)
-    assert w.table_page.facts.text().startswith("ROUND 2 ")
+    # the settlement uses round 2 up: the header and the tile now name the round at hand, 3 (000(g))
+    qtbot.waitUntil(lambda: w.table_page.facts.text().startswith("ROUND 3 "), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: w.floor.tiles["M1"].round.text() == "ROUND 3", timeout=WAIT_MS)
+    assert panel.result_view.head.text().startswith("ROUND 2 AT M1")

@@ -11,8 +11,8 @@ from datetime import timedelta
 
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
 from app.qt import QSettings, Qt, QTableView
-from tests.support.views import (ADMIN, DEALER, FLOOR, PIT, WAIT_MS, close_pit, error_shown, fill, gone, make_pit,
-                                 wait_online)
+from tests.support.views import (ADMIN, DEALER, FLOOR, PIT, WAIT_MS, claim_hit, close_pit, error_shown, fill, gone,
+                                 make_pit, wait_online)
 
 
 def events(ws, type_: str) -> list[dict]:
@@ -114,6 +114,7 @@ def test_the_progressive_controller_offline_closes_progressive_wagers_until_it_i
 # -- approvals -----------------------------------------------------------------------------------
 def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit, qtbot):
     w, ws = hit_pit.window, hit_pit.ws
+    claim_hit(qtbot, hit_pit)
     qtbot.waitUntil(lambda: any(r.status == "pending" and r.table == "T1" for r in w.approvals), timeout=WAIT_MS)
     request = next(r for r in w.approvals if r.status == "pending")
     assert request.kind == "progressive_meter_payout" and request.cents and request.seat in range(1, 7)
@@ -157,6 +158,7 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
 
 def test_a_denial_needs_a_reason(hit_pit, qtbot):
     w = hit_pit.window
+    claim_hit(qtbot, hit_pit)
     qtbot.waitUntil(lambda: any(r.status == "pending" for r in w.approvals), timeout=WAIT_MS)
     w.show_view("approvals")
     w.actions_by_name["deny"].trigger()
@@ -388,8 +390,12 @@ def test_the_window_remembers_its_size_and_the_view_that_was_open(themed, tmp_pa
 
 def test_every_model_of_the_live_window_passes_the_model_tester(hit_pit, qtbot, qtmodeltester):
     w = hit_pit.window
-    wait_online(qtbot, hit_pit, classes=("shuffler",))
-    hit_pit.devices.inject("SHF-T1", "miscount")
+    claim_hit(qtbot, hit_pit)   # a pending approval
+    # the shuffler counts 52 cards in deck blue (001 11.17(i)): the deck count alarm and its irregularity
+    shuffler = hit_pit.devices.served["SHF-T1"]
+    for message, fields in (("shuffle_started", {"deck": "blue"}), ("card_count", {"deck": "blue", "count": 52}),
+                            ("shuffle_completed", {"deck": "blue"})):
+        shuffler.say(message, **fields)
     qtbot.waitUntil(lambda: any(a.kind == "deck_count_wrong" for a in w.alarms)
                     and any(r.status == "pending" for r in w.approvals), timeout=WAIT_MS)
     w.show_view("table:T1")
@@ -460,7 +466,7 @@ def test_a_stopped_log_is_said_in_a_red_banner(pit, qtbot):
 
 
 def test_who_sits_down_is_on_the_table_view(pit, qtbot):
-    w, ws = pit.window, pit.ws
+    w = pit.window
     w.show_view("table:T7")
     qtbot.waitUntil(lambda: w.table_page.detail is not None, timeout=WAIT_MS)
     assert w.table_page.positions[3].player.text() == "empty"

@@ -134,10 +134,14 @@ def test_a_card_reading_shuffler_deals_seven_hands_of_one_deck_into_the_log(rig,
     for deal in (rows[:7], rows[7:14]):
         assert [h["position"] for h in deal] == list(range(7)) and len({h["deck"] for h in deal}) == 1
         assert {(h["table"], h["actor"], h["serial"]) for h in deal} == {("T1", "SHF-1", "SHF-1")}
-        assert all(set(h) == {"position", "deck", "cards", "serial", "table", "actor"} for h in deal)
+        # each a hand of one deal of seven, for the round the table is on (000(g))
+        assert all(set(h) == {"position", "deck", "cards", "serial", "table", "actor", "deal", "hands", "round"}
+                   for h in deal)
+        assert len({h["deal"] for h in deal}) == 1 and {h["hands"] for h in deal} == {7}
         cards = [c for h in deal for c in h["cards"]]
         assert all(len(h["cards"]) == 7 for h in deal) and len(set(cards)) == 49 and set(cards) <= deck
     assert rows[0]["deck"] != rows[7]["deck"]   # 000(b)(2)(iv): the two decks alternate
+    assert rows[0]["deal"] != rows[7]["deal"]
     assert not r.rows("SELECT * FROM device_faults")
     assert audit.verify_db(log.path, paths.install_key(create=False)).ok
 

@@ -259,7 +259,7 @@ def test_the_shipped_estimate_keeps_the_symmetries_of_the_game():
     assert sd.wins == sd.losses and sd.deals == casino.deals >= 100_000
     assert casino.wins == sd.wins and casino.losses > sd.losses
     assert casino.wins + casino.losses + casino.pushes == casino.pairs
-    assert estimate.groups() == {"casino/second/banker": ("casino", "nj", "section6"),
+    assert estimate.groups() == {"casino/second/banker": ("casino", "nj", "section6", "section6-even"),
                                  "casino/second/push": ("sd",), "face-up/lowest/banker": ("face-up-ca",)}
 
 

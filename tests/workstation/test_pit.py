@@ -231,7 +231,10 @@ def test_a_shufflers_hand_reads_are_logged_as_hand_read_rows_and_a_misread_as_it
     opened_table(pit, clock)
     pit.handle([])
     before = pit.floor.state("T1")
-    pit.handle([msg("SHF-1", "hands_dispensed", clock, deck="red", hands=7, cards_per_hand=7),
+    dispensed = msg("SHF-1", "hands_dispensed", clock, deck="red", hands=7, cards_per_hand=7)
+    deal = {"deal": f"red {dispensed.time.isoformat(timespec='milliseconds')}", "hands": 7,
+            "round": before.round_at_hand()}   # one hand of a deal of seven, for the round the table is on
+    pit.handle([dispensed,
                 msg("SHF-1", "hand_read", clock, deck="red", position=0,
                     cards=["As", "Kd", "7h", "7c", "2s", "Jk", "10d"]),
                 msg("SHF-1", "hand_read", clock, deck="red", position=4,
@@ -240,9 +243,9 @@ def test_a_shufflers_hand_reads_are_logged_as_hand_read_rows_and_a_misread_as_it
            for r in rows(log, "SELECT table_id, actor, role, body FROM events WHERE type = 'hand_read' ORDER BY seq")]
     assert got == [
         ("T1", "SHF-1", "device", {"position": 0, "deck": "red", "serial": "SHF-1",
-                                   "cards": ["As", "Kd", "7h", "7c", "2s", "Jk", "Td"]}),
+                                   "cards": ["As", "Kd", "7h", "7c", "2s", "Jk", "Td"], **deal}),
         ("T1", "SHF-1", "device", {"position": 4, "deck": "red", "serial": "SHF-1",
-                                   "cards": ["2h", "3h", "3h", "5h", "6h", "7d"]})]
+                                   "cards": ["2h", "3h", "3h", "5h", "6h", "7d"], **deal})]
     faults = rows(log, "SELECT table_id, device, code, message FROM device_faults")
     assert [(f["table_id"], f["device"], f["code"]) for f in faults] == [("T1", "shuffler", "misread")]
     assert "6 cards, not seven" in faults[0]["message"] and "3h read twice" in faults[0]["message"]

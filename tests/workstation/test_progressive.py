@@ -129,7 +129,23 @@ def test_a_long_series_is_read_a_page_at_a_time_each_controller_from_its_own_las
     assert list(of(rest, "PRG-T2").series.cents) == [2_000_000 + 21 * n for n in range(5)]
 
 
+def enter_round(ws, table, hands, stake="1"):
+    """The round being entered at ``table``: each seat of ``hands`` with a base and a progressive
+    wager and its seven cards, as a dealer types them (the hand a controller's hit is checked
+    against, app/workstation/hits.py)."""
+    ws.people.sign_in(*DEALER)
+    ws.rounds.start(table)
+    for seat, cards in hands.items():
+        ws.rounds.set_wagers(table, seat, {"base": "10", "progressive": stake})
+        ws.rounds.set_cards(table, seat, cards)
+
+
+NATURAL_ROYAL_AND_PAIR = "As Ks Qs Js Ts 2h 2d"
+ROYAL_WITH_THE_JOKER = "Ah Kh Qh Jh Jk 3c 4d"
+
+
 def test_hits_in_the_order_reported_pending_until_approved_with_the_profiles_payout_and_the_reset(ws, clock):
+    enter_round(ws, "T2", {3: NATURAL_ROYAL_AND_PAIR, 5: ROYAL_WITH_THE_JOKER})
     say(ws, "PRG-T2", "meter", cents=1_234_567)
     say(ws, "PRG-T2", "hit_pending", seat=3, line="Natural Royal Flush and Pair", cents=1_234_567)
     ws.live.pump()
@@ -258,3 +274,77 @@ def test_a_round_checked_before_a_restart_is_not_alarmed_again(tmp_path, monkeyp
         w.live.pump()
         w.live.pump()
         assert len([a for a in w.reads.alarms() if a.kind == "acceptor_mismatch"]) == 1
+
+
+# -- a hit comes from a hand (app/workstation/hits.py) ---------------------------------------------
+def kinds(ws, table, kind):
+    return [a for a in ws.reads.approvals(pending_only=False, table=table) if a.kind == kind]
+
+
+def test_a_hit_claimed_for_a_seat_without_a_progressive_wager_is_an_alarm_and_no_request(ws):
+    # 000(q)(1)-(3): a hit is paid on a progressive wager; seat 6 made none this round
+    enter_round(ws, "T2", {3: NATURAL_ROYAL_AND_PAIR})
+    say(ws, "PRG-T2", "hit_pending", seat=6, line="Natural Royal Flush and Pair", cents=1_000_000)
+    changed = ws.live.pump()
+    assert kinds(ws, "T2", "progressive_meter_payout") == [] and not changed.approvals
+    (alarm,) = [a for a in ws.reads.alarms(table="T2") if a.kind == "progressive_hit_refused"]
+    assert "seat 6 has no progressive wager in round 1" in alarm.message and alarm.rule == "000(q)(1)-(3)"
+    assert "progressive_hit" not in {a.kind for a in ws.reads.alarms(table="T2")}
+
+
+def test_a_hit_the_hand_does_not_make_is_an_alarm_and_no_request(ws):
+    enter_round(ws, "T2", {3: NATURAL_ROYAL_AND_PAIR})
+    say(ws, "PRG-T2", "hit_pending", seat=3, line="Five Aces and Pair", cents=1_000_000)
+    ws.live.pump()
+    assert kinds(ws, "T2", "progressive_meter_payout") == []
+    (alarm,) = [a for a in ws.reads.alarms(table="T2") if a.kind == "progressive_hit_refused"]
+    assert "seat 3's hand (As Ks Qs Js Ts 2h 2d) makes " in alarm.message and \
+        alarm.message.split(" makes ")[1].startswith(("natural royal and pair, not Five Aces and Pair",
+                                                      "royal and pair, not Five Aces and Pair"))
+    # the hand not known at all: no request either, the settlement pays what the hand makes
+    say(ws, "PRG-T2", "hit_pending", seat=4, line="Royal Flush", cents=10_000)
+    ws.rounds.set_wagers("T2", 4, {"base": "10", "progressive": "1"})
+    ws.live.pump()
+    assert kinds(ws, "T2", "progressive_meter_payout") == []
+
+
+def test_an_approved_hit_is_one_request_paid_with_one_slip_and_the_reset_is_the_hits(ws, clock):
+    say(ws, "PRG-T2", "meter", cents=1_234_567)
+    enter_round(ws, "T2", {3: NATURAL_ROYAL_AND_PAIR})
+    ws.rounds.set_cards("T2", 0, "3c 4c 5c 6c 8d 9d Tc")
+    ws.rounds.set_hands("T2", 3, "As Ks Qs Js Ts", "2h 2d")
+    say(ws, "PRG-T2", "hit_pending", seat=3, line="Natural Royal Flush and Pair", cents=1_234_567)
+    ws.live.pump()
+    (hit,) = kinds(ws, "T2", "progressive_meter_payout")
+    assert hit.role_needed == "pit manager" and hit.status == "pending"
+    # the round settled: its progressive payout is the controller's request, not a second one
+    r = ws.rounds.settle("T2").result
+    (approval,) = [a for a in r.approvals if a.kind == "progressive_meter_payout"]
+    assert approval.request == hit.request and r.status == "pending"
+    assert len(kinds(ws, "T2", "progressive_meter_payout")) == 1
+    ws.people.sign_in(*PIT)
+    changed = ws.decisions.decide(hit.request, "approved", "light and hand verified")
+    assert changed.rounds == {"T2"} and ws.rounds.result(r.settlement).status == "ready"
+    # released: the payout off the meter has its slip, with the W-2G data ($600 and 300 times $1)
+    payee = {"name": "Pat Lee", "address": "1 Main Street, Reno NV", "tin": "123-45-6789",
+             "id_type": "driver license", "id_number": "D1234567"}
+    ws.rounds.release(r.settlement, {3: payee})
+    (slip,) = ws.rounds.slip_book("T2")
+    # paid as the settlement pays it: 100% of the meter as it stands, this round's wager in it
+    # (000(q)(5), (7)); the request keeps what the controller claimed
+    (paid,) = [p for p in r.payouts if p.wager == "progressive"]
+    assert paid.cents == 1_234_567 + 21 and approval.cents == 1_234_567
+    assert (slip.seat, slip.wager, slip.win_cents, slip.settlement) == (3, "progressive", paid.cents, r.settlement)
+    assert slip.w2g is not None and slip.w2g["payee_name"] == "Pat Lee"
+    # the controller resets the meter after the paid top award (000(q)(6)): the hit's, no request
+    clock.set(T0 + timedelta(minutes=2))
+    say(ws, "PRG-T2", "reset", cents=1_000_000)
+    ws.live.pump()
+    assert kinds(ws, "T2", "meter_reset") == []
+    (reset,) = [json.loads(r["body"])["data"] for r in ws.log.query(
+        "SELECT body FROM events WHERE type = 'meter_reading' AND json_extract(body, '$.data.source') = 'reset'")]
+    assert reset["hit"] == hit.request and reset["cents"] == 1_000_000
+    # a second reset follows no paid hit: a pit manager's request of its own (000(q)(6))
+    say(ws, "PRG-T2", "reset", cents=1_000_000)
+    ws.live.pump()
+    assert len(kinds(ws, "T2", "meter_reset")) == 1

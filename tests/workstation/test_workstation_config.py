@@ -66,7 +66,7 @@ def _error(text: str) -> str:
     # the brief's own example: the second table's profile
     (GOOD.replace('profile = "sd"', 'profile = "vegas"'),
      "config.toml line 17: tables[2].profile: unknown rule profile 'vegas' (one of casino, face-up-ca, nj, sd, "
-     "section6)"),
+     "section6, section6-even)"),
     (GOOD.replace("idle_minutes = 3", "idle_minute = 3"),
      "config.toml line 2: workstation.idle_minute: unknown key (known here: database, idle_minutes, slip_cents)"),
     (GOOD.replace('class = "shuffler"', 'class = "shufler"'),
@@ -107,19 +107,19 @@ def test_a_file_that_cannot_be_read_is_named(tmp_path):
         config.load(bad)
 
 
-def test_the_demo_floor_covers_every_profile_with_the_devices_it_uses():
-    """Every profile that uses devices has a table with each device class it has a use for, and
-    the demo configuration passes the same checks as a file."""
-    from app.rules.resources import profile
+def test_the_demo_floor_covers_every_rule_text_with_the_devices_it_uses():
+    """Every rule text has a table, each with each device class its profile has a use for, and the
+    demo configuration passes the same checks as a file. 000 is played as section6-even, its base
+    wager paid 1 to 1 (docs/rule-settings.md e.)."""
+    from app.rules.resources import names, profile
     from app.workstation import equipment
     serials = [f"{p}-{t}" for t, _, _, _ in DEMO_TABLES for p in ("SHF", "SHO", "PRG", "RNG")]
     c = demo_config({s: f"socket://127.0.0.1:{4000 + n}" for n, s in enumerate(serials)})
     assert len(c.tables) >= 6
-    for name in ("section6", "nj", "casino", "face-up-ca", "sd"):
-        tables = [t for t in c.tables if t.profile == name]
-        assert tables, name
-        for t in tables:
-            assert {d.cls for d in t.devices} == set(equipment.uses(profile(name).rules)), t
+    assert {profile(t.profile).rules.rule_text for t in c.tables} == {profile(n).rules.rule_text for n in names("rules")}
+    assert {t.profile for t in c.tables} == {"section6-even", "nj", "casino", "face-up-ca", "sd"}
+    for t in c.tables:
+        assert {d.cls for d in t.devices} == set(equipment.uses(profile(t.profile).rules)), t
     assert equipment.uses(profile("sd").rules) == {}
     # the same through the file format: write it out as TOML and load it back
     lines = []

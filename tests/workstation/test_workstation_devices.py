@@ -117,14 +117,22 @@ def test_a_shuffler_miscount_on_the_demo_floor_raises_an_alarm_only_a_supervisor
 
 
 def test_a_progressive_hit_waits_for_the_role_it_needs_and_is_approved_once(rig):
-    # hit_rate 1: every round of the controller ends with a hit (docs/devices.md, "Simulators")
-    prg = SimDevice("progressive", "PRG-1", seed=2, pace=0.2, fault_rate=0, hit_rate=1.0, key_rate=0)
+    # the controller claims the hit seat 2's hand makes, in the round that carries its progressive
+    # wager (app/workstation/hits.py), over its link as it would when the dealer presses its key
+    prg = SimDevice("progressive", "PRG-1", seed=2, pace=0.2, fault_rate=0, hit_rate=0, key_rate=0)
     r = rig({"T1": ("section6", [prg])})
     ws = r.ws
+    until(ws, lambda: light(ws, "T1", "progressive") == "online", "online")
+    ws.people.sign_in(*DEALER)
+    ws.rounds.start("T1")
+    ws.rounds.set_wagers("T1", 2, {"base": "10", "progressive": "1"})
+    ws.rounds.set_cards("T1", 2, "As Ks Qs Js Ts 2h 2d")
+    ws.people.sign_out()
+    r.served["PRG-1"].say("hit_pending", seat=2, line="Natural Royal Flush and Pair", cents=1_000_000)
     hit = until(ws, lambda: [a for a in ws.reads.approvals() if a.kind == "progressive_meter_payout"], "a hit")[0]
     # the top line is 100% of the meter: the settlement asks a pit manager (000(q)(3)(iii))
     assert (hit.table, hit.role_needed, hit.rule) == ("T1", "pit manager", "000(q)(3)(iii), (5)")
-    assert hit.cents >= 1_000_000 and 1 <= hit.seat <= 6
+    assert hit.cents == 1_000_000 and hit.seat == 2
     assert ws.reads.tile("T1").pending_approvals >= 1
     assert "progressive_hit" in {a.kind for a in ws.reads.alarms(table="T1")}
     with pytest.raises(SignInRefused, match=r"wrong PIN \(1 of 5"):

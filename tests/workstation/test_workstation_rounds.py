@@ -8,6 +8,7 @@ import io
 import itertools
 import json
 from contextlib import redirect_stdout
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from app.cli.main import main as pitdesk
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
+from app.engine.cards import cards_str, full_deck
 from app.engine.money import dollars
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
@@ -334,24 +336,35 @@ def test_a_foul_is_reset_where_the_profile_resets_it(ws):
 FRAMES = itertools.count(1)
 
 
-def hand_read(ws, position, cards, deck="red"):
-    """The shuffler's hand_read frame, decoded as its link decodes it, through the live pit."""
-    message = decode_message(encode_message("hand_read", next(FRAMES), deck=deck, position=position,
-                                            cards=list(cards)))
-    ws.events.put(DeviceMessage("socket://127.0.0.1:9", "SHF-T1", "shuffler", message, T0, 0.0))
-    return ws.live.pump(T0)
+def shuffler(ws, name, when=T0, **values):
+    """A shuffler's frame, decoded as its link decodes it, through the live pit."""
+    message = decode_message(encode_message(name, next(FRAMES), **values))
+    ws.events.put(DeviceMessage("socket://127.0.0.1:9", "SHF-T1", "shuffler", message, when, 0.0))
+    return ws.live.pump(when)
+
+
+def deal(ws, given, deck="red", when=T0, spare=()):
+    """A deal of seven hands (000(j)(1)): the shuffler dispenses them, then reads each position's,
+    ``given`` where given (a misread too), else seven cards of the deck no other hand holds and
+    not ``spare`` (cards a test puts in a hand later); what the last read changed."""
+    used = {c for cards in given.values() for c in cards} | set(spare)
+    rest = [c for c in cards_str(full_deck()) if c not in used]
+    shuffler(ws, "hands_dispensed", when, deck=deck, hands=7, cards_per_hand=7)
+    changed = None
+    for position in range(7):
+        cards = given.get(position) or [rest.pop() for _ in range(7)]
+        changed = shuffler(ws, "hand_read", when, deck=deck, position=position, cards=list(cards))
+    return changed
 
 
 def test_hands_read_by_the_shuffler_fill_the_round_and_settle_as_the_same_cards_typed(ws):
     path = ROOT / "docs" / "rounds" / "section6-house.json"
     obj = json.loads(path.read_text())
-    changed = hand_read(ws, 0, obj["dealer"]["cards"].split())
+    changed = deal(ws, {0: obj["dealer"]["cards"].split()} | {s["seat"]: s["cards"].split() for s in obj["seats"]})
     assert changed.rounds == {"T1"}
-    for s in obj["seats"]:
-        hand_read(ws, s["seat"], s["cards"].split())
     d = ws.rounds.draft("T1")
     assert [(p.position, p.source, p.serial) for p in d.positions if p.cards] == \
-        [(0, "shuffler", "SHF-T1"), (1, "shuffler", "SHF-T1"), (2, "shuffler", "SHF-T1")]
+        [(n, "shuffler", "SHF-T1") for n in range(7)]
     ws.people.sign_in(*DEALER)
     with pytest.raises(Refused, match="seat 1's cards were read by the shuffler SHF-T1; a correction of a read card "
                                       "records who and why"):
@@ -368,10 +381,9 @@ def test_a_misread_blocks_settlement_until_a_person_corrects_it_with_a_reason(ws
     ws.people.sign_in(*DEALER)
     ws.rounds.start("T1")
     ws.rounds.set_wagers("T1", 1, {"base": "20"})
-    hand_read(ws, 0, "Kc Qh Jd Tc 8c 6d 3c".split())
     # a short hand (000(j)(1)) and a card read for two positions (000(b)(1))
-    hand_read(ws, 1, "As Ks Qs Js Ts 9h".split())
-    hand_read(ws, 2, "Kc 7d 7h 7c 2s 2d Kh".split())
+    deal(ws, {0: "Kc Qh Jd Tc 8c 6d 3c".split(), 1: "As Ks Qs Js Ts 9h".split(), 2: "Kc 7d 7h 7c 2s 2d Kh".split()},
+         spare=("9d", "Ac"))
     assert ws.log.query("SELECT count(*) AS n FROM events WHERE type = 'device_fault' AND "
                         "json_extract(body, '$.data.code') = 'misread'")[0]["n"] == 2
     problems = ws.rounds.draft("T1").problems
@@ -414,7 +426,7 @@ def test_a_restart_keeps_the_cards_read_in_the_round_in_progress(tmp_path, monke
         w.decisions.record("T1", "shuffle_completed", {"deck": "red", "manual": False, "card_count": 53})
         w.decisions.record("T1", "player_seated", {"seat": 1})
         w.decisions.record("T1", "no_more_bets", {"method": "automated-shoe", "wagers": [1]})
-        hand_read(w, 1, "As Ks Qs Js Ts 9h".split())
+        deal(w, {1: "As Ks Qs Js Ts 9h".split()}, spare=("9d",))
         w.rounds.correct_cards("T1", 1, "As Ks Qs Js Ts 9h 9d", "counted by hand")
     finally:
         w.close()
@@ -549,7 +561,8 @@ def test_a_denial_while_another_round_is_entered_waits_to_be_reopened(ws):
     ws.decisions.decide(first.approvals[0].request, "denied", "recount")
     assert ws.rounds.draft("section6").replaces is None   # the round in progress is kept
     ws.people.sign_in(*DEALER)
-    with pytest.raises(Refused, match="round 1 is being entered; settle it or discard it first"):
+    # the next round: the first was settled, and its number is used up (000(g))
+    with pytest.raises(Refused, match="round 2 is being entered; settle it or discard it first"):
         ws.rounds.reopen(first.settlement)
     ws.rounds.discard("section6")
     ws.rounds.reopen(first.settlement)
@@ -615,6 +628,127 @@ def test_the_round_a_table_is_on_is_the_round_a_round_entered_now_is_for(ws):
     # round 1 from the opening to its end; once the next round's wagers are taken, round 2
     assert [now for *_, now, _ in seen] == [1] * 10 + [2, 2]
     assert [(s, r) for s, r, *_ in seen[-3:]] == [("round_complete", 1), ("shuffling", 1), ("betting", 1)]
-    # a round settled now is round 2, as the header says
+    # a round settled now is round 2, as the header says; then the table is on round 3
     ws.rounds.load(table, json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
-    assert ws.rounds.settle(table).result.round == ws.reads.tile(table).round_now == 2
+    assert ws.reads.tile(table).round_now == 2
+    assert ws.rounds.settle(table).result.round == 2
+    assert ws.reads.tile(table).round_now == 3
+
+
+def test_the_round_number_advances_with_every_round_settled_and_a_restart_continues_it(tmp_path, monkeypatch, clock):
+    """000(g): a round begins at No more bets; settled, its number is used up, so the next round
+    is one more, also at a table whose procedures are not recorded (rounds entered by hand): the
+    header, the round entered, its settlement and the Rounds tab say the same number, and a
+    restart continues it from the log."""
+    obj = json.loads((ROOT / "docs" / "rounds" / "sd-house.json").read_text())
+    w = open_ws(tmp_path, monkeypatch, clock)
+    w.people.sign_in(*DEALER)
+    settled = []
+    for n in range(1, 21):
+        assert w.reads.tile("sd").round_now == n
+        w.rounds.load("sd", obj)
+        assert w.rounds.draft("sd").round == n
+        r = w.rounds.settle("sd").result
+        settled.append(r.round)
+        clock.advance(minutes=1)
+    assert settled == list(range(1, 21))
+    assert [s.round for s in w.rounds.settled("sd", limit=50)] == list(range(20, 0, -1))
+    assert w.reads.tile("sd").round_now == 21
+    w.close()
+    again = open_ws(tmp_path, monkeypatch, clock)
+    try:
+        again.people.sign_in(*DEALER)
+        assert again.reads.tile("sd").round_now == 21
+        again.rounds.start("sd")
+        assert again.rounds.draft("sd").round == 21
+    finally:
+        again.close()
+
+
+# -- a deal is a round -----------------------------------------------------------------------------
+SECTION6 = json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text())
+HANDS = {0: SECTION6["dealer"]["cards"].split()} | {s["seat"]: s["cards"].split() for s in SECTION6["seats"]}
+
+
+def alarms_of(ws, kind):
+    return [a for a in ws.reads.alarms(open_only=False) if a.kind == kind]
+
+
+def test_a_deal_is_shown_when_every_hand_is_read_never_half_read(ws):
+    # 000(j)(1): seven hands of seven; the round shows the deal when the last hand is read
+    shuffler(ws, "hands_dispensed", deck="red", hands=7, cards_per_hand=7)
+    for position in range(6):
+        changed = shuffler(ws, "hand_read", deck="red", position=position,
+                           cards=HANDS.get(position) or cards_str(full_deck()[position * 7 + 20:position * 7 + 27]))
+        assert ws.rounds.draft("T1") is None and not changed.rounds
+    rest = [c for c in cards_str(full_deck()) if c not in {x for h in HANDS.values() for x in h}]
+    changed = shuffler(ws, "hand_read", deck="red", position=6, cards=rest[-7:])
+    assert changed.rounds == {"T1"}
+    d = ws.rounds.draft("T1")
+    assert d.round == 1 and [p.source for p in d.positions] == ["shuffler"] * 7
+
+
+def test_a_second_deal_never_replaces_the_round_being_entered_it_waits_and_is_logged_once(ws):
+    ws.people.sign_in(*DEALER)
+    deal(ws, HANDS)
+    ws.rounds.set_wagers("T1", 1, {"base": "25"})           # a person enters the round
+    first = ws.rounds.draft("T1")
+    # the shuffler deals again (another deal for the same round): it waits, the round is kept
+    other = {0: HANDS[2], 1: HANDS[0], 2: HANDS[1]}
+    deal(ws, other, deck="blue", when=T0 + timedelta(seconds=30))
+    ws.live.pump(T0 + timedelta(seconds=31))                 # the pump writes the note it waited for
+    d = ws.rounds.draft("T1")
+    assert [p.cards for p in d.positions] == [p.cards for p in first.positions]
+    (waiting,) = alarms_of(ws, "deal_before_settlement")
+    assert waiting.rule == "000(b)(2)(iii), (v)" and "they wait until round 1 is settled or discarded" in \
+        waiting.message
+    for position, cards in other.items():                          # its hands read again: logged once
+        shuffler(ws, "hand_read", T0 + timedelta(seconds=40), deck="blue", position=position, cards=cards)
+    ws.live.pump(T0 + timedelta(seconds=41))
+    assert len(alarms_of(ws, "deal_before_settlement")) == 1
+    # the round discarded, the waiting deal comes in for the round the table is on
+    ws.rounds.discard("T1")
+    d = ws.rounds.draft("T1")
+    assert d.round == 1 and d.positions[0].cards == tuple(HANDS[2]) and d.positions[0].source == "shuffler"
+
+
+def test_a_deal_for_a_round_already_settled_is_the_logs_alone(ws):
+    ws.people.sign_in(*DEALER)
+    deal(ws, HANDS)
+    for s in SECTION6["seats"]:
+        ws.rounds.set_hands("T1", s["seat"], s["high"], s["low"])
+        ws.rounds.set_wagers("T1", s["seat"], {k: dollars(v) for k, v in s["wagers"].items()})
+    ws.rounds.set_round_info("T1", dollars(SECTION6["progressive_meter"]), SECTION6["rng_number"])
+    deal(ws, {0: HANDS[1], 1: HANDS[2], 2: HANDS[0]}, deck="blue", when=T0 + timedelta(seconds=30))
+    assert ws.rounds.settle("T1").result.round == 1
+    # the second deal was for round 1, settled now: it is not put into round 2
+    assert ws.rounds.draft("T1") is None and ws.reads.tile("T1").round_now == 2
+    assert ws.log.query("SELECT count(*) AS n FROM events WHERE type = 'hand_read'")[0]["n"] == 14
+
+
+def test_typed_cards_stay_a_reading_that_disagrees_is_shown_beside_them_and_a_person_chooses(ws):
+    ws.people.sign_in(*DEALER)
+    ws.rounds.start("T1")
+    ws.rounds.set_cards("T1", 1, " ".join(HANDS[1]))          # typed as dealt
+    ws.rounds.set_cards("T1", 2, "2c 3c 4c 5c 6c 7c 8c")       # typed wrong
+    deal(ws, HANDS, spare=("2c", "3c", "4c", "5c", "6c", "7c", "8c"))
+    d = ws.rounds.draft("T1")
+    seat1, seat2 = d.positions[1], d.positions[2]
+    assert (seat1.source, seat1.reading) == ("typed", None)      # the reading agrees: nothing beside it
+    assert seat2.cards == ("2c", "3c", "4c", "5c", "6c", "7c", "8c") and seat2.reading == tuple(HANDS[2])
+    assert d.positions[0].source == "shuffler"                   # nothing typed there: the reading
+    assert any(p.startswith("seat 2: the shuffler SHF-T1 read") and "choose one" in p for p in d.problems)
+    with pytest.raises(Refused, match="records why"):
+        ws.rounds.choose_reading("T1", 2, "reading", " ")
+    with pytest.raises(Refused, match="seat 1: no reading disagrees"):
+        ws.rounds.choose_reading("T1", 1, "reading", "why not")
+    changed = ws.rounds.choose_reading("T1", 2, "reading", "the player's cards, checked face up: the reader is right")
+    assert changed.rounds == {"T1"}
+    (row,) = ws.log.query("SELECT actor, role, body FROM events WHERE type = 'reading_chosen'")
+    assert json.loads(row["body"])["data"] == {
+        "position": 2, "use": "reading", "cards": HANDS[2], "set_aside": ["2c", "3c", "4c", "5c", "6c", "7c", "8c"],
+        "reason": "the player's cards, checked face up: the reader is right", "deal": row and json.loads(
+            row["body"])["data"]["deal"], "serial": "SHF-T1", "round": 1}
+    p = ws.rounds.draft("T1").positions[2]
+    assert p.cards == tuple(HANDS[2]) and p.reading is None and p.corrected_by == ("demo-dealer",)
+    assert not any("choose one" in x for x in ws.rounds.draft("T1").problems)

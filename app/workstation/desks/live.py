@@ -49,6 +49,7 @@ class Live:
             # append: one pump, one append
             extra = ws.book.automatic(now, states, ws.pit.links(), batch.doors(), self.clocks.all(states, now))
             extra += ws.acceptors.rows(now, {t: s for t, (s, _) in states.items()}, self._controllers())
+            extra += ws.rounds.notes()
             try:
                 if events or extra:
                     ws.pit.commit(batch, before=extra)

@@ -16,21 +16,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from app.engine.cards import cards_str
-from app.engine.procedure import IN_ROUND
+from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.round import RoundError, parse_round
 from app.engine.roles import AT_THE_TABLE, SUPERVISORS, a_or_an, roles_text
 from app.engine.settle import settle
 from app.rules.resources import profile
-from app.store import rows, settled_rounds, slips as slip_store, table_log
-from app.store.log import Logged, StoreStopped
+from app.store import meters, rows, settled_rounds, slips as slip_store, table_log
+from app.store.log import Logged, Record, StoreStopped
 from app.store.slips import SlipError
 
 from .. import detail, roundlog
 from ..changes import Changes, changes
 from ..errors import FieldsRefused, LogStopped, NotPermitted, Refused
 from ..readouts import FieldCheck, HandSet, RoundDraftInfo, RoundOutcome, RoundResult, RoundSummary, SlipInfo
-from ..round_draft import DraftError, RoundDraft, bank_refusal, check_wager
+from ..round_draft import Deal, DraftError, RoundDraft, bank_refusal, check_wager
 from ..tiles import round_at_hand
 
 
@@ -38,6 +37,11 @@ class Rounds:
     def __init__(self, ws):
         self.ws = ws
         self._drafts: dict[str, RoundDraft] = {}   # the round being entered at each table
+        self._dealing: dict[str, Deal] = {}        # the deal whose hands the shuffler is reading
+        self._waiting: dict[str, Deal] = {}        # a complete deal waiting for the round being entered
+        self._notes: list[Record] = []             # rows for the next pump (a deal that waits)
+        self._noted: set[str] = set()              # the deals whose waiting was logged
+        self._restoring = False
         ws.journal.fold_into(self.fold_hands)
         self._restore_hands()
 
@@ -66,6 +70,7 @@ class Rounds:
             self.ws.check_table(table)
             if self._drafts.pop(table, None) is None:
                 raise Refused(f"table {table}: no round is being entered")
+            self._deliver_waiting(table)
             return changes(rounds=[table])
 
     def load(self, table: str, round_file: dict) -> Changes:
@@ -228,6 +233,29 @@ class Rounds:
                                                          reason, held.deck, held.serial, d.round)])
             return changed | changes(tables=[table], rounds=[table])
 
+    def choose_reading(self, table: str, position: int, use: str, reason: str) -> Changes:
+        """Where the shuffler's reading disagrees with the cards a person typed, the person chooses
+        one (``use``: ``reading`` or ``typed``) and says why; logged as ``reading_chosen`` with both
+        sets of cards. Refused: no such disagreement there, no reason."""
+        with self.ws.lock:
+            s, now = self.ws.require(AT_THE_TABLE, "choose between the typed cards and the shuffler's reading")
+            self.ws.check_table(table)
+            d = self._drafts.get(table)
+            if d is None:
+                raise Refused(f"table {table}: no round is being entered")
+            try:
+                held = d.check_choice(position)
+            except DraftError as e:
+                raise Refused(f"table {table}: {e}") from None
+            typed, read = cards_str(held.cards), list(held.reading)
+            kept, aside = (read, typed) if use == "reading" else (typed, read)
+            try:
+                row = rows.reading_chosen(now, s.name, s.role, table, position, use, kept, aside, reason or "",
+                                          held.deal, held.reading_serial, d.round)
+            except rows.RowError as e:
+                raise Refused(str(e)) from None
+            return self.ws.write([row]) | changes(tables=[table], rounds=[table])
+
     def settle(self, table: str) -> RoundOutcome:
         """Settle the round being entered: its round file (docs/round-format.md) through exactly
         ``parse_round`` and ``settle`` (what ``pitdesk settle`` prints for the same file), logged
@@ -253,13 +281,18 @@ class Rounds:
                 result = settle(parse_round(obj, rules, self.ws.limits[table]), rules, prof.ranker(), prof.house())
             except RoundError as e:
                 raise Refused(f"table {table}: {e}") from None
+            # one hit, one request: the controller's report of a hit this settlement pays is its request
+            hits = {h["seat"]: h["request"] for h in meters.hits_of_round(self.ws.log, table, d.round)}
+            merged = {i: hits.pop(a.seat) for i, a in enumerate(result.approvals)
+                      if a.kind == "progressive_meter_payout" and a.seat in hits}
             try:
                 seqs = self.ws.floor.settle(table, d.round, result, now, s.name, s.role, round_file=obj,
-                                         replaces=d.replaces)
+                                         replaces=d.replaces, merged=merged)
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
             del self._drafts[table]
             changed = self.ws.journal.changes() | changes(tables=[table], rounds=[table])
+            self._deliver_waiting(table)
             return RoundOutcome(changed, self._round(seqs[0]))
 
     def release(self, settlement: int, payees: Mapping[int, dict] | None = None) -> RoundOutcome:
@@ -449,31 +482,120 @@ class Rounds:
         return True
 
     def fold_hands(self, logged: list[Logged]) -> set[str]:
-        """``hand_read`` rows fill the table's round (created if none is being entered); a person's
-        ``hand_corrected`` replaces the read cards (app/workstation/round_draft.py)."""
+        """The shuffler's ``hand_read`` rows, gathered into its deal: a deal is shown in the round
+        when all its hands are read, never half read, and never over a round a person is entering
+        (``_deliver``). A person's ``hand_corrected`` and ``reading_chosen`` change the round
+        being entered (app/workstation/round_draft.py). The tables whose round changed."""
         out = set()
         tables = self.ws.tables()
-        states = None      # one look at the log for the whole batch (each look asks SQLite for its tail)
         for r in logged:
             table = r.table
-            if table not in tables or r.type not in ("hand_read", "hand_corrected"):
+            if table not in tables:
                 continue
             data = r.data
             if r.type == "hand_read":
-                pos, cards = data.get("position"), data.get("cards")
-                if not isinstance(pos, int) or not isinstance(cards, list):
-                    continue
-                if states is None:
-                    states = self.ws.pit.states()
-                self._draft_for(table).read_hand(pos, cards, str(data.get("serial") or r.actor),
-                                                 str(data.get("deck", "")), states[table].round)
-            elif table in self._drafts:
+                if self._read(r):
+                    out.add(table)
+            elif r.type == "hand_corrected" and table in self._drafts:
                 self._drafts[table].correct(data["position"], data["cards"], r.actor)
-            out.add(table)
+                out.add(table)
+            elif r.type == "reading_chosen" and table in self._drafts:
+                self._drafts[table].choose(data["position"], data["use"] == "reading", r.actor)
+                out.add(table)
+        return out
+
+    def _read(self, r: Logged) -> bool:
+        """One hand of a deal; whether the deal is now complete and shown or waiting."""
+        table, data = r.table, r.data
+        pos, cards = data.get("position"), data.get("cards")
+        if not isinstance(pos, int) or not isinstance(cards, list):
+            return False
+        deck, serial = str(data.get("deck", "")), str(data.get("serial") or r.actor)
+        # rows from before deals were named: a deal per deck and round
+        round_no = data.get("round") if isinstance(data.get("round"), int) else self.ws.state_of(table)[0].round_at_hand()
+        deal_id = str(data.get("deal") or f"{deck} round {round_no}")
+        d = self._dealing.get(table)
+        if d is None or d.id != deal_id:
+            if d is not None and not d.complete and not self._restoring:
+                # 000(j)(1): every hand of a deal is read; a deal half read is the shuffler's fault
+                self._notes.append(rows.device_fault(
+                    r.time, d.serial, table, "shuffler", "deal_unread",
+                    f"the shuffler read {len(d.reads)} of the {d.hands} hands of deck {d.deck}'s deal for round "
+                    f"{d.round} before its next deal; that deal is not shown: its cards are entered by hand "
+                    "(000(j)(1))", d.serial))
+            d = self._dealing[table] = Deal(deal_id, round_no, int(data.get("hands") or 7), deck, serial)
+        d.reads[pos] = cards
+        if not d.complete:
+            return False
+        del self._dealing[table]
+        self._deliver(table, d, r.time)
+        return True
+
+    def _deliver(self, table: str, deal: Deal, when) -> None:
+        """A complete deal into the round it was dealt for: a new round being entered, or the round
+        being entered for that round (what a person typed stays theirs). A deal for another round
+        while one is being entered never replaces it: it waits for that round to be settled or
+        discarded, and the dealing before the settlement is logged once (000(b)(2)(iii), (v): one
+        deck in play at a time). A deal for a round already settled is the log's alone."""
+        if deal.round < self.ws.state_of(table)[0].round_at_hand():
+            return
+        d = self._drafts.get(table)
+        if d is None or d.free:
+            d = self._drafts[table] = self._new_draft(table)
+        if d.round == deal.round and not d.holds_deal():
+            d.take_deal(deal)
+            return
+        self._waiting[table] = deal
+        if not self._restoring and deal.id not in self._noted:
+            self._noted.add(deal.id)
+            self._notes.append(rows.alarm_raised(
+                when or self.ws.clock(), table, "deal_before_settlement",
+                f"the shuffler {deal.serial} dealt the hands of deck {deal.deck} for round {deal.round} while round "
+                f"{d.round} is being entered: they wait until round {d.round} is settled or discarded, and are "
+                "not put over it", "000(b)(2)(iii), (v)", deal.serial, deal=deal.id, round=d.round))
+
+    def _deliver_waiting(self, table: str) -> None:
+        """The round being entered is settled or gone: a deal waiting for it comes in (one dealt
+        for the round just settled is dropped by ``_deliver``)."""
+        deal = self._waiting.pop(table, None)
+        if deal is not None:
+            self._deliver(table, deal, None)
+
+    def hand_of(self, table: str, seat: int, round_no: int) -> tuple[int, ...] | None:
+        """The seat's seven cards in the table's round ``round_no``, as entered or read (a reading
+        waiting for a person's choice is not yet the hand); None: not known."""
+        d = self._drafts.get(table)
+        if d is not None and d.round == round_no:
+            h = d.hands.get(seat)
+            if h is not None and h.reading is None and not h.unreadable and len(set(h.cards)) == 7:
+                return h.cards
+        for deal in (self._waiting.get(table), self._dealing.get(table)):
+            if deal is not None and deal.round == round_no and seat in deal.reads:
+                try:
+                    cards = tuple(parse_cards([str(c) for c in deal.reads[seat]]))
+                except CardError:
+                    return None
+                return cards if len(set(cards)) == 7 else None
+        return None
+
+    def progressive_stake(self, table: str, seat: int, round_no: int) -> int | None:
+        """The seat's progressive wager in the round being entered for ``round_no`` (cents), if one
+        is entered there."""
+        d = self._drafts.get(table)
+        if d is None or d.round != round_no or seat not in d.seats:
+            return None
+        return d.seats[seat].wagers.get("progressive") or None
+
+    def notes(self) -> list[Record]:
+        """The rows the rounds want written with the next pump, taken."""
+        out, self._notes = self._notes, []
         return out
 
     def _restore_hands(self) -> None:
-        """After a restart: the cards read (and corrected) in the round each table is in."""
-        for table in self.ws.tables():
-            if self.ws.state_of(table)[0].state in IN_ROUND:
+        """After a restart: the cards read (and corrected) in the round each table is on."""
+        self._restoring = True
+        try:
+            for table in self.ws.tables():
                 self.fold_hands(table_log.cards_this_round(self.ws.log, table))
+        finally:
+            self._restoring = False
