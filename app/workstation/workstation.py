@@ -73,18 +73,21 @@ class Workstation:
 
     ``pin_salt(n)`` gives the ``n`` random bytes that salt a PIN's hash (default: the system's
     random source, ``secrets.token_bytes``); only a simulated shift passes its own seeded one, so
-    that the same seed logs the same rows (app/simulate/shift.py)."""
+    that the same seed logs the same rows (app/simulate/shift.py). ``commit_every`` is the
+    simulated shift's too, and only its: its log acknowledges each action's rows before they are
+    committed, ``commit_every`` rows at a time (app/store/log.py); 0, every other workstation's,
+    acknowledges an action only once its rows are on disk."""
 
     def __init__(self, config: WorkstationConfig, db: Path | str | None = None, *,
                  clock: Callable[[], datetime] = datetime.now, link_factory: Callable[[str], Port] = open_port,
                  policy: Policy | None = None, install_serial: str = SYSTEM,
                  on_close: Iterable[Callable[[], None]] = (), link_process: bool = True,
-                 pin_salt: Callable[[int], bytes] | None = None):
+                 pin_salt: Callable[[int], bytes] | None = None, commit_every: int = 0):
         self.config = config
         self.clock = clock
         path = Path(db) if db is not None else (config.database or paths.default_db())
         try:
-            self.log = AuditLog(path)
+            self.log = AuditLog(path, commit_every=commit_every)
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
             raise LogStopped(str(e).strip("'\"")) from None
         self._setups = {t.id: t for t in config.tables}
