@@ -1,6 +1,7 @@
 """``pitdesk simulate shift|device|floor``: the simulators of app/simulate from the command line.
 
-``simulate shift``: a whole shift into an audit database, a JSON summary out.
+``simulate shift``: a whole shift played through the workstation into an audit database, a JSON
+summary out (``--plant``: rare hands planted, for tests).
 ``simulate device``: one simulated table device on a pseudo-terminal or a TCP port until SIGINT
 or SIGTERM. Stdout gets exactly one JSON line, where the device is; stderr gets the injections
 and, on exit, the device's counters. Fault names on stdin, one a line, are injected at once
@@ -25,16 +26,20 @@ from .common import EXIT_BAD_INPUT
 
 
 def add_parser(sub) -> None:
-    sim = sub.add_parser("simulate", help="simulated shifts through the real engine, into an audit database")
+    sim = sub.add_parser("simulate", help="simulated shifts through the workstation, and simulated devices")
     ssub = sim.add_subparsers(dest="simulate_command", metavar="ACTION", required=True)
     sh = ssub.add_parser(
         "shift", help="play a shift at N tables in simulated time and log it",
         description="Play --rounds settled rounds at each of --tables tables, in simulated time from --start "
-                    "(a round every 1.5 to 3 minutes; the command itself does not wait), through the engine "
-                    "and into the audit database --db (new or empty): every profile, banking mode, side bet, "
-                    "deal and position method, deck and dice change, irregularity and approval kind turns up "
-                    "over a shift. The same --seed and --start give the same events. Prints a JSON summary. "
-                    "The simulated users (admin, floor-N, pit-1, dealer-TN) all have PIN 2468.")
+                    "(a round every 1.5 to 3 minutes; the command itself does not wait), through the workstation's "
+                    "own code into the audit database --db (new or empty): its people sign in and record the "
+                    "tables' events, settle and release the rounds, decide the approvals and acknowledge the "
+                    "alarms, as the application lets them. The tables cycle over the rule profiles; every hand is "
+                    "dealt from a shuffled deck at its true odds, irregularities and device faults come at fixed "
+                    "rates. --plant (for tests) plants rare hands now and then, so that the approvals and W-2G "
+                    "slips they bring turn up in a short shift; the log's first note says so, and its hold means "
+                    "nothing. The same --seed and --start give the same events. Prints a JSON summary. The "
+                    "simulated users (admin, floor-N, pit-1, dealer-TN) all have PIN 2468.")
     sh.add_argument("--tables", type=int, required=True, metavar="N", help="tables in the pit (at least 1)")
     sh.add_argument("--rounds", type=int, required=True, metavar="M",
                     help="settled rounds at each table (at least 1); void rounds are played again")
@@ -42,6 +47,10 @@ def add_parser(sub) -> None:
     sh.add_argument("--start", metavar="'YYYY-MM-DD HH:MM'",
                     help="simulated time of the first event (default: now)")
     sh.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sh.add_argument("--irregularity-rate", type=float, default=None, metavar="P",
+                    help="a round's chance of an irregularity, 0 to 1 (default 0.03)")
+    sh.add_argument("--plant", action="store_true",
+                    help="plant rare hands now and then (for tests: the shift's hold then means nothing)")
 
     dv = ssub.add_parser(
         "device", help="a simulated shuffler, shoe, progressive controller or RNG on a PTY or TCP port",
@@ -98,7 +107,8 @@ def run(args) -> int:
 
     try:
         start = parse_start(args.start) if args.start is not None else None
-        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed)
+        rate = {} if args.irregularity_rate is None else {"irregularity_rate": args.irregularity_rate}
+        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed, plant=args.plant, **rate)
     except (ShiftError, StoreError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -4,9 +4,13 @@ how each hand is set, and the round file (docs/round-format.md) the engine settl
 Adapted from tests/support/random_rounds.py, but the cards come from the table's own deal: a shuffled deck
 goes through the engine's deal function for the method, starting position, first stack and
 delivery the table's events record (app/engine/deal.py), so the round file and the event log
-tell the same story. A few rare hands can be planted on purpose (``PLANTS``) so that every
-approval kind and a W-2G slip turn up over a shift; the planted cards are swapped in from
-wherever the deal put them, so every card is still dealt once.
+tell the same story: every hand at its true odds.
+
+Only a shift that asks for them (``run_shift(..., plant=True)``, ``pitdesk simulate shift
+--plant``: for tests) plants rare hands on purpose (``PLANTS``), so that the approvals and the
+W-2G slips they bring turn up in a short shift; the planted cards are swapped in from wherever
+the deal put them, so every card is still dealt once. Such a shift's hold means nothing, and its
+log says it planted them.
 
 Everything random comes from the ``random.Random`` passed in.
 """
@@ -45,6 +49,21 @@ PLANTS: dict[str, tuple[str, dict[str, int]]] = {
     # a natural royal and a pair takes the whole meter (a pit manager's approval, then meter_reset)
     "natural_royal_and_pair": ("As Ks Qs Js Ts 9h 9d", {"progressive": 100}),
 }
+
+
+def plantable(rules: RuleProfile) -> list[str]:
+    """The planted hands that bring something about at a table of ``rules``: a payoff over the
+    profile's threshold, a win over its aggregate limit, a progressive hit paid off the meter,
+    the meter's top award (which the controller's reset follows)."""
+    options = []
+    if "fortune" in rules.side_bets and rules.limits.approval_threshold_cents is not None:
+        options.append("four_of_a_kind")
+    if "fortune" in rules.side_bets and (rules.limits.per_table_cents or any(
+            "fortune" in w for _, w in rules.limits.per_player)):
+        options.append("sf7_natural")
+    if "progressive" in rules.side_bets:
+        options += ["straight_flush", "natural_royal_and_pair"]
+    return options
 
 
 @dataclass

@@ -1,9 +1,14 @@
-"""A round played at a simulated table: planned (who plays, the bank and its cover, the wagers, a
-rare hand planted, an irregularity that fits the round), then played through the table's
-procedures until it is settled (a void round is played again with the cards reshuffled, 000(n)):
-the shuffle and the cut, the deal, the starting position, the hands set and revealed, the
-settlement with its approvals decided, and the payout slips of the big wins. ``Table`` is a
-``TableDay`` (app/simulate/table_day.py) that plays its rounds.
+"""A round played at a simulated table: planned (who plays, the bank and its cover, the wagers, now
+and then an irregularity that fits the round, at the shift's fixed rate; a rare hand planted only
+when the shift asks for planted hands), then played through the table's procedures at the pit's
+workstation until it is settled (a void round is played again with the cards reshuffled,
+000(n)): the shuffle and the cut, the deal, the starting position, the hands set and revealed,
+the round file loaded and settled at the rounds desk, its approvals decided, its payouts released
+with their payout slips, and the round complete. ``Table`` is a ``TableDay``
+(app/simulate/table_day.py) that plays its rounds.
+
+Without planted hands the cards come only from the shuffled deck dealt by the table's method:
+every hand at its true odds, and nothing played toward an outcome.
 """
 
 from __future__ import annotations
@@ -16,18 +21,18 @@ from app.engine import position as positions
 from app.engine.bank import cover_needed
 from app.engine.layout import clockwise_from
 from app.engine.irregularities import IRREGULARITIES
-from app.engine.round import RoundError, parse_round
 from app.engine.rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
-from app.engine.settle import settle
-from app.store import rows
-from app.store.slips import needs_w2g
 
 from . import random_rounds as gen
-from .table_day import EAGER, SHUFFLERS, Item, SimulationError, TableDay
+from .staff import Desk
+from .table_day import COUNT_WRONG, RNG_FAULT, SHUFFLERS, Item, TableDay
 
-SLIP_MIN_CENTS = 50_000  # payout slips for wins of $500 or more
 SHOES = ("manual-shoe", "automated-shoe")
-SETTLING_ONLY = ("bank", "player-dealer", "dealer wager", "collection fee")
+PLANT_EVERY = 10       # with planted hands: one every so many rounds at a table whose profile has one
+RECUT = 0.02           # a manual shuffle's chance that the supervisor orders a re-cut (000(f)(6))
+BANK_OFFERED = 0.3     # a round's chance that the players take up the bank's offer, where they may
+COVER_RULING = 0.05    # 003 PLAYER BANK 3: a bank's chance of being short of cover
+MISPRINT = 0.1         # a payout slip's chance of being printed wrong, voided and issued again
 
 
 # -- irregularities: which fit a round, and where they happen ------------------------------
@@ -101,6 +106,11 @@ class Plan:
 class Table(TableDay):
     """A table of the shift that plays its rounds."""
 
+    def __init__(self, shift, index: int, name: str, rounds: int):
+        super().__init__(shift, index, name, rounds)
+        self.plants = 0                      # planted hands so far (only with the shift's plants)
+        self.plant_in: int | None = None     # rounds to the next
+
     # -- a round -------------------------------------------------------------------------------
     def play_round(self) -> Iterator[Item]:
         self.wait(3, 15)
@@ -116,19 +126,17 @@ class Table(TableDay):
             plan.recut = False
             self.wait(20, 60)
             if self.t + timedelta(minutes=15) >= self.deadline():
-                yield from self.change_decks("due")
+                yield from self.change_decks()
             yield from self.stub_count()
 
     def position_method(self) -> str:
         methods = list(self.rules.procedures.starting_position)
-        if self.rules.rule_text == "003" and not self.rng_down and self.chance(0.003, ("device", "rng")):
-            self.rng_fault = True  # logged when the dealer reaches for it
+        if "rng" in self.devices and "rng" in methods and "dice" in methods and not self.rng_down \
+                and self.chance(RNG_FAULT):
+            self.rng_fault = True  # the display is found blank when the dealer reaches for it
             self.rng_down = self.rng.randint(3, 10)
         if self.rng_down and "dice" in methods and len(methods) > 1:
             return "dice"  # 003 NOTE: dice when the random number generator is not working
-        unseen = [m for m in methods if self.cov.want(("position", self.rules.name, m))]
-        if unseen and self.rng.random() < EAGER:
-            return self.rng.choice(unseen)
         if self.rules.rule_text == "003":
             return "rng"
         return self.rng.choice(methods)
@@ -173,7 +181,7 @@ class Table(TableDay):
             self.plan_cover(plan)
         plan.irregularity = self.plan_irregularity(plan)
         manual = self.method in ("manual-shoe", "hand")
-        plan.recut = manual and self.chance(0.02, ("approval", "recut"))
+        plan.recut = manual and self.chance(RECUT)
         return plan
 
     def plan_bank(self, plan: Plan) -> None:
@@ -186,8 +194,7 @@ class Table(TableDay):
             first = s.banked_this_rotation[-1] % 7 + 1 if s.banked_this_rotation else 1
             passed = s.banked_this_rotation
         modes = [m for m in rules.banking_modes if m in ("player", "co-bank")]
-        want = any(self.cov.want(("bank", rules.name, m)) for m in modes)
-        if first is None or not self.chance(0.3, ("bank", rules.name, "any") if want else None):
+        if first is None or not self.chance(BANK_OFFERED):
             return
         wagered = s.wagered_last_unbanked or ()
         declined = []
@@ -199,8 +206,7 @@ class Table(TableDay):
             others = [x for x in plan.seats if plan.players[x] != player]
             can = seat in plan.seats and len(areas) == 1 and others and seat in self.last_wager_of
             if can and self.rng.random() < 0.6:
-                unseen = [m for m in modes if self.cov.want(("bank", rules.name, m))]
-                plan.mode = self.rng.choice(unseen or modes)
+                plan.mode = self.rng.choice(modes)
                 plan.bank_seat = seat
                 plan.declined = declined
                 plan.last_wager = self.last_wager_of[seat]
@@ -223,34 +229,32 @@ class Table(TableDay):
         plan.cover_said = cover
         # 003 PLAYER BANK 3: the chips on the table fall short of the wagers; the floor supervisor
         # lets the game proceed and the banker answers for all outcomes (003 Important Note)
-        if rules.procedures.bank_cover_ruling and cover > 100 and self.chance(0.05, ("approval", "bank_eligibility")):
+        if rules.procedures.bank_cover_ruling and cover > 100 and self.chance(COVER_RULING):
             plan.ruling = True
             plan.chips = self.rng.randrange(0, cover, 100)
 
     def plan_plant(self, plan: Plan) -> None:
-        rules = self.rules
-        options = []
-        if "fortune" in rules.side_bets and rules.limits.approval_threshold_cents is not None:
-            options.append(("four_of_a_kind", ("approval", "payoff_threshold")))
-        if "fortune" in rules.side_bets and (rules.limits.per_table_cents or any(
-                "fortune" in w for _, w in rules.limits.per_player)):
-            options.append(("sf7_natural", ("approval", "aggregate_limit")))
-        if "progressive" in rules.side_bets:
-            options.append(("straight_flush", ("approval", "progressive_meter_payout")))
-            options.append(("natural_royal_and_pair", ("approval", "meter_reset")))
+        """Only when the shift asks for planted hands (for tests): every ``PLANT_EVERY`` rounds or
+        so, the next of the rare hands the profile can show (app/simulate/random_rounds.py
+        ``plantable``) at a player's seat, in turn."""
+        if not self.shift.plant:
+            return
+        options = gen.plantable(self.rules)
         targets = [p for p in plan.plans if p.seat != plan.bank_seat]
         if not options or not targets:
             return
-        unseen = [o for o in options if self.cov.want(o[1])]
-        if unseen and self.rng.random() < 0.3:
-            name = self.rng.choice(unseen)[0]
-        elif self.rng.random() < 0.002:
-            name = self.rng.choice(options)[0]
-        else:
+        if self.plant_in is None:
+            self.plant_in = self.rng.randint(1, PLANT_EVERY)
+        self.plant_in -= 1
+        if self.plant_in > 0:
             return
+        self.plant_in = PLANT_EVERY
+        name = options[self.plants % len(options)]
+        self.plants += 1
+        self.stats["plants"] += 1
         target = self.rng.choice(targets)
         cards, wagers = gen.PLANTS[name]
-        limits = rules.limits_for_table()
+        limits = self.rules.limits_for_table()
         for k, v in wagers.items():
             lim = limits.of(k)
             target.wagers[k] = v if lim is None else min(max(v, lim.min), lim.max)
@@ -264,10 +268,7 @@ class Table(TableDay):
         ctx = Context(self.rules.name, self.rules.rule_text, self.method, self.method in ("manual-shoe", "hand"),
                       dice, plan.mode)
         kinds = [k for k, fits in FITS.items() if fits(ctx)]
-        unseen = [k for k in kinds if self.cov.want(("irregularity", k))]
-        if unseen and self.rng.random() < 0.35:
-            return self.rng.choice(unseen)
-        if self.rng.random() < 0.04:
+        if self.rng.random() < self.shift.irregularity_rate:
             return self.rng.choice(kinds)
         return None
 
@@ -297,9 +298,6 @@ class Table(TableDay):
             break
         self.wait(8, 25)
         yield self.ev("no_more_bets", method=self.method, wagers=plan.wagering)
-        self.cov.saw(("bank", self.rules.name, plan.mode))
-        if plan.mode in ("player", "co-bank"):
-            self.cov.saw(("bank", self.rules.name, "any"))
         rng_number = None
         if self.method == "three-four":
             hands, remaining = gen.deal_hands(self.rng, self.rules, self.method, None, 1, plan.seats)
@@ -322,8 +320,10 @@ class Table(TableDay):
             hands, remaining = gen.deal_hands(self.rng, self.rules, self.method, start, first_stack, plan.seats)
             if self.method in SHOES:
                 if irr == "shoe_jam" and self.method == "automated-shoe":
-                    yield from self.device_fault("shoe", "jam J02", "card jam in the dispensing path", "000(n)(14)")
-                    yield from self.irregularity(irr)
+                    # 000(n)(14): the shoe reports its jam; the workstation logs the fault and the void round
+                    self.wait(5, 20)
+                    yield from self.device_irregularity("shoe", {"type": "shoe_jam", "code": 2,
+                                                                 "text": "card jam in the dispensing path"})
                     return "void"
                 if irr == "card_face_up_in_shoe":
                     yield from self.irregularity(irr)
@@ -353,7 +353,7 @@ class Table(TableDay):
                 yield from self.irregularity(irr)
                 if self.state.void:
                     return "void"
-        self.wait(10, 35)
+        self.wait(10, 25)
         yield self.ev("hands_set")
         dealer_wrong = bank_foul = False
         if irr == "dealer_hand_not_house_way":
@@ -382,11 +382,12 @@ class Table(TableDay):
             if irr in ("shuffler_jam", "incomplete_shuffle"):
                 plan.irregularity = None
                 self.wait(10, 40)
-                if irr == "shuffler_jam":
-                    yield from self.device_fault("shuffler", "jam E21", "cards jammed in the elevator", "000(n)(13)")
+                if irr == "shuffler_jam" and "shuffler" in self.devices:
+                    # 000(n)(13): the shuffler reports its jam; the workstation logs the fault and the event
+                    yield from self.device_irregularity("shuffler", {"type": "jam", "code": 21,
+                                                                     "text": "cards jammed in the elevator"})
                 else:
-                    yield from self.device_fault("shuffler", "E07", "shuffle stopped before the end", "000(n)(13)")
-                yield from self.irregularity(irr)
+                    yield from self.irregularity(irr)
                 self.wait(30, 90)
             self.wait(20, 45) if manual else self.wait(5, 15)
             decks = list(self.state.decks)
@@ -394,13 +395,14 @@ class Table(TableDay):
                 else decks[0]
             count = None
             if self.counting:
-                wrong = self.chance(0.003, ("irregularity", "deck_count_wrong"))
-                count = 52 if wrong else 53
-            yield self.ev("shuffle_completed", deck=deck, manual=manual, **({"card_count": count} if count else {}))
+                count = 52 if self.chance(COUNT_WRONG / 3) else 53
+            changed = yield self.ev("shuffle_completed", deck=deck, manual=manual,
+                                    **({"card_count": count} if count else {}))
             if self.state.state == "betting":
                 return
             # 001 11.17(i): the shuffler counted a wrong number; the deck is gone
-            yield from self.ack_pending()
+            if changed.alarms:
+                yield from self.acknowledge()
             yield from self.new_decks()
             if self.state.state == "opening":
                 self.wait(5, 20)
@@ -414,13 +416,9 @@ class Table(TableDay):
         data = {"mode": plan.mode, "seat": plan.bank_seat, "declined": list(plan.declined), "chips": plan.chips,
                 "cover": plan.cover_said}
         if plan.ruling:
-            req = yield from self.request("bank_eligibility", self.dealer, "dealer",
-                                          f"seat {plan.bank_seat}: {plan.chips} cents of chips against about "
-                                          f"{plan.cover_said} cents of wagers", seat=plan.bank_seat,
-                                          cents=plan.cover_said)
-            yield from self.decide(req, "floor supervisor", "approved",
-                                   "the banker's bankroll off the layout answers for the rest (003 PLAYER BANK 3)")
-            yield self.ev("bank_declared", self.fs, "floor supervisor", ruling="proceed", **data)
+            # 003 PLAYER BANK 3: the floor supervisor lets the game proceed; the banker answers for all
+            self.wait(20, 90)
+            yield self.ev("bank_declared", ruling="proceed", **data)
         else:
             yield self.ev("bank_declared", **data)
         if plan.mode == "player":
@@ -445,14 +443,8 @@ class Table(TableDay):
 
     def recut(self) -> Iterator[Item]:
         """000(f)(6): a supervisor orders a re-cut, by the last cutter or the next entitled."""
-        req = yield from self.request("recut", self.dealer, "dealer", "the cutting card went in crooked")
-        approve = self.rng.random() < 0.75
-        yield from self.decide(req, "floor supervisor", "approved" if approve else "denied",
-                               "re-cut before any card is dealt" if approve else "the cut was good")
-        if not approve:
-            return
         self.wait(5, 20)
-        yield self.ev("recut_ordered", self.fs, "floor supervisor")
+        yield self.ev("recut_ordered")
         last, offers = self.state.last_cutter, self.cut_offers()
         by = last
         if last in offers and offers.index(last) + 1 < len(offers) and self.rng.random() < 0.3:
@@ -471,9 +463,10 @@ class Table(TableDay):
         data = {"remaining": remaining}
         if self.method == "three-four" or irr == "misdeal":
             data["hand_sizes"] = sizes
-        yield self.ev("dealt", **data)
+        changed = yield self.ev("dealt", **data)
         if self.state.void:
-            yield from self.ack_pending()
+            if changed.alarms:
+                yield from self.acknowledge()
             if not self.state.decks:
                 yield from self.new_decks()
             return "void"
@@ -482,15 +475,15 @@ class Table(TableDay):
     def position(self, plan: Plan, irr: str | None) -> Iterator[Item]:
         """000(k), 004(4), 002: the count, and what goes wrong with dice."""
         method = plan.position_method
-        self.cov.saw(("position", self.rules.name, method))
         s = self.state
         bank = s.bank[0] if s.bank and s.bank_mode in ("player", "co-bank") else None
         source = plan.source
         uses_dice = method in ("dice", "two-dice") or (method == "action" and source == "dice")
         if self.rng_fault:
-            # 003 NOTE: the dice are used while the random number generator is down
+            # 003 NOTE: the display is blank (its link drops); the dice are used while it is down
             self.rng_fault = False
-            yield from self.device_fault("rng", "R03", "display blank", "000(k)(2); 003 NEW CARDS IN PLAY, NOTE")
+            yield self.link("rng", "online", "offline", "display blank")
+            yield from self.acknowledge()
         self.wait(3, 10)
         if irr == "no_roll" and uses_dice:
             yield from self.irregularity("no_roll")
@@ -522,11 +515,17 @@ class Table(TableDay):
         plan.action_seat = found.action_button
         return found.position, value if method == "rng" else None
 
+    def device_irregularity(self, cls: str, message: dict) -> Iterator[Item]:
+        """The table's device reports an irregularity (its fault and the event, through the
+        workstation's pump); the floor supervisor acknowledges its alarm."""
+        changed = yield self.device(cls, message)
+        if changed.alarms:
+            yield from self.acknowledge()
+
     # -- settlement ------------------------------------------------------------------------
-    def settle(self, plan: Plan, in_round: list[gen.SeatPlan], hands, rng_number, dealer_wrong: bool,
-               bank_foul: bool) -> Iterator[Item]:
-        rules = self.rules
-        s = self.state
+    def round_file(self, plan: Plan, in_round: list[gen.SeatPlan], hands, rng_number, dealer_wrong: bool,
+                   bank_foul: bool) -> dict:
+        """The round as the desk enters it (docs/round-format.md), the meter as the log last read it."""
         banking: dict = {"mode": plan.mode}
         if plan.mode in ("player", "co-bank"):
             banking.update(seat=plan.bank_seat, chips=plan.chips, last_wager=plan.last_wager)
@@ -541,36 +540,37 @@ class Table(TableDay):
             ring = clockwise_from(plan.action_seat, self.seats)
             action = next(x for x in ring if x in seats and x != plan.bank_seat)
             banking.update(seat=plan.bank_seat, wager=plan.pd_wager, action_seat=action)
-        obj = gen.round_file(self.rng, rules, self.house, self.ranker, hands, in_round, banking, self.meter,
-                             rng_number, s.rounds_played == 0, dealer_wrong, bank_foul)
-        try:
-            settlement = settle(parse_round(obj, rules), rules, self.ranker, self.house)
-        except RoundError as e:
-            raise SimulationError(f"table {self.id} ({rules.name}) round {s.round}: {e}") from None
-        self.wait(10, 25)
-        t, table, dealer, round_no = self.t, self.id, self.dealer, s.round
-        seqs = yield self.call(lambda st: st.floor.settle(table, round_no, settlement, t, dealer, "dealer"))
-        self.stats["settlements"] += 1
-        self.stats["approvals_requested"] += len(settlement.approvals)
-        if settlement.meter_after is not None:
-            self.stats["meter_readings"] += 1
-            self.meter = settlement.meter_after
-        # the approvals the round cannot close without
-        whole_meter = False
-        for a, req in zip(settlement.approvals, seqs[1:]):
-            self.cov.saw(("approval", a.kind))
-            whole_meter |= a.kind == "progressive_meter_payout" and a.role == "pit manager"
-            yield from self.decide(req, a.role, "approved", f"checked: {a.reason}")
+        return gen.round_file(self.rng, self.rules, self.house, self.ranker, hands, in_round, banking, self.meter,
+                              rng_number, self.state.rounds_played == 0, dealer_wrong, bank_foul)
+
+    def settle(self, plan: Plan, in_round: list[gen.SeatPlan], hands, rng_number, dealer_wrong: bool,
+               bank_foul: bool) -> Iterator[Item]:
+        """The round file loaded and settled at the rounds desk (as ``pitdesk settle`` settles it),
+        its approvals decided, its payouts released with their payout slips (W-2G data where a win
+        needs it), a misprinted slip now and then voided and issued again; the round complete."""
+        obj = self.round_file(plan, in_round, hands, rng_number, dealer_wrong, bank_foul)
+        self.wait(5, 15)
+        table = self.id
+
+        def enter(desk: Desk):
+            ws = desk.signed(desk.operator(desk.clock()))
+            ws.rounds.load(table, obj)
+            return ws.rounds.settle(table).result
+        result = yield self.call(enter)
+        after = (result.logged.get("progressive_meter") or {}).get("after")
+        if after is not None:
+            self.meter = after
+        # the approvals the round cannot be paid without
+        yield from self.decide([a.request for a in result.approvals if a.status == "pending"])
+        whole_meter = any(a.kind == "progressive_meter_payout" and a.role_needed == "pit manager"
+                          for a in result.approvals)
+        yield from self.release(result, plan)
         if whole_meter:
-            # 000(q)(6): the meter is funded back to the reset amount; the pit manager confirms it
-            req = yield from self.request("meter_reset", self.fs, "floor supervisor",
-                                          "meter paid in full and funded to the reset amount", cents=self.meter)
-            yield from self.decide(req, "pit manager", "approved", "reset amount confirmed on the controller")
-            yield self.meter_read("reset")
-        # payout slips for the big wins
-        for r in settlement.results:
-            if r.outcome == "win" and r.win >= SLIP_MIN_CENTS and r.wager not in SETTLING_ONLY:
-                yield from self.slip(r, plan.players.get(r.seat, f"seat {r.seat}"))
+            # 000(q)(6): the meter paid in full is funded back to its reset amount on the controller,
+            # a reset the pit manager approves
+            self.wait(30, 120)
+            changed = yield self.device("progressive", {"type": "reset", "cents": self.meter})
+            yield from self.decide(sorted(changed.approvals))
         self.wait(5, 15)
         yield self.ev("settled")
         self.stats["rounds"] += 1
@@ -579,28 +579,38 @@ class Table(TableDay):
         if plan.mode == "player-dealer":
             self.pd_hands += 1
 
-    def slip(self, r, player: str) -> Iterator[Item]:
-        payee = None
-        if needs_w2g(r.win, r.stake):
-            n = self.rng.randrange(10**8, 10**9)
-            payee = {"name": f"{player} (simulated)", "address": f"{self.rng.randint(1, 999)} Main Street, Reno NV",
-                     "tin": f"{n // 10**6:03d}-{n // 10**4 % 100:02d}-{n % 10**4:04d}", "id_type": "driver license",
-                     "id_number": f"D{self.rng.randrange(10**7, 10**8)}"}
-        self.wait(20, 90)
-        t, table, fs = self.t, self.id, self.fs
-        args = (r.seat or None, r.wager, r.stake, r.win, payee)
-        number = yield self.call(lambda st: st.slips.issue(t, fs, "floor supervisor", table, *args))
-        self.stats["slips"] += 1
-        if payee:
-            self.stats["w2g_slips"] += 1
-            self.cov.saw("w2g")
-        if self.cov.want("slip_void") or self.rng.random() < 0.1:  # misprinted: voided and issued again
-            self.wait(30, 120)
-            t = self.t
-            yield self.call(lambda st: st.slips.void(number, "printed with the wrong seat", t, fs, "floor supervisor"))
-            self.stats["slips_void"] += 1
-            self.cov.saw("slip_void")
-            self.wait(10, 40)
-            yield self.rec(rows.slip_issued(self.t, fs, "floor supervisor", table, *args, extra={"replaces": number}))
-            self.stats["slips"] += 1
-            self.stats["w2g_slips"] += 1 if payee else 0
+    def release(self, result, plan: Plan) -> Iterator[Item]:
+        """The floor supervisor releases the settled round's payouts (``result``: the round as
+        settled), signing their payout slips."""
+        settlement = result.settlement
+        self.wait(5, 15)
+        payees = {p.seat: self.payee(plan.players.get(p.seat, f"seat {p.seat}")) for p in result.payouts if p.w2g}
+        if any(p.slip_reason for p in result.payouts):
+            self.wait(15, 75)
+
+        def release(desk: Desk):
+            return desk.signed(desk.operator(desk.clock())).rounds.release(settlement, payees).result
+        released = yield self.call(release)
+        for p in released.payouts:
+            if p.slip is not None and self.chance(MISPRINT):
+                yield from self.misprint(p.slip, payees.get(p.seat))
+
+    def payee(self, player: str) -> dict:
+        """The W-2G data the player shows (IRS Form W-2G: name, address, TIN, identification)."""
+        n = self.rng.randrange(10**8, 10**9)
+        return {"name": f"{player} (simulated)", "address": f"{self.rng.randint(1, 999)} Main Street, Reno NV",
+                "tin": f"{n // 10**6:03d}-{n // 10**4 % 100:02d}-{n % 10**4:04d}", "id_type": "driver license",
+                "id_number": f"D{self.rng.randrange(10**7, 10**8)}"}
+
+    def misprint(self, number: int, payee: dict | None) -> Iterator[Item]:
+        """A slip printed wrong: the floor supervisor voids it and issues it again, numbered next."""
+        self.wait(30, 120)
+
+        def void(desk: Desk):
+            desk.signed(desk.operator(desk.clock())).rounds.void_slip(number, "printed with the wrong seat")
+        yield self.call(void)
+        self.wait(10, 40)
+
+        def again(desk: Desk):
+            desk.signed(desk.operator(desk.clock())).rounds.reissue_slip(number, payee)
+        yield self.call(again)

@@ -19,6 +19,13 @@ states, so the chain stays one chain.
 Whoever keeps count of what is logged (the workstation's journal) ``listen``s: it is handed every
 row as committed (``Logged``: its data as sealed, after ``prepare``), this process's and the rows
 other processes appended, in the log's order, and never has to read them back.
+
+A simulated shift, and only it (app/simulate/shift.py), opens its log with ``commit_every``: rows
+are acknowledged (and handed to the listeners) as soon as they are sealed in the writer's open
+transaction, which is committed once it holds that many rows, at ``flush()`` and at ``close()``,
+each commit with its head recorded before and after as always. The rows and the chain are those
+of any log; a crash loses the rows since the last commit, which were acknowledged, so no log
+people work on is ever opened so. Meanwhile another process cannot write to the database.
 """
 
 from __future__ import annotations
@@ -118,9 +125,12 @@ _NO_STATES = Projector()
 
 class AuditLog:
     def __init__(self, path: Path | str, key: bytes | None = None, record_head: bool = True,
-                 busy_timeout: float = BUSY_TIMEOUT):
-        """``busy_timeout``: seconds a write waits for another process's write to end."""
+                 busy_timeout: float = BUSY_TIMEOUT, commit_every: int = 0):
+        """``busy_timeout``: seconds a write waits for another process's write to end;
+        ``commit_every``: a simulated shift's (see the module's docstring), 0 for every other log."""
         self.path = Path(path)
+        self._commit_every = commit_every
+        self._uncommitted: tuple[int, str] | None = None   # the committed head an open transaction follows
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.key = key if key is not None else paths.install_key()
         self.stopped: str | None = None
@@ -203,12 +213,17 @@ class AuditLog:
                 try:
                     self._catch_up(self._conn)
                     if self._projector is None:
-                        self._conn.execute("BEGIN")
+                        # the tail and the states of one moment (a simulated shift's open
+                        # transaction is one already)
+                        began = not self._conn.in_transaction
+                        if began:
+                            self._conn.execute("BEGIN")
                         try:
-                            self._states(self._conn)    # the tail and the states of one moment
+                            self._states(self._conn)
                             self.seq, self.head_hash = _tail(self._conn)
                         finally:
-                            self._conn.execute("COMMIT")
+                            if began:
+                                self._conn.execute("COMMIT")
                 except sqlite3.Error:
                     pass  # the states so far; the writer reports a database that fails
             return self._projector if self._projector is not None else Projector()
@@ -296,6 +311,9 @@ class AuditLog:
             self._write(batch)
 
     def _write(self, batch: list[tuple[list[Record], Future]]) -> None:
+        if self._commit_every:
+            self._write_open(batch)
+            return
         while batch:
             batch = self._commit(batch)
 
@@ -321,22 +339,7 @@ class AuditLog:
                 after = self._catch_up(conn)
                 seq, head = after
                 for at, (records, _) in enumerate(batch):
-                    seqs = []
-                    for r in records:
-                        seq += 1
-                        data = dict(r.data)
-                        if r.prepare is not None:
-                            r.prepare(conn, data)
-                        t = r.time.isoformat()
-                        body = chain.body(seq, t, r.table, r.type, r.actor, r.role, data)
-                        h = chain.link(head, body)
-                        conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                     (seq, t, r.table, r.type, r.actor, r.role, body, head, h,
-                                      chain.seal(self.key, h)))
-                        states = self._states(conn) if r.type in STATEFUL else _NO_STATES
-                        states.project(conn, seq, t, r.table, r.type, r.actor, r.role, data)
-                        head = h
-                        seqs.append(Logged(seq, r.time, r.type, r.actor, r.role, r.table, data))
+                    seqs, seq, head = self._seal(conn, records, seq, head)
                     done.append(seqs)
                 if seq > after[0]:
                     try:
@@ -381,6 +384,104 @@ class AuditLog:
             fut.set_result(rows)
         return []
 
+    def _seal(self, conn: sqlite3.Connection, records: list[Record], seq: int, head: str
+              ) -> tuple[list[Logged], int, str]:
+        """Insert ``records`` after row ``seq`` (hash ``head``), sealed and chained, their read
+        models projected; the rows as logged, and the new last row."""
+        seqs = []
+        for r in records:
+            seq += 1
+            data = dict(r.data)
+            if r.prepare is not None:
+                r.prepare(conn, data)
+            t = r.time.isoformat()
+            body = chain.body(seq, t, r.table, r.type, r.actor, r.role, data)
+            h = chain.link(head, body)
+            conn.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (seq, t, r.table, r.type, r.actor, r.role, body, head, h, chain.seal(self.key, h)))
+            states = self._states(conn) if r.type in STATEFUL else _NO_STATES
+            states.project(conn, seq, t, r.table, r.type, r.actor, r.role, data)
+            head = h
+            seqs.append(Logged(seq, r.time, r.type, r.actor, r.role, r.table, data))
+        return seqs, seq, head
+
+    # -- a simulated shift's log: committed every ``commit_every`` rows ---------------------------
+    def _write_open(self, batch: list[tuple[list[Record], Future]]) -> None:
+        """Seal ``batch`` in the open transaction (begun if none is), each submission under a
+        savepoint so that a bad record is undone alone; commit once it holds ``commit_every`` rows.
+        The callers are answered before the commit."""
+        if self.stopped:
+            self._stop(batch, self.stopped)
+            return
+        done: list[tuple[Future, list[Logged]]] = []
+        with self._lock:
+            conn = self._conn
+            try:
+                if self._uncommitted is None:
+                    conn.execute("BEGIN IMMEDIATE")
+                    self._uncommitted = self._catch_up(conn)
+                for records, fut in batch:
+                    conn.execute("SAVEPOINT submission")
+                    try:
+                        rows, seq, head = self._seal(conn, records, self.seq, self.head_hash)
+                    except sqlite3.Error:
+                        raise
+                    except Exception as e:   # a bad record: its caller's fault alone
+                        conn.execute("ROLLBACK TO submission")
+                        conn.execute("RELEASE submission")
+                        self._projector = None   # restored from the open transaction when next needed
+                        fut.set_exception(e)
+                        continue
+                    conn.execute("RELEASE submission")
+                    self.seq, self.head_hash = seq, head
+                    done.append((fut, rows))
+                if self.seq - self._uncommitted[0] >= self._commit_every:
+                    self._commit_open(conn)
+            except Exception as e:
+                self._uncommitted = None
+                if conn.in_transaction:
+                    try:
+                        conn.execute("ROLLBACK")
+                    except sqlite3.Error:
+                        pass
+                try:
+                    self._resync()
+                except sqlite3.Error:
+                    pass
+                why = explain(e, self.path) if isinstance(e, sqlite3.Error) else (
+                    f"the head of {self.path} cannot be recorded in {self._head_path} before the commit "
+                    f"({e.__cause__ or e}); the rows since the last commit were not written")
+                self._stop([(None, fut) for fut, _ in done if not fut.done()]
+                           + [(None, fut) for _, fut in batch if not fut.done()], why)
+                return
+        if self._listeners:
+            self._tell([row for _, rows in done for row in rows])
+        for fut, rows in done:
+            fut.set_result(rows)
+
+    def _commit_open(self, conn: sqlite3.Connection) -> None:
+        """Commit the open transaction (under the lock), its head recorded before and after."""
+        after, self._uncommitted = self._uncommitted, None
+        new = (self.seq, self.head_hash)
+        if new[0] > after[0]:
+            try:
+                self._record_intent(conn, after, new)
+            except (OSError, heads.HeadError) as e:
+                raise _HeadNotRecorded(e) from e
+        conn.execute("COMMIT")
+        if new[0] > after[0]:
+            try:
+                self._record_committed(new)
+            except (OSError, heads.HeadError) as e:
+                self.stopped = (f"the head of {self.path} cannot be recorded in {self._head_path} ({e}); "
+                                "no more work is accepted")
+
+    def flush(self) -> None:
+        """Commit what a simulated shift's log holds uncommitted (nothing to do for any other log)."""
+        with self._lock:
+            if self._uncommitted is not None and not self.stopped:
+                self._commit_open(self._conn)
+
     def _record_intent(self, conn: sqlite3.Connection, after: tuple[int, str], new: tuple[int, str]) -> None:
         """Before COMMIT: the head the batch follows and the head it makes, on disk."""
         if self._head_path is not None:
@@ -424,6 +525,10 @@ class AuditLog:
         if self._thread.is_alive():
             self._queue.put(None)
             self._thread.join()
+        try:
+            self.flush()
+        except (sqlite3.Error, _HeadNotRecorded) as e:
+            self.stopped = f"the audit log {self.path} could not commit its last rows ({e}); they are lost"
         if not self.stopped:
             self.stopped = f"the audit log {self.path} is closed; no more work is accepted"
         while True:  # anything submitted while closing would otherwise wait for ever

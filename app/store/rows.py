@@ -324,6 +324,14 @@ def signed_out(time: datetime, name: str, role: str, reason: str) -> Record:
     return Record("signed_out", time, name, role, None, {"name": name, "reason": reason})
 
 
+def note(time: datetime, actor: str, role: str, text: str) -> Record:
+    """A note the person signed in writes in the log about the log itself (a simulated shift says
+    so, and whether it planted rare hands); ``RowError`` for a note with nothing in it."""
+    if not isinstance(text, str) or not text.strip():
+        raise RowError("a note in the log says something")
+    return Record("note", time, actor, role, None, {"text": text.strip()})
+
+
 def report_printed(time: datetime, actor: str, role: str, prepare) -> Record:
     """A shift report printed; ``prepare`` numbers it inside the writer's transaction."""
     return Record("report_printed", time, actor, role, None, prepare=prepare)

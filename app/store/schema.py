@@ -166,11 +166,24 @@ def _v4_hold(db: sqlite_utils.Database) -> None:
     db.execute(HOLD_STAKES_INSERT + HOLD_STAKES_SELECT.format(**src))
 
 
+# migration 5, a settlement's release: its ``round_released`` row and its ``payout`` rows found by
+# the settlement they name (app/store/settled_rounds.py), not by reading every payout of the log,
+# which a round's settle and release each read (a log of 14,400 rounds holds 70,000 payouts)
+RELEASE_ROWS = ("round_released", "payout")
+
+
+def _v5_releases(db: sqlite_utils.Database) -> None:
+    for kind in RELEASE_ROWS:
+        db.execute(f"CREATE INDEX IF NOT EXISTS events_{kind}_by_settlement ON events "
+                   f"(json_extract(body, '$.data.settlement'), seq) WHERE type = '{kind}'")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
     (3, "logs", _v3_logs),
     (4, "hold", _v4_hold),
+    (5, "releases", _v5_releases),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")

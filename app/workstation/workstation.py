@@ -69,17 +69,25 @@ class Workstation:
     quicker session policy. The links run in a process of their own (app/devices/host.py) unless
     ``link_process`` is false or a test gives them a port factory or a clock of its own
     (app/workstation/runner.py, ``runner_for``). ``on_close`` are called (together) after the
-    links stop and before the log closes: the demo stops its simulated devices there."""
+    links stop and before the log closes: the demo stops its simulated devices there.
+
+    ``pin_salt(n)`` gives the ``n`` random bytes that salt a PIN's hash (default: the system's
+    random source, ``secrets.token_bytes``); only a simulated shift passes its own seeded one, so
+    that the same seed logs the same rows (app/simulate/shift.py). ``commit_every`` is the
+    simulated shift's too, and only its: its log acknowledges each action's rows before they are
+    committed, ``commit_every`` rows at a time (app/store/log.py); 0, every other workstation's,
+    acknowledges an action only once its rows are on disk."""
 
     def __init__(self, config: WorkstationConfig, db: Path | str | None = None, *,
                  clock: Callable[[], datetime] = datetime.now, link_factory: Callable[[str], Port] = open_port,
                  policy: Policy | None = None, install_serial: str = SYSTEM,
-                 on_close: Iterable[Callable[[], None]] = (), link_process: bool = True):
+                 on_close: Iterable[Callable[[], None]] = (), link_process: bool = True,
+                 pin_salt: Callable[[int], bytes] | None = None, commit_every: int = 0):
         self.config = config
         self.clock = clock
         path = Path(db) if db is not None else (config.database or paths.default_db())
         try:
-            self.log = AuditLog(path)
+            self.log = AuditLog(path, commit_every=commit_every)
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
             raise LogStopped(str(e).strip("'\"")) from None
         self._setups = {t.id: t for t in config.tables}
@@ -115,7 +123,7 @@ class Workstation:
         self._on_close = list(on_close)
         self._first_at_close: list[Callable[[], None]] = []
         self._closed = False
-        self.people = People(self)
+        self.people = People(self, pin_salt)
         self.rounds = Rounds(self)
         self.decisions = Decisions(self)
         self.live = Live(self)

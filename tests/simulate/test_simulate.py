@@ -1,4 +1,6 @@
-"""``pitdesk simulate shift``: a whole shift through the engine into a real audit database."""
+"""``pitdesk simulate shift``: a whole shift through the workstation into a real audit database; its
+rows verify and replay, the same seed gives the same rows, and a shift with planted hands
+(``--plant``) says so in its log where one without them does not."""
 
 import json
 import sqlite3
@@ -95,42 +97,54 @@ def replay_tables(db: Path) -> dict[str, TableState]:
     return states
 
 
-def test_cli_shift_matches_the_database_and_verifies(tmp_path):
-    db = tmp_path / "shift.db"
-    env_home = tmp_path / "home"
-    env = {"PITDESK_HOME": str(env_home), "PATH": ""}
-    # seed 1: with a sixth profile (section6-even) seed 3 gave one table a median of 3.03 minutes
-    # between rounds, just over the pace checked below (seeds 1 to 5 give 2.3 to 3.07)
-    p = subprocess.run([PITDESK, "simulate", "shift", "--tables", "3", "--rounds", "30", "--db", str(db),
-                        "--start", "2026-11-21 14:00", "--seed", "1"], capture_output=True, text=True, env=env)
+def notes(db: Path) -> list[tuple[int, str]]:
+    return [(seq, json.loads(b)["data"]["text"]) for seq, b in rows(db, "SELECT seq, body FROM events WHERE type = "
+                                                                       "'note' ORDER BY seq")]
+
+
+def simulate_cli(db: Path, env: dict, *args: str) -> dict:
+    p = subprocess.run([PITDESK, "simulate", "shift", "--db", str(db), "--start", "2026-11-21 14:00", *args],
+                       capture_output=True, text=True, env=env)
     assert p.returncode == 0, p.stderr
-    summary = json.loads(p.stdout)
-    assert (summary["tables"], summary["rounds_per_table"], summary["seed"]) == (3, 30, 1)
-    assert summary["start"] == "2026-11-21T14:00:00" and summary["elapsed_seconds"] > 0
-    check_against_db(summary, db)
-    # a few tables still see every rule profile: they change game during the shift
-    assert summary["profiles"] == names("rules")
-    # every approval kind, each decided by the right role
-    assert summary["approval_kinds"] == sorted(KINDS)
-    for kind, need, by in rows(db, "SELECT kind, role_needed, decided_role FROM approvals"):
-        assert by in ("floor supervisor", "pit manager") and not (need == "pit manager" and by != need), kind
-    assert summary["w2g_slips"] >= 1 and summary["slips_void"] >= 1
-    # 003 PLAYER BANK 3: the supervisor let a bank short of cover proceed, and its round was settled
-    ruled = [b for b in bodies(db) if b["type"] == "bank_declared" and b["data"].get("ruling") == "proceed"]
-    assert ruled and all(b["data"]["chips"] < b["data"]["cover"] for b in ruled)
-    for b in ruled:
-        after = rows(db, "SELECT banking FROM settlements WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT 1",
-                     (b["table"], b["seq"]))
-        assert after == [(b["data"]["mode"],)], b
-    assert summary["decks_changed"] >= 1 and summary["dice_changed"] >= 1
-    # the chain verifies, with the head the simulator reported
-    v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db), "--head", summary["head"]],
+    return json.loads(p.stdout)
+
+
+def verify(db: Path, env: dict, head: str) -> dict:
+    v = subprocess.run([PITDESK, "audit", "verify", "--db", str(db), "--head", head],
                        capture_output=True, text=True, env=env)
     assert v.returncode == 0, v.stdout + v.stderr
-    assert json.loads(v.stdout)["rows"] == summary["events"]
+    return json.loads(v.stdout)
+
+
+def test_cli_shift_matches_the_database_and_verifies(tmp_path):
+    db = tmp_path / "shift.db"
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": ""}
+    # six tables: one a rule profile
+    summary = simulate_cli(db, env, "--tables", "6", "--rounds", "20", "--seed", "1")
+    assert (summary["tables"], summary["rounds_per_table"], summary["seed"]) == (6, 20, 1)
+    assert summary["start"] == "2026-11-21T14:00:00" and summary["elapsed_seconds"] > 0
+    check_against_db(summary, db)
+    assert summary["profiles"] == names("rules")
+    # nothing planted, and the log says so once, near its start, by the administrator
+    assert summary["plants"] == 0
+    [(seq, text)] = notes(db)
+    assert seq < 30 and "nothing planted" in text and "plant" not in text.replace("nothing planted", "")
+    # each approval decided by the role it needs; none the application would not have asked for
+    assert set(summary["approval_kinds"]) <= set(KINDS)
+    for kind, need, by in rows(db, "SELECT kind, role_needed, decided_role FROM approvals"):
+        assert by in ("floor supervisor", "pit manager") and not (need == "pit manager" and by != need), kind
+    # every alarm acknowledged with a reason, by a supervisor
+    for who, why in rows(db, "SELECT json_extract(body, '$.actor'), json_extract(body, '$.data.reason') "
+                             "FROM events WHERE type = 'alarm_acknowledged'"):
+        assert who.startswith(("floor-", "pit-")) and why, (who, why)
+    # every deal method the profiles use (seed 1: the nj table deals three and four)
+    methods = {b["data"]["method"] for b in bodies(db) if b["type"] == "no_more_bets"}
+    assert methods == {"manual-shoe", "hand", "automated-shoe", "three-four"}
+    # the chain verifies, with the head the simulator reported
+    assert verify(db, env, summary["head"])["rows"] == summary["events"]
     # every logged table event replays through the engine; every table ends closed
     states = replay_tables(db)
-    assert sorted(states) == ["T1", "T2", "T3"] and {s.state for s in states.values()} == {"closed"}
+    assert sorted(states) == [f"T{i}" for i in range(1, 7)] and {s.state for s in states.values()} == {"closed"}
     # the pace: rounds 1.5 to 3 minutes apart at the median, in simulated time
     for table in states:
         times = [datetime.fromisoformat(t) for (t,) in rows(
@@ -139,9 +153,25 @@ def test_cli_shift_matches_the_database_and_verifies(tmp_path):
         assert 1.5 <= gaps[len(gaps) // 2] <= 3.0, (table, gaps)
 
 
+def test_a_planted_shift_says_so_in_its_log(tmp_path):
+    db = tmp_path / "planted.db"
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": ""}
+    summary = simulate_cli(db, env, "--tables", "6", "--rounds", "30", "--seed", "2", "--plant")
+    check_against_db(summary, db)
+    assert summary["plants"] >= 6
+    [(seq, text)] = notes(db)
+    assert seq < 30 and "planted hands (--plant)" in text and "hold means nothing" in text
+    # what the planted hands are for: the approvals and the W-2G slips of big wins in a short shift
+    assert {"payoff_threshold", "aggregate_limit", "progressive_meter_payout"} <= set(summary["approval_kinds"])
+    assert set(summary["approval_kinds"]) <= set(KINDS)
+    assert summary["w2g_slips"] >= 1 and summary["slips_void"] >= 1
+    assert verify(db, env, summary["head"])["rows"] == summary["events"]
+    assert {s.state for s in replay_tables(db).values()} == {"closed"}
+
+
 def test_every_profile_banking_mode_and_side_bet_is_settled(tmp_path, home):
     db = tmp_path / "shift.db"
-    summary = run_shift(db, 3, 30, START, seed=3)
+    summary = run_shift(db, 6, 30, START, seed=3)
     check_against_db(summary, db)
     seen_modes, seen_bets = set(), set()
     for prof, banking, text in rows(db, "SELECT profile, banking, settlement FROM settlements"):
@@ -152,9 +182,7 @@ def test_every_profile_banking_mode_and_side_bet_is_settled(tmp_path, home):
         rules = profile(name).rules
         assert {(name, m) for m in rules.banking_modes} <= seen_modes, name
         assert {(name, b) for b in rules.side_bets} <= seen_bets, name
-    # every deal method of every profile, and every position method
-    methods = {(b["table"], b["data"]["method"]) for b in bodies(db) if b["type"] == "no_more_bets"}
-    assert {m for _, m in methods} == {"manual-shoe", "hand", "automated-shoe", "three-four"}
+    # every position method
     positions = {b["data"]["method"] for b in bodies(db) if b["type"] == "position_determined"}
     assert positions == {"dice", "rng", "button", "two-dice", "action"}
 
@@ -185,6 +213,8 @@ def test_start_sets_the_clock(tmp_path, home):
      "--start: expected a time like 2026-11-21 14:00 (YYYY-MM-DD HH:MM), got '21/11/2026 14:00'"),
     (["--tables", "2", "--rounds", "5", "--start", "2026-11-21"], "--start: expected"),
     (["--tables", "two", "--rounds", "5"], "argument --tables: invalid int value: 'two'"),
+    (["--tables", "1", "--rounds", "5", "--irregularity-rate", "1.5"],
+     "--irregularity-rate: a probability from 0 to 1, got 1.5"),
 ])
 def test_bad_arguments_exit_2_naming_the_fault(tmp_path, home, capsys, args, message):
     db = tmp_path / "x.db"
@@ -212,11 +242,15 @@ def test_a_database_with_events_is_refused(tmp_path, home):
 @pytest.mark.slow
 def test_a_long_shift_shows_every_irregularity_and_verifies(tmp_path, home):
     db = tmp_path / "long.db"
-    summary = run_shift(db, 6, 150, START, seed=2)
+    # irregularities in half the rounds: every kind the engine knows turns up, through the workstation
+    summary = run_shift(db, 6, 150, START, seed=3, irregularity_rate=0.5)
     check_against_db(summary, db)
     assert set(IRREGULARITIES) <= set(summary["irregularity_kinds"])
     assert {"misdeal", "deck_count_wrong", "bank_cover_ruling"} <= set(summary["irregularity_kinds"])
-    assert summary["approval_kinds"] == sorted(KINDS)
+    # with no planted hand: a reset of the meter after a controller's restart, a progressive hit
+    # paid off the meter and a payoff over the threshold, at their true odds
+    assert {"meter_reset", "payoff_threshold", "progressive_meter_payout"} <= set(summary["approval_kinds"])
+    assert summary["device_faults"] > 0
     states = replay_tables(db)
     assert {s.state for s in states.values()} == {"closed"}
     from app.store import audit, paths

@@ -1,4 +1,5 @@
-"""A simulated shift for the logs' tests (``pitdesk simulate shift`` through ``run_shift``), made once
+"""A simulated shift for the logs' tests (``pitdesk simulate shift --plant`` through ``run_shift``: rare
+hands planted, so that approvals, W-2G slips and a voided slip turn up in a short shift), made once
 per test session, and what the tests count straight from its events table, never through the logs'
 own code (app/store/logbook.py)."""
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from app.simulate import run_shift
 
 START = datetime(2026, 11, 21, 14, 0)
-SHIFT = {"tables": 4, "rounds": 70, "seed": 7}
+SHIFT = {"tables": 4, "rounds": 70, "seed": 7, "plant": True}
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,13 @@ class Shift:
         return sorted(last.items())
 
 
-def simulate(db: Path, home: Path, tables: int, rounds: int, start: datetime, seed: int) -> dict:
-    """``pitdesk simulate shift`` into ``db``, its install key in ``home`` (PITDESK_HOME as it was after)."""
+def simulate(db: Path, home: Path, tables: int, rounds: int, start: datetime, seed: int, plant: bool = False) -> dict:
+    """``pitdesk simulate shift`` into ``db``, its install key in ``home`` (PITDESK_HOME as it was after);
+    ``plant``: ``--plant``."""
     old = os.environ.get("PITDESK_HOME")
     os.environ["PITDESK_HOME"] = str(home)
     try:
-        return run_shift(db, tables, rounds, start, seed)
+        return run_shift(db, tables, rounds, start, seed, plant=plant)
     finally:
         if old is None:
             os.environ.pop("PITDESK_HOME", None)
@@ -63,7 +65,8 @@ def simulate(db: Path, home: Path, tables: int, rounds: int, start: datetime, se
 
 
 def make_shift(folder: Path) -> Shift:
-    summary = simulate(folder / "log.db", folder / "home", SHIFT["tables"], SHIFT["rounds"], START, SHIFT["seed"])
+    summary = simulate(folder / "log.db", folder / "home", SHIFT["tables"], SHIFT["rounds"], START, SHIFT["seed"],
+                       SHIFT["plant"])
     return Shift(folder / "log.db", folder / "home", summary)
 
 

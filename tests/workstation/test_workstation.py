@@ -116,6 +116,31 @@ def test_an_administrator_adds_and_locks_users_and_nobody_else_may(ws):
         ws.people.create_administrator("root", "9999")
 
 
+def test_a_note_in_the_log_is_written_by_whoever_is_signed_in(ws):
+    with pytest.raises(SignInRequired, match="to write a note in the log"):
+        ws.decisions.log_note("a simulated shift")
+    ws.people.sign_in(*DEALER)
+    with pytest.raises(Refused, match="a note in the log says something"):
+        ws.decisions.log_note("  ")
+    changed = ws.decisions.log_note(" a simulated shift: rare hands planted ")
+    assert rows(ws, "SELECT seq, actor, role, table_id, json_extract(body, '$.data.text') AS text FROM events "
+                    "WHERE type = 'note'") == [{"seq": changed.seqs[0], "actor": "demo-dealer", "role": "dealer",
+                                                "table_id": None, "text": "a simulated shift: rare hands planted"}]
+
+
+def test_a_pin_salt_of_the_callers_makes_the_same_credentials(tmp_path, monkeypatch, clock):
+    """Only a simulated shift passes its own salt source, so that the same seed logs the same rows."""
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    credentials = []
+    for name in ("a.db", "b.db"):
+        with Workstation(config.parse(FLOOR_TOML, "floor.toml"), tmp_path / name, clock=clock,
+                         pin_salt=lambda n: bytes(n)) as w:
+            w.people.create_administrator("root", "9999")
+            credentials.append(rows(w, "SELECT body FROM events WHERE type = 'user_added'")[0]["body"])
+            w.people.sign_in("root", "9999")
+    assert credentials[0] == credentials[1]
+
+
 def test_an_administrator_sets_a_role_and_the_next_sign_in_acts_in_it(ws):
     open_by_hand(ws)
     ws.decisions.record("T1", "shuffle_started")

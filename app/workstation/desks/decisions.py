@@ -3,13 +3,14 @@
 An alarm acknowledged with its reason (with the engine's ``acknowledged`` of the irregularity it
 stands for, 000(n)); an approval request approved or denied (a denial of a round's request sends
 the round back, the rounds desk); a procedure event recorded at a table, as the procedures allow
-it (docs/table-events.md); a shift report logged as printed, or as failed, with its number.
+it (docs/table-events.md); a shift report logged as printed, or as failed, with its number; a
+note about the log itself.
 """
 
 from __future__ import annotations
 
 from app.engine.procedure import Event, Refused as EngineRefused, apply
-from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, SUPERVISORS, a_or_an
+from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, PEOPLE, SUPERVISORS, a_or_an
 from app.store import approvals, rows, settled_rounds
 from app.store.approvals import DECISIONS, ApprovalError, Approvals
 from app.store.log import StoreStopped
@@ -92,6 +93,17 @@ class Decisions:
                 raise Refused(f"table {table}: {e}") from None
             return self.ws.write([rows.procedure_event(table, event),
                                   *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
+
+    def log_note(self, text: str) -> Changes:
+        """A note in the log, by whoever is signed in, about the log itself (``note`` {text}): a
+        simulated shift says so there (app/simulate/shift.py). ``Refused``: a note with nothing in it."""
+        with self.ws.lock:
+            s, now = self.ws.require(PEOPLE, "write a note in the log")
+            try:
+                row = rows.note(now, s.name, s.role, text)
+            except rows.RowError as e:
+                raise Refused(str(e)) from None
+            return self.ws.write([row])
 
     def log_report_printed(self, report, where: str) -> Changes:
         """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if

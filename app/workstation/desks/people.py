@@ -40,9 +40,9 @@ class Station:
 
 
 class People:
-    def __init__(self, ws):
+    def __init__(self, ws, salt: Callable[[int], bytes] | None = None):
         self.ws = ws
-        self._users = Users(ws.log)
+        self._users = Users(ws.log) if salt is None else Users(ws.log, salt=salt)
         self._session: SignedIn | None = None
         self._here = threading.local()   # the station acting on this thread (``at``)
 
