@@ -41,7 +41,7 @@ class Rounds:
         self._dealing: dict[str, Deal] = {}        # the deal whose hands the shuffler is reading
         self._waiting: dict[str, Deal] = {}        # a complete deal waiting for the round being entered
         self._notes: list[Record] = []             # rows for the next pump (a deal that waits)
-        self._noted: set[str] = set()              # the deals whose waiting was logged
+        self._noted: set[tuple[str, int]] = set()  # (table, round being entered) whose waiting deal was logged
         self._restoring = False
         ws.journal.fold_into(self.fold_hands)
         self._restore_hands()
@@ -552,9 +552,10 @@ class Rounds:
         if d.round == deal.round and not d.holds_deal():
             d.take_deal(deal)
             return
-        self._waiting[table] = deal
-        if not self._restoring and deal.id not in self._noted:
-            self._noted.add(deal.id)
+        self._waiting[table] = deal   # a later deal supersedes one already waiting: its cards are gone
+        # logged once for the round being entered, however often the shuffler deals over it
+        if not self._restoring and (table, d.round) not in self._noted:
+            self._noted.add((table, d.round))
             self._notes.append(rows.alarm_raised(
                 when or self.ws.clock(), table, "deal_before_settlement",
                 f"the shuffler {deal.serial} dealt the hands of deck {deal.deck} for round {deal.round} while round "
