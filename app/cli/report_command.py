@@ -139,48 +139,38 @@ def run(args) -> int:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the report is being made so it is logged as failed (as Ctrl-C's
-    KeyboardInterrupt is)."""
+    """SIGTERM while the report was made: it is logged as failed (as Ctrl-C's KeyboardInterrupt is)."""
 
 
 class _Signals:
-    """SIGTERM turned into ``Terminated`` while a report is made, and held back (``held``) while its
-    file is moved into place and its row written, so a report is never left renamed but unlogged,
-    nor logged but removed."""
+    """SIGTERM and Ctrl-C while a report is made, noted and acted on between its steps (``check``):
+    an exception raised inside Qt's drawing can end the process with a crash instead, and a report
+    renamed into place but not yet logged must never be left so. One noted while the finished
+    report is written and logged ends the command once it is logged."""
 
     def __init__(self) -> None:
-        self.holding = False
         self.pending: int | None = None
 
-    def _on_term(self, signum, _frame) -> None:
-        if self.holding:
-            self.pending = signum
-            return
-        raise Terminated(signal.Signals(signum).name)
+    def _note(self, signum, _frame) -> None:
+        self.pending = signum
 
     @contextmanager
     def installed(self):
         if threading.current_thread() is not threading.main_thread():
             yield self      # main() called from a thread (a test): no handler can be set there
             return
-        before = signal.signal(signal.SIGTERM, self._on_term)
+        before = {s: signal.signal(s, self._note) for s in (signal.SIGTERM, signal.SIGINT)}
         try:
             yield self
         finally:
-            signal.signal(signal.SIGTERM, before)
+            for s, handler in before.items():
+                signal.signal(s, handler)
 
-    @contextmanager
-    def held(self):
-        old_int = None
-        if threading.current_thread() is threading.main_thread():
-            old_int = signal.signal(signal.SIGINT, self._on_term)
-        self.holding = True
-        try:
-            yield
-        finally:
-            self.holding = False
-            if old_int is not None:
-                signal.signal(signal.SIGINT, old_int)
+    def check(self) -> None:
+        if self.pending == signal.SIGINT:
+            raise KeyboardInterrupt
+        if self.pending is not None:
+            raise Terminated(signal.Signals(self.pending).name)
 
 
 def _why(e: BaseException) -> str:
@@ -204,7 +194,7 @@ def _issue(args, db: Path, report) -> int:
         print(f"pitdesk: error: the report's number cannot be logged: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     signals = _Signals()
-    with log, signals.installed():
+    with log:
         now = datetime.now().replace(microsecond=0)
         if args.name:
             try:
@@ -216,44 +206,46 @@ def _issue(args, db: Path, report) -> int:
             actor, role = session.name, session.role
         else:
             actor, role = f"{getpass.getuser()}@{socket.gethostname()}", "system user"
-        for _ in range(3):      # made again with the next number if another workstation took it meanwhile
-            number_report(db, report, actor, now)
-            try:
-                if args.printer:
-                    from app.qt import QPrinter, QPrinterInfo
-                    printer = QPrinter(QPrinterInfo.printerInfo(args.printer), QPrinter.PrinterMode.HighResolution)
-                    pages = print_report(report, printer, args.paper)   # the printer took the job
-                    with signals.held():
+        with signals.installed():     # from here a SIGTERM or Ctrl-C is logged as a failed report
+            for _ in range(3):      # made again with the next number if another workstation took it meanwhile
+                number_report(db, report, actor, now)
+                try:
+                    signals.check()
+                    if args.printer:
+                        from app.qt import QPrinter, QPrinterInfo
+                        printer = QPrinter(QPrinterInfo.printerInfo(args.printer),
+                                           QPrinter.PrinterMode.HighResolution)
+                        pages = print_report(report, printer, args.paper)   # the printer took it: printed
                         log_printed(log, report, where, actor, role, now, number=report.number)
-                else:
-                    data, pages = pdf_bytes(report, args.paper)
-                    with signals.held():
+                    else:
+                        data, pages = pdf_bytes(report, args.paper)
+                        signals.check()                 # stopped while it was drawn: nothing is written
                         write_whole(args.out, data)
                         try:
                             log_printed(log, report, where, actor, role, now, number=report.number)
                         except BaseException:
                             Path(args.out).unlink(missing_ok=True)    # made, but not logged: not issued
                             raise
-                break
-            except NumberTaken:
-                continue
-            except (OSError, StoreError, KeyboardInterrupt, Terminated) as e:
-                logged = "logged as failed"
-                with signals.held():
+                    break
+                except NumberTaken:
+                    continue
+                except (OSError, StoreError, KeyboardInterrupt, Terminated) as e:
+                    logged = "logged as failed"
                     try:
                         log_failed(log, report, where, actor, role, now, _why(e))
                     except StoreError as why:
                         logged = f"and it could not be logged as failed: {why}"
-                print(f"pitdesk: error: report No. {report.number} was not made: {_why(e)} ({logged})",
+                    print(f"pitdesk: error: report No. {report.number} was not made: {_why(e)} ({logged})",
+                          file=sys.stderr)
+                    if isinstance(e, Terminated):
+                        return 128 + signal.SIGTERM
+                    if isinstance(e, KeyboardInterrupt):
+                        return 128 + signal.SIGINT
+                    return EXIT_BAD_INPUT
+            else:
+                print("pitdesk: error: other workstations kept taking the report's number; try again",
                       file=sys.stderr)
-                if isinstance(e, Terminated):
-                    return 128 + signal.SIGTERM
-                if isinstance(e, KeyboardInterrupt):
-                    return 128 + signal.SIGINT
                 return EXIT_BAD_INPUT
-        else:
-            print("pitdesk: error: other workstations kept taking the report's number; try again", file=sys.stderr)
-            return EXIT_BAD_INPUT
     print(json.dumps({"number": report.number, "copy": report.copy, "shift": report.shift.label,
                       "pages": pages, "where": where, "printed_by": actor,
                       "chain_head": report.head_text}, indent=2))
