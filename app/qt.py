@@ -18,12 +18,14 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QBuffer,
     QByteArray,
     QCoreApplication,
     QDate,
     QElapsedTimer,
     QEvent,
     QEventLoop,
+    QIODevice,
     QLibraryInfo,
     QMarginsF,
     QModelIndex,

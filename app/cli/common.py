@@ -15,11 +15,28 @@ class InputError(ValueError):
     """Bad input a command was given; ``pitdesk: error: ...`` and exit 2 (app/cli/main.py)."""
 
 
-def _read_text(path: str, what: str) -> str:
+# a round file is a few kilobytes, an events file of a long day a few hundred: anything larger
+# is not one (``pitdesk settle /dev/zero`` would otherwise read until memory runs out)
+READ_LIMIT = 1_000_000   # bytes
+
+
+def _read_text(path: str, what: str, limit: int = READ_LIMIT) -> str:
+    """The file at ``path`` as UTF-8 text, read as bytes up to ``limit``: a larger file, binary or
+    not UTF-8 is refused naming the fault (InputError, exit 2), never a traceback."""
     try:
-        return Path(path).read_text()
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
     except OSError as e:
-        raise InputError(f"cannot read {what} {path}: {e.strerror}") from None
+        raise InputError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise InputError(f"{what} {path} is larger than {limit:,} bytes; it is not one")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{what} {path} is not UTF-8 text (byte {e.start}: {e.reason})") from None
+    if "\x00" in text:
+        raise InputError(f"{what} {path} is binary, not text (a NUL byte at {text.index(chr(0))})")
+    return text
 
 
 def _json(text: str, where: str):

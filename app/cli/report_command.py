@@ -5,9 +5,13 @@
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --json
 
 A report written or printed is logged in the audit database with its own number (and says COPY
-when its shift was printed before); ``--json`` only reads. Exit 2, naming the fault, with nothing
-logged: a missing database, an unknown shift, a date that is not one, a shift with no events, a
-printer that does not exist, an unreadable configuration.
+when its shift was printed before); ``--json`` only reads. It is logged as printed (``report_printed``)
+only once it is made: the PDF drawn, written beside its path, fsynced and renamed into place
+(app/reports/whole_file.py), or the pages taken by the printer. Anything that stops it first (a
+write error, SIGTERM, Ctrl-C) logs ``report_failed`` with its number and why, and leaves no file
+(issue 26). Exit 2, naming the fault, with nothing logged: a missing database, an unknown shift, a
+date that is not one or outside 2000-2100, a shift with no events, a printer that does not exist,
+an unreadable configuration, an ``--out`` that is a folder or in a folder that does not exist.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import signal
 import socket
 import sys
+import threading
+from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
@@ -49,11 +56,35 @@ def add_parser(sub) -> None:
     s.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin even on a terminal")
 
 
+# a shift report's day: the years a floor's log can hold; a date beyond them (9999-12-31) would
+# overflow the shift's end and is no shift's anyway
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
+
 def _day(text: str) -> date:
     try:
-        return date.fromisoformat(text.strip())
+        day = date.fromisoformat(text.strip())
     except ValueError:
         raise InputError(f"--date {text!r} is not a date (expected YYYY-MM-DD)") from None
+    if not FIRST_YEAR <= day.year <= LAST_YEAR:
+        raise InputError(f"--date {text!r} is outside the years {FIRST_YEAR}-{LAST_YEAR}")
+    return day
+
+
+def _out_path(text: str) -> Path:
+    """``--out``, refused before anything is read or written if it cannot be a file: a folder, or
+    in a folder that does not exist or cannot be written."""
+    path = Path(text)
+    if path.is_dir():
+        raise InputError(f"--out {text}: is a folder, not a file")
+    folder = path.resolve().parent
+    if not folder.exists():
+        raise InputError(f"--out {text}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise InputError(f"--out {text}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"--out {text}: the folder {folder} is read-only")
+    return path
 
 
 def _printers() -> list[str]:
@@ -74,6 +105,8 @@ def run(args) -> int:
     from app.workstation.shift_figures import ReportError, as_json, read_shift_report
     from app.workstation.shifts import DEFAULT, ShiftError
     day = _day(args.date)
+    if args.out is not None:
+        _out_path(args.out)
     db = _db(args)
     plan, tables = DEFAULT, None
     try:
@@ -105,17 +138,62 @@ def run(args) -> int:
     return _issue(args, db, report)
 
 
+class Terminated(BaseException):
+    """SIGTERM while the report was made: it is logged as failed (as Ctrl-C's KeyboardInterrupt is)."""
+
+
+class _Signals:
+    """SIGTERM and Ctrl-C while a report is made, noted and acted on between its steps (``check``):
+    an exception raised inside Qt's drawing can end the process with a crash instead, and a report
+    renamed into place but not yet logged must never be left so. One noted while the finished
+    report is written and logged ends the command once it is logged."""
+
+    def __init__(self) -> None:
+        self.pending: int | None = None
+
+    def _note(self, signum, _frame) -> None:
+        self.pending = signum
+
+    @contextmanager
+    def installed(self):
+        if threading.current_thread() is not threading.main_thread():
+            yield self      # main() called from a thread (a test): no handler can be set there
+            return
+        before = {s: signal.signal(s, self._note) for s in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            yield self
+        finally:
+            for s, handler in before.items():
+                signal.signal(s, handler)
+
+    def check(self) -> None:
+        if self.pending == signal.SIGINT:
+            raise KeyboardInterrupt
+        if self.pending is not None:
+            raise Terminated(signal.Signals(self.pending).name)
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, Terminated):
+        return f"stopped by {e} while it was being made"
+    if isinstance(e, KeyboardInterrupt):
+        return "interrupted (Ctrl-C) while it was being made"
+    return str(e) or type(e).__name__
+
+
 def _issue(args, db: Path, report) -> int:
-    from app.reports.shift_report import print_report, write_pdf
+    from app.reports.shift_report import pdf_bytes, print_report
+    from app.reports.whole_file import write_whole
     from app.store.log import AuditLog, StoreError
     from app.store.users import UserError, Users
-    from app.workstation.shift_figures import log_failed, log_printed
+    from app.workstation.shift_figures import NumberTaken, log_failed, log_printed, number_report
     where = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
     try:
         log = AuditLog(db)
     except (StoreError, KeyError) as e:
         print(f"pitdesk: error: the report's number cannot be logged: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    signals = _Signals()
     with log:
         now = datetime.now().replace(microsecond=0)
         if args.name:
@@ -128,20 +206,49 @@ def _issue(args, db: Path, report) -> int:
             actor, role = session.name, session.role
         else:
             actor, role = f"{getpass.getuser()}@{socket.gethostname()}", "system user"
-        log_printed(log, report, where, actor, role, now)
-        try:
-            if args.printer:
-                from app.qt import QPrinter, QPrinterInfo
-                printer = QPrinter(QPrinterInfo.printerInfo(args.printer), QPrinter.PrinterMode.HighResolution)
-                pages = print_report(report, printer, args.paper)
+        with signals.installed():     # from here a SIGTERM or Ctrl-C is logged as a failed report
+            for _ in range(3):      # made again with the next number if another workstation took it meanwhile
+                number_report(db, report, actor, now)
+                try:
+                    signals.check()
+                    if args.printer:
+                        from app.qt import QPrinter, QPrinterInfo
+                        printer = QPrinter(QPrinterInfo.printerInfo(args.printer),
+                                           QPrinter.PrinterMode.HighResolution)
+                        pages = print_report(report, printer, args.paper)   # the printer took it: printed
+                        log_printed(log, report, where, actor, role, now, number=report.number)
+                    else:
+                        data, pages = pdf_bytes(report, args.paper)
+                        signals.check()                 # stopped while it was drawn: nothing is written
+                        write_whole(args.out, data)
+                        try:
+                            log_printed(log, report, where, actor, role, now, number=report.number)
+                        except BaseException:
+                            Path(args.out).unlink(missing_ok=True)    # made, but not logged: not issued
+                            raise
+                    break
+                except NumberTaken:
+                    continue
+                except (OSError, StoreError, KeyboardInterrupt, Terminated) as e:
+                    logged = "logged as failed"
+                    try:
+                        log_failed(log, report, where, actor, role, now, _why(e))
+                    except StoreError as why:
+                        logged = f"and it could not be logged as failed: {why}"
+                    print(f"pitdesk: error: report No. {report.number} was not made: {_why(e)} ({logged})",
+                          file=sys.stderr)
+                    if isinstance(e, Terminated):
+                        return 128 + signal.SIGTERM
+                    if isinstance(e, KeyboardInterrupt):
+                        return 128 + signal.SIGINT
+                    return EXIT_BAD_INPUT
             else:
-                _, pages = write_pdf(report, args.out, args.paper)
-        except OSError as e:
-            log_failed(log, report, where, actor, role, now, str(e))
-            print(f"pitdesk: error: report No. {report.number} was not made: {e} (logged as failed)",
-                  file=sys.stderr)
-            return EXIT_BAD_INPUT
+                print("pitdesk: error: other workstations kept taking the report's number; try again",
+                      file=sys.stderr)
+                return EXIT_BAD_INPUT
     print(json.dumps({"number": report.number, "copy": report.copy, "shift": report.shift.label,
                       "pages": pages, "where": where, "printed_by": actor,
                       "chain_head": report.head_text}, indent=2))
+    if signals.pending is not None:     # asked to stop once the report was made and logged: it was
+        return 128 + signals.pending
     return 0

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardError, parse_cards
+from .names import name_fault
 from .profile import SIDE_BETS, RuleProfile
 from .tablelimits import TableLimits, refusals
 
@@ -136,6 +137,16 @@ def _hand(obj: Any, where: str) -> Hand:
     return Hand(cards, high, low)
 
 
+def _name(value: Any, where: str) -> str:
+    """A player's or bettor's name: text, printable, at most NAME_MAX characters (app/engine/names.py)."""
+    if not isinstance(value, str) or not value.strip():
+        raise RoundError(f"{where}: expected a name (non-empty text), got {value!r}")
+    fault = name_fault(value)
+    if fault:
+        raise RoundError(f"{where}: the name {fault}")
+    return value
+
+
 def parse_round(obj: Any, profile: RuleProfile, limits: TableLimits | None = None) -> Round:
     """Validate a decoded round file against the table's rule profile and table limits.
 
@@ -211,9 +222,11 @@ def parse_round(obj: Any, profile: RuleProfile, limits: TableLimits | None = Non
         for j, bt in enumerate(s.get("bettors", [])):
             bw = f"{where}.bettors[{j}]"
             _keys(bt, bw, {"name", "base", "prepaid_commission"}, {"name", "base"})
-            bettors.append(Bettor(str(bt["name"]), _cents(bt["base"], f"{bw}.base", allow_zero=False),
+            bettors.append(Bettor(_name(bt["name"], f"{bw}.name"),
+                                  _cents(bt["base"], f"{bw}.base", allow_zero=False),
                                   _cents(bt.get("prepaid_commission", 0), f"{bw}.prepaid_commission")))
-        seats.append(Seat(n, str(s.get("player", f"seat {n}")), hand, wagers, additional,
+        player = _name(s["player"], f"{where}.player") if "player" in s else f"seat {n}"
+        seats.append(Seat(n, player, hand, wagers, additional,
                           bool(s.get("surrender", False)),
                           _cents(s.get("prepaid_commission", 0), f"{where}.prepaid_commission"), tuple(bettors)))
     seats.sort(key=lambda s: s.seat)  # results never depend on the order in the file

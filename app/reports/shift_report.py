@@ -17,8 +17,10 @@ from app.engine.money import dollars
 from app.workstation.hold import LABELS
 from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
-from app.qt import (QColor, QFont, QImage, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
-                          QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
+from app.qt import (QBuffer, QColor, QFont, QImage, QIODevice, QMarginsF, QPageLayout, QPageSize, QPainter,
+                    QPdfWriter, QPen, QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
+
+from .whole_file import write_whole
 
 MARGIN_MM = 14.0
 PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
@@ -402,25 +404,30 @@ def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int
     return pages
 
 
-def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int = 300,
-              tables: bool = True) -> tuple[Path, int]:
-    """The report as a PDF at ``path`` (written beside and moved into place whole); (path, pages)."""
-    path = Path(path)
-    part = path.with_name(path.name + ".part")
-    writer = QPdfWriter(str(part))
+def pdf_bytes(r: ShiftReport, paper: str = "letter", dpi: int = 300, tables: bool = True) -> tuple[bytes, int]:
+    """The report as the bytes of a PDF, drawn in memory (nothing on disk yet); (bytes, pages)."""
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
     writer.setResolution(dpi)
     writer.setPageLayout(page_layout(paper))
     writer.setTitle(title(r) + (" (COPY)" if r.copy else ""))
     writer.setCreator("pitdesk")
     try:
         pages = render(r, writer, tables)
-    except BaseException:
-        del writer
-        part.unlink(missing_ok=True)
-        raise
-    del writer   # the file is complete once the writer is gone
-    part.replace(path)
-    return path, pages
+    finally:
+        del writer   # the PDF is complete once the writer is gone
+    data = bytes(buf.data())
+    buf.close()
+    return data, pages
+
+
+def write_pdf(r: ShiftReport, path: Path | str, paper: str = "letter", dpi: int = 300,
+              tables: bool = True) -> tuple[Path, int]:
+    """The report as a PDF at ``path``, drawn in memory, then written beside, fsynced and moved into
+    place whole (app/reports/whole_file.py); (path, pages). OSError, with nothing left, if not."""
+    data, pages = pdf_bytes(r, paper, dpi, tables)
+    return write_whole(path, data), pages
 
 
 def print_report(r: ShiftReport, printer, paper: str = "letter", tables: bool | tuple[str, ...] = True) -> int:
@@ -430,4 +437,4 @@ def print_report(r: ShiftReport, printer, paper: str = "letter", tables: bool | 
     return render(r, printer, tables)
 
 
-__all__ = ["render", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]
+__all__ = ["render", "pdf_bytes", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]

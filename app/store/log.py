@@ -42,6 +42,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import chain, heads, paths
+from .holder import location_fault
 from .read_models import STATEFUL, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
 
@@ -131,7 +132,11 @@ class AuditLog:
         self.path = Path(path)
         self._commit_every = commit_every
         self._uncommitted: tuple[int, str] | None = None   # the committed head an open transaction follows
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot open the audit database {self.path}: "
+                             f"{location_fault(self.path) or e.strerror or e}") from None
         self.key = key if key is not None else paths.install_key()
         self.stopped: str | None = None
         self._lock = threading.Lock()  # readers share the connection with the writer
@@ -169,7 +174,9 @@ class AuditLog:
                 if locked:
                     raise StoreError(f"cannot open the audit database {self.path}: another process (another "
                                      f"workstation, or a tool holding it open) has it locked ({e})") from None
-                raise StoreError(f"cannot open the audit database {self.path}: {e}") from None
+                # SQLite's "unable to open database file" names no cause: a read-only folder or file does
+                raise StoreError(f"cannot open the audit database {self.path}: "
+                                 f"{location_fault(self.path) or e}") from None
 
     def _resync(self) -> None:
         """The last row; the engine states are restored from the database the first time they are

@@ -123,6 +123,13 @@ def events_in(conn, start: str, end: str) -> int:
     return conn.execute("SELECT COUNT(*) FROM events WHERE time >= ? AND time < ?", (start, end)).fetchone()[0]
 
 
+def report_numbers(conn) -> list[int]:
+    """Every number a shift report was given, printed (``report_printed``) or not made
+    (``report_failed``): a number is never given twice, so a failed one stays a gap explained."""
+    return [json.loads(b)["data"].get("number", 0) for (b,) in conn.execute(
+        "SELECT body FROM events WHERE type IN ('report_printed', 'report_failed') ORDER BY seq")]
+
+
 def reports_printed(conn) -> list[dict]:
     """The data of every ``report_printed`` row, in order (numbered inside the writer's
     transaction: ``conn`` is the writer's)."""

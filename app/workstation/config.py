@@ -15,6 +15,8 @@ from datetime import time, timedelta
 from pathlib import Path
 from typing import Any
 
+from app.engine.names import name_fault
+
 from . import equipment
 from .errors import ConfigError
 from .locate import Lines, show
@@ -195,6 +197,9 @@ class _Checker:
         from app.rules.resources import ResourceError, names, profile
         self.keys(t, path, _TABLE, ("id", "profile"))
         table_id = self.text(t["id"], path + ("id",))
+        fault = name_fault(table_id)
+        if fault:
+            raise self.bad(path + ("id",), f"the table id {fault}")
         name = self.text(t["profile"], path + ("profile",))
         try:
             rules = profile(name).rules

@@ -27,6 +27,7 @@ from app.engine.layout import DEALER, POSITIONS, name as position_name
 from app.engine.ledger import Result
 from app.engine.money import MoneyError, dollars, parse_dollars
 from app.engine.position import SEVEN_SEATS
+from app.engine.names import name_fault
 from app.engine.players import table_seats
 from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import FOUL_RESET, RuleProfile
@@ -502,6 +503,9 @@ class RoundDraft:
     def set_player(self, seat: int, player: str | None) -> None:
         self.check_seat(seat)
         player = (player or "").strip() or None
+        fault = player and name_fault(player)
+        if fault:
+            raise DraftError(f"seat {seat}: the player's name {fault}", {"player": f"the name {fault}"})
         self._put(seat, replace(self.seats.get(seat, SeatEntry()), player=player))
 
     def set_prepaid_commission(self, seat: int, text: str) -> None:
@@ -536,6 +540,10 @@ class RoundDraft:
             key = f"bettors[{i}]"
             if not who:
                 bad[key] = "a bettor is named"
+                continue
+            fault = name_fault(who)
+            if fault:
+                bad[key] = f"the bettor's name {fault}"
                 continue
             c = check_wager(self.rules, self.limits, seat, "base", str(text))
             if c.reason or not c.cents:

@@ -159,8 +159,13 @@ def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT,
 
 
 # -- the report's number, logged ---------------------------------------------------------------------
-def next_number(printed: list[dict]) -> int:
-    return max((p.get("number", 0) for p in printed), default=0) + 1
+class NumberTaken(Exception):
+    """Another workstation logged a report with the number this one was made with, meanwhile: it is
+    made again with the next (app/cli/report_command.py)."""
+
+
+def next_number(numbers: list[int]) -> int:
+    return max(numbers, default=0) + 1
 
 
 def is_copy(printed: list[dict], report: ShiftReport, scope: str = "pit") -> bool:
@@ -175,15 +180,32 @@ def printed_record(report: ShiftReport, number: int, copy: bool, where: str, sco
             "where": where, "head": report.head_text, "rounds": report.rounds}
 
 
+def number_report(db: Path | str, report: ShiftReport, actor: str, when: datetime, scope: str = "pit") -> ShiftReport:
+    """Give ``report`` the number it will be logged with (one more than any report numbered before,
+    printed or failed) and COPY if its shift was printed before, read from ``db`` without writing:
+    the report is made first and logged as printed only once it is made (``log_printed(...,
+    number=...)``, which refuses a number taken meanwhile)."""
+    def work(conn, _access):
+        return next_number(shiftlog.report_numbers(conn)), is_copy(shiftlog.reports_printed(conn), report, scope)
+
+    (report.number, report.copy), _ = read_db(Path(db), work)
+    report.printed_by, report.printed_at = actor, when
+    return report
+
+
 def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, when: datetime,
-                scope: str = "pit") -> ShiftReport:
+                scope: str = "pit", number: int | None = None) -> ShiftReport:
     """Log the report as printed through the open audit log ``log`` (app/store/log.py): numbered
     one more than the last report, COPY if its shift was printed before. The number is decided
     inside the writer's transaction, so two workstations printing at once never share one. The
-    report gets its number, COPY, who and when."""
+    report gets its number, COPY, who and when. With ``number`` (a report already made with the
+    number ``number_report`` gave it), NumberTaken if that is no longer the next, nothing logged."""
     def prepare(conn, data):
-        printed = shiftlog.reports_printed(conn)
-        data.update(printed_record(report, next_number(printed), is_copy(printed, report, scope), where, scope))
+        given = next_number(shiftlog.report_numbers(conn))
+        copy = is_copy(shiftlog.reports_printed(conn), report, scope)
+        if number is not None and (given != number or copy != report.copy):
+            raise NumberTaken(f"report No. {number} was numbered by another workstation meanwhile")
+        data.update(printed_record(report, given, copy, where, scope))
 
     data = log.write([rows.report_printed(when, actor, role, prepare)])[0].data
     report.number, report.copy = data["number"], data["copy"]

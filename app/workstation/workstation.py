@@ -36,6 +36,7 @@ from app.engine.roles import SYSTEM
 from app.engine.tablelimits import TableLimits
 from app.store import meters, paths
 from app.store.floor import Floor
+from app.store.holder import Holder, InUse, location_fault
 from app.store.log import AuditLog, Record, StoreError, StoreStopped
 from app.store.slips import Slips
 
@@ -86,6 +87,25 @@ class Workstation:
         self.config = config
         self.clock = clock
         path = Path(db) if db is not None else (config.database or paths.default_db())
+        # a folder that is not there is a mistyped path, not a new floor: only 'pitdesk users init'
+        # makes one; a read-only one is named as such, not as SQLite's "unable to open" (issue 26)
+        fault = location_fault(path)
+        if fault:
+            raise LogStopped(fault)
+        try:
+            self._holder = Holder(path)     # one workstation on a log at a time
+        except InUse as e:
+            raise LogStopped(str(e)) from None
+        except OSError as e:
+            raise LogStopped(f"the audit database {path} cannot be held for this workstation: "
+                             f"{e.strerror or e}") from None
+        try:
+            self._build(config, path, clock, link_factory, policy, install_serial, on_close, link_process)
+        except BaseException:
+            self._holder.release()
+            raise
+
+    def _build(self, config, path, clock, link_factory, policy, install_serial, on_close, link_process) -> None:
         try:
             self.log = AuditLog(path, commit_every=commit_every)
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
@@ -155,8 +175,11 @@ class Workstation:
                 stop_together(self._on_close)
                 self.live.last_words()
             finally:
-                self.logs.close()
-                self.log.close()
+                try:
+                    self.logs.close()
+                    self.log.close()
+                finally:
+                    self._holder.release()
 
     def first_at_close(self, stop: Callable[[], None]) -> None:
         """``stop`` is called first when the workstation closes: a thread of its own that acts on

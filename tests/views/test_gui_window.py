@@ -375,6 +375,7 @@ def test_the_window_remembers_its_size_and_the_view_that_was_open(themed, tmp_pa
     close_pit(p)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert settings.value("window/view") == "table:T7"
+    (tmp_path / "again").mkdir()     # a workstation makes no folder for its log (issue 26)
     again = make_pit(tmp_path / "again", qtbot, monkeypatch)
     try:
         # the second window reads the first one's settings file
