@@ -219,17 +219,18 @@ class Link:
 
     def _carry_out(self, outputs) -> None:
         """Called with the lock held."""
+        failed: str | None = None
         for o in outputs:
             if not isinstance(o, (Send, Deliver, Close)):
                 self._pass_on(self.coalescer.flush())   # what it held comes first, in the device's order
             if isinstance(o, Send):
-                if self._port is None:
+                if self._port is None or failed is not None:
                     continue
                 try:
                     self._port.write(o.data)
                 except (serial.SerialException, OSError) as e:
-                    self._carry_out(self.session.lost(self.monotonic(), _describe(e)))
-                    return
+                    # the messages after it were taken all the same: passed on before the loss is said
+                    failed = _describe(e)
             elif isinstance(o, Deliver):
                 now = self.monotonic()
                 self._pass_on(self.coalescer.offer(now, o.message, (self.wall(), now)))
@@ -253,6 +254,8 @@ class Link:
                         port.close()
                     except (serial.SerialException, OSError) as e:   # already gone; the session said why
                         log.debug("%s: closing the port: %s", self.url, _describe(e))
+        if failed is not None:
+            self._carry_out(self.session.lost(self.monotonic(), failed))
 
     def _pass_on(self, released) -> None:
         """The device's messages the coalescer lets through, each with its arrival."""

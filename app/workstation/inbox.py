@@ -13,9 +13,11 @@ from collections.abc import Callable
 
 from app.devices.bounded import LIMIT, BoundedQueue
 
+INBOX_LIMIT = LIMIT   # link events waiting for the pump (about 80 s of a floor of forty tables)
+
 
 class Inbox(BoundedQueue):
-    def __init__(self, maxsize: int = LIMIT) -> None:
+    def __init__(self, maxsize: int = INBOX_LIMIT) -> None:
         super().__init__(maxsize, "the workstation's inbox")
         self.notify: Callable[[], None] | None = None
 
