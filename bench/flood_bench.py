@@ -92,7 +92,7 @@ def run(seconds: float, ignore_acks: bool, process: bool) -> dict:
         "readings_in_log": sum(1 + r["c"] for r in rows),
         "meter_rows": len(rows),
         "meter_rows_per_s": round(len(rows) / elapsed, 2),
-        "cut_off": counters.cut_off if counters else None,
+        "cut_off": getattr(counters, "cut_off", None) if counters else None,
         "connections": flood.connections,
         "device_faults": len(faults),
         "dropped_faults": sum(1 for f in faults if f["code"] == "dropped"),
