@@ -25,27 +25,30 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from .bounded import LIMIT, BoundedQueue
 from .link import Link, LinkEvent, LinkLog, LinkState, stop_all
 from .session import OFFLINE, Policy
 
 log = logging.getLogger("pitdesk.devices")
 
 RESTART_S = 1.0      # a child that ended by itself is started again after this
+BATCH_MAX = 500      # events in one send through the pipe: the pipe's own buffer is its limit, and a
+#                      send that waits for the parent leaves the links' queue to fill (and say so)
 _WAKE = object()     # in the child: the parent asked to stop
 
 
 # -- the child -----------------------------------------------------------------------------------
 def serve(urls: Sequence[str], policy: Policy | None, install_serial: str, events, control,
-          stop_timeout: float) -> None:
+          stop_timeout: float, limit: int = LIMIT) -> None:
     """The child's main: one ``Link`` per url; their events to ``events`` in batches until
-    ``control`` says stop (or the parent is gone), then the links' last words and ``None``."""
-    said: queue.SimpleQueue = queue.SimpleQueue()
+    ``control`` says stop (or the parent is gone), then the links' last words and ``None``. The
+    links' queue holds at most ``limit`` events: what does not fit is dropped and said."""
+    said = BoundedQueue(limit, "the links' process queue")
     kw = {"policy": policy} if policy is not None else {}
     links = [Link(url, said.put, install_serial=install_serial, **kw).start() for url in urls]
     stop = threading.Event()
@@ -56,31 +59,20 @@ def serve(urls: Sequence[str], policy: Policy | None, install_serial: str, event
         except (EOFError, OSError):
             pass                 # the parent is gone: stop as if asked
         stop.set()
-        said.put(_WAKE)
+        said.force(_WAKE)
 
     threading.Thread(target=listen, name="link host control", daemon=True).start()
     try:
         while not stop.is_set():
             batch = [said.get()]
-            while True:
-                try:
-                    batch.append(said.get_nowait())
-                except queue.Empty:
-                    break
+            batch += said.take(BATCH_MAX - 1)
             batch = [e for e in batch if e is not _WAKE]
             if batch:
                 events.send(batch)
         stop_all(links, stop_timeout)
-        last = []
-        while True:
-            try:
-                e = said.get_nowait()
-            except queue.Empty:
-                break
-            if e is not _WAKE:
-                last.append(e)
-        if last:
-            events.send(last)
+        last = [e for e in said.take() if e is not _WAKE]
+        for i in range(0, len(last), BATCH_MAX):
+            events.send(last[i:i + BATCH_MAX])
         events.send(None)
     except (BrokenPipeError, EOFError, OSError):
         stop_all(links, stop_timeout)   # the parent is gone: nobody to tell

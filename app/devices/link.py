@@ -20,6 +20,7 @@ from typing import Protocol
 
 import serial
 
+from .coalesce import Coalescer
 from .session import Close, Deliver, Gap, Log, Policy, Send, Session, StateChanged
 
 log = logging.getLogger("pitdesk.devices")
@@ -91,7 +92,16 @@ class LinkGap(LinkLog):
     reason: str
 
 
-LinkEvent = DeviceMessage | LinkState | LinkLog   # LinkGap is a LinkLog
+@dataclass(frozen=True)
+class LinkDropped(LinkLog):
+    """Events of one device dropped because a queue on their way was full (app/devices/bounded.py,
+    docs/devices.md "Bounded input"); a LinkLog whose text says how many, from whom and where."""
+    serial: str | None
+    count: int
+    where: str
+
+
+LinkEvent = DeviceMessage | LinkState | LinkLog   # LinkGap and LinkDropped are LinkLogs
 
 
 @dataclass
@@ -108,6 +118,7 @@ class Link:
 
     def __post_init__(self) -> None:
         self.session = Session(self.url, self.install_serial, self.firmware, self.policy)
+        self.coalescer = Coalescer()    # the device's broadcasts thinned (docs/devices.md, "Bounded input")
         self._port = None
         self._lock = threading.Lock()   # guards the session between the reader and send()
         self._stop = threading.Event()
@@ -158,10 +169,12 @@ class Link:
                     now = self.monotonic()
                     out = self.session.received(now, data) if data else []
                     self._carry_out(out + self.session.tick(now))
+                    self._pass_on(self.coalescer.due(now))
         finally:
             with self._lock:
                 if self._port is not None:
                     self._carry_out(self.session.close(self.monotonic()))
+                self._pass_on(self.coalescer.flush())
 
     def _open(self, now: float) -> None:
         try:
@@ -200,22 +213,27 @@ class Link:
         """Seconds to block on the port: until the session's next timer, at most ``READ_WAIT_S``."""
         with self._lock:
             now = self.monotonic()
-            return min(READ_WAIT_S, max(MIN_WAIT_S, self.session.wake_at(now) - now))
+            due = self.coalescer.next_due()
+            wake = self.session.wake_at(now) if due is None else min(due, self.session.wake_at(now))
+            return min(READ_WAIT_S, max(MIN_WAIT_S, wake - now))
 
     def _carry_out(self, outputs) -> None:
         """Called with the lock held."""
+        failed: str | None = None
         for o in outputs:
+            if not isinstance(o, (Send, Deliver, Close)):
+                self._pass_on(self.coalescer.flush())   # what it held comes first, in the device's order
             if isinstance(o, Send):
-                if self._port is None:
+                if self._port is None or failed is not None:
                     continue
                 try:
                     self._port.write(o.data)
                 except (serial.SerialException, OSError) as e:
-                    self._carry_out(self.session.lost(self.monotonic(), _describe(e)))
-                    return
+                    # the messages after it were taken all the same: passed on before the loss is said
+                    failed = _describe(e)
             elif isinstance(o, Deliver):
-                self._emit(DeviceMessage(self.url, self.session.device_serial, self.session.device, o.message,
-                                         self.wall(), self.monotonic()))
+                now = self.monotonic()
+                self._pass_on(self.coalescer.offer(now, o.message, (self.wall(), now)))
             elif isinstance(o, StateChanged):
                 log.info("%s: %s -> %s (%s)", self.url, o.old, o.new, o.reason)
                 self._emit(LinkState(self.url, self.session.device_serial, self.session.device, o.old, o.new,
@@ -236,6 +254,14 @@ class Link:
                         port.close()
                     except (serial.SerialException, OSError) as e:   # already gone; the session said why
                         log.debug("%s: closing the port: %s", self.url, _describe(e))
+        if failed is not None:
+            self._carry_out(self.session.lost(self.monotonic(), failed))
+
+    def _pass_on(self, released) -> None:
+        """The device's messages the coalescer lets through, each with its arrival."""
+        for message, (wall, received) in released:
+            self._emit(DeviceMessage(self.url, self.session.device_serial, self.session.device, message,
+                                     wall, received))
 
     def _emit(self, event: LinkEvent) -> None:
         try:

@@ -81,6 +81,7 @@ class MeterReading:
     cents: int
     source: str
     serial: str = ""
+    coalesced: int = 0     # readings before it that it superseded, not logged (app/devices/coalesce.py)
 
 
 @dataclass(frozen=True)
@@ -465,14 +466,24 @@ class TableDevices:
 
     def _meter(self, msg, time, serial, cls):
         cents = msg["cents"]
-        if cents == self.meter:
+        # a reading that stands for a run of them (the link thins a broadcast, app/devices/coalesce.py)
+        # carries the falls inside the run, which no logged value shows
+        falls, coalesced = msg.get("falls", 0), msg.get("coalesced", 0)
+        if cents == self.meter and not falls:
             return []  # the controller broadcasts the meter; only a change is logged
-        out: list[Action] = [MeterReading(cents, "controller", serial)]
-        if self.meter is not None and cents < self.meter and not self.hits:
-            # 000(q)(5), (6): the meter falls only by a payout deducted from it or a reset
-            out.append(Alarm("meter_fell", f"the progressive meter fell from {dollars(self.meter)} to {dollars(cents)} with no "
-                                           "hit or reset reported", "000(q)(5), (6)", serial))
-        if self.meter is not None and cents < self.meter:
+        out: list[Action] = [MeterReading(cents, "controller", serial, coalesced)]
+        fell = self.meter is not None and cents < self.meter
+        if max(int(fell), falls) > (1 if self.hits else 0):
+            # 000(q)(5), (6): the meter falls only by a payout deducted from it (one per hit) or a reset
+            if falls:
+                a, b = msg["fell"]
+                what = (f"fell from {dollars(a)} to {dollars(b)} between readings the link coalesced ({coalesced} "
+                        f"not logged, {falls} fall{'s' if falls > 1 else ''})")
+            else:
+                what = f"fell from {dollars(self.meter)} to {dollars(cents)}"
+            out.append(Alarm("meter_fell", f"the progressive meter {what} with no hit or reset reported",
+                             "000(q)(5), (6)", serial))
+        if fell or falls:
             self.hits = 0
         self.meter = cents
         return out

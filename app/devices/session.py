@@ -41,6 +41,8 @@ class Policy:
     fault_limit: int = 5             # ... degrade the link at this many
     backoff_first_s: float = 0.5     # reconnect after this, doubling ...
     backoff_max_s: float = 30.0      # ... up to this
+    overrun_limit: int = 3           # reads that bring more new frames than the window, within
+    #                                  fault_window_s, that cut the device off (it ignores our acks)
 
 
 # -- what the machine asks the runner to do --------------------------------------------------
@@ -99,6 +101,8 @@ class Counters:
     opens: int = 0                   # times the port opened
     hellos: int = 0                  # our hellos sent
     connects: int = 0                # times the device said hello
+    overruns: int = 0                # reads that brought more new frames than the window allows
+    cut_off: int = 0                 # times the device was cut off for ignoring the window
 
 
 @dataclass
@@ -124,6 +128,8 @@ class Session:
         self._failure_text = ""
         self.last_failure: str | None = None   # what went wrong last, repeats included (for a summary)
         self._repeats = 0
+        self._suspect = False     # cut off for ignoring the window: its hello does not reset the backoff
+        self._overruns: list[float] = []
 
     def _reset_link(self) -> None:
         self._decoder = Decoder()
@@ -134,6 +140,8 @@ class Session:
         self._identified = False         # the device has said hello on this connection
         self._faults: list[float] = []
         self._last_fault = float("-inf")
+        self._online_since = 0.0
+        self._taken = 0                  # new frames taken in the read being worked through
 
     # -- inputs ----------------------------------------------------------------------------
     def opened(self, now: float) -> list[Output]:
@@ -176,8 +184,13 @@ class Session:
             c.frames_rejected += rejected
             out += self._fault(now, "frame", f"{rejected} bad frame(s) refused (CRC, escape or length)")
             out.append(self._send_link("nak", nakked=0, reason=NAK_BAD_FRAME))
+        self._taken = 0
         for frame in frames:
             out += self._frame(now, frame)
+            if self.state == OFFLINE:
+                return out
+        if self._taken > self.policy.window:
+            out += self._overrun(now, self._taken)
         return out
 
     def tick(self, now: float) -> list[Output]:
@@ -208,6 +221,9 @@ class Session:
                 out.append(self._wire(now, pend.frame))
         if gave_up:   # our window base moved: say so at once, so the device need not wait for it
             out.append(self._send_link("heartbeat", uptime_s=int(now - self._opened), now=now))
+        if self._suspect and self.state == ONLINE and now - self._online_since >= p.offline_after_s:
+            self._suspect = False   # it kept to the window for a while: the next outage backs off afresh
+            self._backoff = p.backoff_first_s
         silent = now - self._last_rx
         if silent >= p.offline_after_s and self.state != CONNECTING:
             return out + self._go_offline(now, "silence", f"nothing from the device for {silent:.1f} s")
@@ -276,6 +292,8 @@ class Session:
             verdict, released = self._order.offer(frame.seq, msg)
             if verdict != LATE:   # a late frame was not taken: unacknowledged, the device gives it up too
                 out.append(self._send_link("ack", acked=frame.seq, now=now))
+            if verdict == NEW:
+                self._taken += 1
             if verdict == DUPLICATE:
                 c.duplicates += 1     # its ack was lost: acknowledged again, passed on once
             elif verdict == LATE:
@@ -287,6 +305,26 @@ class Session:
         if self.state == DEGRADED and now - self._last_fault >= self.policy.recover_after_s:
             out += self._move(ONLINE, "frames arrive again without faults")
         return out
+
+    def _overrun(self, now: float, taken: int) -> list[Output]:
+        """A read brought more new frames than a sender may send before our acks reach it: every
+        frame taken is acknowledged before the next read, so a sender keeping to its window has at
+        most ``window`` new ones in any read. A few such reads in a short time mean it ignores the
+        window and our acks (a flood): the port is closed, the device named, and reopened only
+        after a backoff that keeps doubling until it keeps to the window (docs/devices.md, "Bounded
+        input")."""
+        p = self.policy
+        self.counters.overruns += 1
+        self._overruns = [t for t in self._overruns if now - t < p.fault_window_s] + [now]
+        if len(self._overruns) < p.overrun_limit:
+            return []
+        self._overruns = []
+        self.counters.cut_off += 1
+        self._suspect = True
+        who = " ".join(x for x in (self.device, self.device_serial) if x) or "the device"
+        return self._go_offline(now, "flood", f"cut off: {who} ignores the window and our acknowledgements "
+                                f"({p.overrun_limit} reads in {p.fault_window_s:g} s brought more than "
+                                f"{p.window} new frames, the last {taken})")
 
     def _link_frame(self, now: float, msg: dict) -> list[Output]:
         """An ack or nak of our frames (a heartbeat only shows the link is alive)."""
@@ -376,7 +414,9 @@ class Session:
         if not self._identified:
             self.counters.connects += 1   # once per connection; a device may say hello again
         self._identified = True
-        self._backoff = self.policy.backoff_first_s
+        self._online_since = self._last_rx
+        if not self._suspect:   # a device cut off for a flood keeps its doubled backoff until it behaves
+            self._backoff = self.policy.backoff_first_s
         out: list[Output] = [Log(f"{self.name}: the device on this port changed to {msg['serial']}")] if changed else []
         return out + self._move(ONLINE, f"hello from {msg['device']} {msg['serial']} (firmware {msg['firmware']})")
 

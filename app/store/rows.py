@@ -87,14 +87,18 @@ def hand_read(time: datetime, actor: str, table: str, position: int, deck: str, 
 
 
 def meter_reading(time: datetime, actor: str, role: str, table: str, cents: int, source: str,
-                  serial: str | None = None, hit: int | None = None) -> Record:
+                  serial: str | None = None, hit: int | None = None, coalesced: int = 0) -> Record:
     """The progressive meter (000(q)(5)): a controller's reading (with its ``serial``) or the
-    engine's figure after a settlement; ``hit``: the paid hit a reset follows (000(q)(6))."""
+    engine's figure after a settlement; ``hit``: the paid hit a reset follows (000(q)(6));
+    ``coalesced``: the controller's readings before it that it superseded and the link did not
+    pass on (docs/devices.md, "Bounded input")."""
     data = {"cents": cents, "source": source}
     if serial is not None:
         data["serial"] = serial
     if hit is not None:
         data["hit"] = hit
+    if coalesced:
+        data["coalesced"] = coalesced
     return Record("meter_reading", time, actor, role, table, data)
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from app.devices import mapping
-from app.devices.link import DeviceMessage, LinkEvent, LinkGap, LinkLog, LinkState
+from app.devices.bounded import BoundedQueue
+from app.devices.link import DeviceMessage, LinkDropped, LinkEvent, LinkGap, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US
 from app.engine.procedure import Refused, TableState, apply
 from app.engine.roles import DEVICE, SYSTEM
@@ -29,14 +30,18 @@ from app.store.floor import Floor
 from app.store.log import AuditLog, Logged, Record
 
 
-def drain(events: "queue.Queue[LinkEvent]") -> list[LinkEvent]:
-    """Everything queued now, without waiting: one batch for ``Pit.handle``."""
+def drain(events: "queue.Queue[LinkEvent]", limit: int | None = None) -> list[LinkEvent]:
+    """What is queued now (at most ``limit``), without waiting: one batch for ``Pit.handle``. A
+    bounded queue (app/devices/bounded.py) ends it with what it dropped since the last batch."""
+    if isinstance(events, BoundedQueue):
+        return events.take(limit)
     got = []
-    while True:
+    while limit is None or len(got) < limit:
         try:
             got.append(events.get_nowait())
         except queue.Empty:
-            return got
+            break
+    return got
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,13 @@ class Pit:
                                                  reason=ev.reason))
                 if table is not None:
                     work[table].faults += 1
+            elif isinstance(ev, LinkDropped):
+                # a queue on the way was full: what was lost is said, never silent (docs/devices.md)
+                table = self.by_serial.get(ev.serial or self._serial_at.get(ev.url, ""))
+                records.append(rows.device_fault(ev.time, self.actor, table, "link", "dropped", ev.text,
+                                                 ev.serial or ev.url, count=ev.count, where=ev.where))
+                if table is not None:
+                    work[table].faults += 1
             elif isinstance(ev, LinkLog):
                 # the link's first failure of a kind, or the count of its repeats (docs/devices.md)
                 table = self.by_serial.get(self._serial_at.get(ev.url, ""))
@@ -265,7 +277,8 @@ class Pit:
                     out.append(rows.device_fault(time, actor, table, a.device, a.code, a.message, a.serial))
                 elif isinstance(a, mapping.MeterReading):
                     heard.meter = a.cents
-                    out.append(rows.meter_reading(time, actor, DEVICE, table, a.cents, a.source, a.serial))
+                    out.append(rows.meter_reading(time, actor, DEVICE, table, a.cents, a.source, a.serial,
+                                                    coalesced=a.coalesced))
                 else:   # dealt for the round the table is on (000(g)), one hand of its deal
                     out.append(rows.hand_read(time, actor, table, a.position, a.deck, a.cards, a.serial, a.deal,
                                               a.hands, states[table].round_at_hand()))

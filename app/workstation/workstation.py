@@ -51,7 +51,7 @@ from .desks.reads import Reads
 from .desks.rounds import Rounds
 from .errors import ConfigError, LogStopped, Refused
 from .hits import Hits
-from .inbox import Inbox
+from .inbox import INBOX_LIMIT, Inbox
 from .journal import Journal
 from .logs import Logs
 from .pit import Pit, TableConfig
@@ -83,7 +83,8 @@ class Workstation:
                  clock: Callable[[], datetime] = datetime.now, link_factory: Callable[[str], Port] = open_port,
                  policy: Policy | None = None, install_serial: str = SYSTEM,
                  on_close: Iterable[Callable[[], None]] = (), link_process: bool = True,
-                 pin_salt: Callable[[int], bytes] | None = None, commit_every: int = 0):
+                 pin_salt: Callable[[int], bytes] | None = None, commit_every: int = 0,
+                 inbox_limit: int = INBOX_LIMIT):
         self.config = config
         self.clock = clock
         path = Path(db) if db is not None else (config.database or paths.default_db())
@@ -131,7 +132,8 @@ class Workstation:
             self.log.close()
             raise
         self.journal.fold_into(self._fold_alarms)
-        self.events: Inbox = Inbox()   # queue.Queue[LinkEvent] that says when it fills
+        # queue.Queue[LinkEvent] that says when it fills, and what it drops when full (docs/devices.md)
+        self.events: Inbox = Inbox(inbox_limit)
         self.runner = runner_for([d for t in config.tables for d in t.devices], self.events, factory=link_factory,
                                  policy=policy, install_serial=install_serial, wall=clock, process=link_process)
         self.positions = config.positions()

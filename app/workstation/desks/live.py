@@ -22,6 +22,8 @@ from ..clocks import ClockWatch
 from ..errors import LogStopped
 from ..pit import drain
 
+PUMP_LIMIT = 2_000   # link events taken in one pump: one append stays short, whatever a device sends,
+#                      so a person's action waits for it at most a moment (docs/devices.md, "Bounded input")
 
 class Live:
     def __init__(self, ws):
@@ -42,7 +44,7 @@ class Live:
             if ws.log.stopped:   # the events stay queued; nothing more can be written
                 raise LogStopped(ws.log.stopped)
             now = now or ws.clock()
-            events = drain(ws.events)
+            events = drain(ws.events, PUMP_LIMIT)
             states = ws.states()
             batch = ws.pit.take(events)
             # the workstation's own rows, for the floor as it stood, go first in the batch's
