@@ -101,12 +101,14 @@ class Workstation:
             raise LogStopped(f"the audit database {path} cannot be held for this workstation: "
                              f"{e.strerror or e}") from None
         try:
-            self._build(config, path, clock, link_factory, policy, install_serial, on_close, link_process)
+            self._build(config, path, clock, link_factory, policy, install_serial, on_close, link_process,
+                        pin_salt, commit_every, inbox_limit)
         except BaseException:
             self._holder.release()
             raise
 
-    def _build(self, config, path, clock, link_factory, policy, install_serial, on_close, link_process) -> None:
+    def _build(self, config, path, clock, link_factory, policy, install_serial, on_close, link_process,
+               pin_salt, commit_every, inbox_limit) -> None:
         try:
             self.log = AuditLog(path, commit_every=commit_every)
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
