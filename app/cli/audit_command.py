@@ -27,6 +27,10 @@ def add_parser(sub) -> None:
     v.add_argument("--db", help="the audit database (default: the user data directory)")
     v.add_argument("--export", metavar="FILE.jsonl", help="verify an export instead of a database")
     v.add_argument("--head", metavar="SEQ:HASH", help="the head printed on the last report, to detect a truncated tail")
+    v.add_argument("--key", metavar="FILE", help="the workstation's install key (a copy of its install.key), to check "
+                                                  "the seals; without it, this install's key checks them only if it "
+                                                  "sealed the log, else the chain alone is checked (\"seals\": \"not "
+                                                  "checked\")")
     ex = asub.add_parser("export", help="write the log with its chain as JSON lines")
     ex.add_argument("--db")
     ex.add_argument("--out", required=True, metavar="FILE.jsonl")
@@ -54,7 +58,19 @@ def _audit(args) -> int:
     if not getattr(args, "export", None) and not db.exists():  # before the key: the database is the first thing missing
         print(f"pitdesk: error: {missing(db)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    key = paths.install_key(create=False)
+    given = getattr(args, "key", None)
+    if given:
+        key, key_where = paths.read_key(Path(given)), given
+    elif args.audit_command == "verify" and not getattr(args, "export", None):
+        # away from the workstation (an auditor's machine): no key, or another install's, is not
+        # tampering; the chain is checked and the JSON says the seals were not (docs/audit.md)
+        key_where = str(paths.key_file())
+        try:
+            key = paths.install_key(create=False)
+        except KeyError as e:
+            key, key_where = None, (f"no install key at {key_where}" if not Path(key_where).exists() else e.args[0])
+    else:
+        key, key_where = paths.install_key(create=False), ""
     try:
         if args.audit_command == "backup":
             rep, info = backup.take(db, Path(args.out), key, datetime.now().astimezone())
@@ -72,7 +88,7 @@ def _audit(args) -> int:
             rep = audit.verify_export(Path(args.export), key)
         else:
             head = audit.parse_head(args.head) if args.head else None
-            rep = audit.verify_db(db, key, head)
+            rep = audit.verify_db(db, key, head, key_given=bool(given), key_where=key_where)
     except (OSError, ValueError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

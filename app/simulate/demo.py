@@ -47,7 +47,7 @@ class DemoUser:
     pin: str
 
 
-# fixed so that the README can give them (PINs are 4 to 12 digits, docs/audit.md)
+# fixed so that the README can give them (PINs are 4 to 32 digits, docs/audit.md)
 DEMO_USERS = (
     DemoUser("demo-admin", "administrator", "1111"),
     DemoUser(DEMO_FLOOR, "floor supervisor", "2222"),

@@ -10,9 +10,9 @@ import json
 import sqlite3
 from pathlib import Path
 
-from . import chain, heads, paths
+from . import chain, derive, heads, paths
 from .reading import Access, log_meta, read_db
-from .verify import Finding, Report, db_rows, export_rows, verify_rows
+from .verify import Finding, Report, db_locate, db_rows, export_locate, export_rows, verify_rows
 
 
 def recorded_head(db_id: str | None, key: bytes) -> dict | None:
@@ -38,28 +38,76 @@ def parse_head(text: str) -> dict:
         raise ValueError(f"a head is SEQ:HASH (a row number and 64 hex digits), got {text!r}") from None
 
 
-def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes, given: list[dict],
-                also: list[dict] = (), keep_open: bool = False) -> Report:
+def seals_key(conn: sqlite3.Connection, db_id: str, key: bytes | None, given: bool,
+              where: str) -> tuple[bytes | None, str | None]:
+    """The key to check the seals with, or None and why not (issue 26, finding 5).
+
+    A key given (``--key FILE``) is used whatever it says: a seal it does not match is forged.
+    The install's own key is used when it is this database's: this install recorded a head for
+    it (a head file is sealed with the key), or the key sealed the first row. Otherwise the log
+    was sealed on another install (an auditor's machine, a restored backup): the chain is
+    checked and the seals are said not to be, rather than every row reported forged."""
+    if key is None:
+        return None, f"{where}; the chain was checked, not the seals (give the workstation's key with --key FILE)"
+    if given or paths.head_file(db_id).exists():
+        return key, None
+    first = conn.execute("SELECT hash, hmac FROM events WHERE seq = 1").fetchone()
+    if first is None or chain.seal_ok(key, first[0], first[1]):
+        return key, None
+    return None, (f"the key at {where} did not seal this log (its first row) and this install has recorded no head "
+                  "of it: the log was sealed on another install; the chain was checked, not the seals (give the "
+                  "workstation's key with --key FILE)")
+
+
+def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | None, given: list[dict],
+                also: list[dict] = (), keep_open: bool = False, key_given: bool = True, key_where: str = "",
+                read_models: bool = True) -> Report:
     """Every row and every head: ``given`` (``--head``), the head file of this database's id,
-    a backup's own sealed head, and ``also``. The head file is read before the rows, so a writer
-    that goes on meanwhile can only put the file behind the rows read, never ahead of them. With
-    ``keep_open`` the rows' snapshot stays open for the caller (who ends it with COMMIT)."""
+    a backup's own sealed head, and ``also``; and every read model, derived again from the rows
+    and compared (app.store.derive). The head file is read before the rows, so a writer that
+    goes on meanwhile can only put the file behind the rows read, never ahead of them. With
+    ``keep_open`` the rows' snapshot stays open for the caller (who ends it with COMMIT).
+    ``key_given``: the key was named (``--key``), else it is this install's and is used only if
+    it is this database's (``seals_key``); None: the seals are not checked."""
     m = log_meta(conn, path)
-    recorded = recorded_head(m["db_id"], key)
-    own = heads.backup_head(m, key)
+    key, why = seals_key(conn, m["db_id"], key, key_given, key_where or str(paths.key_file()))
+    recorded = recorded_head(m["db_id"], key) if key is not None else None
+    own = heads.backup_head(m, key) if key is not None else None
     hs = [h for h in (*given, recorded, *also, own.head if own else None) if h]
-    conn.execute("BEGIN")  # one snapshot for all the rows, while a writer goes on
+    derived = derive.Derived() if read_models else None
+    skipped: list[str] = []
+    if derived is not None:
+        derived.attach(conn)
+    conn.execute("BEGIN")  # one snapshot for all the rows and the read models, while a writer goes on
     try:
-        rep = verify_rows(db_rows(conn), key, hs)  # every head given must be on the chain, not only the latest
+        # every head given must be on the chain, not only the latest
+        rep = verify_rows(db_rows(conn), key, hs, fold=derived.fold if derived else None, locate=db_locate(conn))
+        differs = None
+        if derived is not None and rep.ok:
+            differs = derived.compare(conn, skipped)  # reported after the heads: the chain comes first
+            rep.read_models = "checked" if not skipped else "partly checked"
     except BaseException:
         conn.execute("ROLLBACK")
+        if derived is not None:
+            derived.close()
         raise
     if not keep_open:
         conn.execute("COMMIT")
+    if derived is not None:
+        if not keep_open:
+            derived.detach(conn)
+        derived.close()
+    if why:
+        rep.seals_why = why
+        rep.notes.append(f"seals not checked: {why}")
+    if skipped:
+        rep.notes.append(f"read models not compared (the database is from before they were added): {', '.join(skipped)}")
     rep.wal = acc.wal
     rep.notes.extend(acc.notes)
     if own is not None:
         _report_backup(rep, own)
+    if rep.ok and differs is not None:
+        rep.finding = differs
     if not hs:
         rep.notes.append("no head recorded outside the database: a truncated tail cannot be ruled out")
     if (rep.finding is not None and rep.finding.kind == "truncated" and recorded is not None
@@ -89,11 +137,16 @@ def _head_file_state(db: Path) -> str | None:
         return None
 
 
-def verify_db(db: Path, key: bytes, head: dict | None = None) -> Report:
+def verify_db(db: Path, key: bytes | None, head: dict | None = None, key_given: bool = True,
+              key_where: str = "", read_models: bool = True) -> Report:
+    """``key_given`` False: ``key`` is this install's and checks the seals only if it is this
+    database's (``seals_key``)."""
     db = Path(db)
     for _ in range(3):
         before = _head_file_state(db)
-        rep, _ = read_db(db, lambda conn, acc: verify_conn(conn, acc, db, key, [head] if head else []))
+        rep, _ = read_db(db, lambda conn, acc: verify_conn(conn, acc, db, key, [head] if head else [],
+                                                           key_given=key_given, key_where=key_where,
+                                                           read_models=read_models))
         # a live writer recorded heads meanwhile: a finding may come from reading the head file and
         # the rows at different moments, so look again; a finding that stays is real
         if rep.ok or _head_file_state(db) == before:
@@ -151,7 +204,8 @@ def verify_export(path: Path, key: bytes) -> Report:
     # a header that is not sealed with this key is a finding (exit 1), not a usage fault: with
     # the wrong key the first row is reported forged; with the right one, the header itself
     rep = verify_rows(export_rows(path), key,
-                      {"seq": h["seq"], "hash": h["hash"], "source": "in the export header"} if sealed else None)
+                      {"seq": h["seq"], "hash": h["hash"], "source": "in the export header"} if sealed else None,
+                      locate=export_locate(path))
     if rep.ok and not sealed:
         rep.finding = Finding(0, "forged", "the export header's seal does not match this install's key: the head "
                                            f"it gives (row {h['seq']}) cannot be trusted")

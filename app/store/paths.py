@@ -78,18 +78,28 @@ def head_file(db_id: str) -> Path:
     return data_dir() / "heads" / f"{db_id}.json"
 
 
+def read_key(path: Path) -> bytes:
+    """A key file: 32 bytes or more as hex (``install.key``, or the copy an auditor is given)."""
+    try:
+        text = Path(path).read_text().strip()
+    except FileNotFoundError:
+        raise KeyError(f"no key file at {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise KeyError(f"{path}: the key cannot be read ({e})") from None
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        raise KeyError(f"{path}: the install key is not hex") from None
+    if len(key) < 32:
+        raise KeyError(f"{path}: the install key is {len(key)} bytes, expected 32")
+    return key
+
+
 def install_key(create: bool = True) -> bytes:
     """The per-install HMAC key (32 random bytes, hex in a file readable by its owner only)."""
     path = key_file()
     if path.exists():
-        text = path.read_text().strip()
-        try:
-            key = bytes.fromhex(text)
-        except ValueError:
-            raise KeyError(f"{path}: the install key is not hex") from None
-        if len(key) < 32:
-            raise KeyError(f"{path}: the install key is {len(key)} bytes, expected 32")
-        return key
+        return read_key(path)
     if not create:
         raise KeyError(f"no install key at {path}: the log cannot be checked without the key that sealed it")
     path.parent.mkdir(parents=True, exist_ok=True)

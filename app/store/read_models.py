@@ -176,16 +176,20 @@ class Projector:
                                                    time))
 
     # -- people -------------------------------------------------------------------------------
+    # a user's PIN: since issue 26 the event names a ``credential`` kept in ``pins``, keyed with
+    # the install key; older events carry the salt and hash themselves (app/store/credentials.py)
     def _user_added(self, conn, seq, time, table, actor, role, data):
-        conn.execute("INSERT INTO users VALUES (?, ?, ?, ?, ?, 0, NULL, NULL, ?)",
-                     (data["name"], data["role"], data["salt"], data["pin_hash"], data["kdf"], time))
+        conn.execute("INSERT INTO users (name, role, salt, pin_hash, kdf, failures, locked_until, locked_by, created, "
+                     "credential) VALUES (?, ?, ?, ?, ?, 0, NULL, NULL, ?, ?)",
+                     (data["name"], data["role"], data.get("salt"), data.get("pin_hash"), data.get("kdf"), time,
+                      data.get("credential")))
 
     def _role_changed(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE users SET role = ? WHERE name = ?", (data["role"], data["name"]))
 
     def _pin_changed(self, conn, seq, time, table, actor, role, data):
-        conn.execute("UPDATE users SET salt = ?, pin_hash = ?, kdf = ?, failures = 0 WHERE name = ?",
-                     (data["salt"], data["pin_hash"], data["kdf"], data["name"]))
+        conn.execute("UPDATE users SET salt = ?, pin_hash = ?, kdf = ?, credential = ?, failures = 0 WHERE name = ?",
+                     (data.get("salt"), data.get("pin_hash"), data.get("kdf"), data.get("credential"), data["name"]))
 
     def _sign_in(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE users SET failures = 0, locked_until = NULL WHERE name = ? AND locked_by IS NULL",

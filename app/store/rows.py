@@ -279,21 +279,22 @@ def reading_chosen(time: datetime, actor: str, role: str, table: str, position: 
 
 # -- people and reports -----------------------------------------------------------------------------
 def user_added(time: datetime, actor: str, role: str, name: str, user_role: str, credential: dict,
-               first_run: bool = False) -> Record:
-    """A user with a role and a PIN's ``credential`` (salt, hash, KDF); ``first_run``: the first
-    administrator, added by the system."""
+               prepare=None, first_run: bool = False) -> Record:
+    """A user with a role and a PIN's ``credential`` (its id only: the keyed hash is kept in
+    ``pins`` by ``prepare``, app/store/credentials.py); ``first_run``: the first administrator,
+    added by the system."""
     data = {"name": name, "role": user_role, **credential}
     if first_run:
         data["first_run"] = True
-    return Record("user_added", time, actor, role, None, data)
+    return Record("user_added", time, actor, role, None, data, prepare)
 
 
-def first_administrator(time: datetime, name: str, credential: dict) -> Record:
-    return user_added(time, SYSTEM, ADMINISTRATOR, name, ADMINISTRATOR, credential, first_run=True)
+def first_administrator(time: datetime, name: str, credential: dict, prepare=None) -> Record:
+    return user_added(time, SYSTEM, ADMINISTRATOR, name, ADMINISTRATOR, credential, prepare, first_run=True)
 
 
-def pin_changed(time: datetime, actor: str, role: str, name: str, credential: dict) -> Record:
-    return Record("pin_changed", time, actor, role, None, {"name": name, **credential})
+def pin_changed(time: datetime, actor: str, role: str, name: str, credential: dict, prepare=None) -> Record:
+    return Record("pin_changed", time, actor, role, None, {"name": name, **credential}, prepare)
 
 
 def user_locked(time: datetime, actor: str, role: str, name: str) -> Record:

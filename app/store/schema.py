@@ -8,6 +8,7 @@ next sequence number and the previous row's hash. Read models are ordinary table
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import uuid
 from collections.abc import Callable
@@ -26,6 +27,9 @@ BUSY_TIMEOUT = 30  # seconds a writer waits for another process's write transact
 
 def connect(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> sqlite3.Connection:
     """A writer's connection (readers use ``app.store.reading``, which never writes)."""
+    if not Path(path).exists():
+        # private from the start (issue 26): SQLite gives the -wal and -shm the file's own mode
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=busy_timeout)
     mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
     if mode.lower() != "wal":
@@ -178,12 +182,30 @@ def _v5_releases(db: sqlite_utils.Database) -> None:
                    f"(json_extract(body, '$.data.settlement'), seq) WHERE type = '{kind}'")
 
 
+# migration 6, the PINs (issue 26): a user's PIN hash is kept out of the sealed events, in
+# ``pins``, keyed with the install key and bound to the user's name and the credential id the
+# event carries (app/store/credentials.py); ``users.credential`` names it. ``pins`` is no read
+# model: the log cannot give it back, and a rebuild leaves it alone. The user events are indexed
+# by the name they are about, so that a sign-in reads one user's events from the chain.
+USER_EVENTS = ("user_added", "role_changed", "pin_changed", "sign_in", "sign_in_failed", "user_locked",
+               "user_unlocked")
+USER_EVENTS_WHERE = "type IN (" + ", ".join(f"'{t}'" for t in USER_EVENTS) + ")"
+USER_NAME = "json_extract(body, '$.data.name')"
+
+
+def _v6_pins(db: sqlite_utils.Database) -> None:
+    db["pins"].create({"credential": str, "name": str, "salt": str, "pin_hash": str, "kdf": str}, pk="credential")
+    db["users"].add_column("credential", str)
+    db.execute(f"CREATE INDEX IF NOT EXISTS events_by_user ON events ({USER_NAME}, seq) WHERE {USER_EVENTS_WHERE}")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
     (3, "logs", _v3_logs),
     (4, "hold", _v4_hold),
     (5, "releases", _v5_releases),
+    (6, "pins", _v6_pins),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")

@@ -1,13 +1,16 @@
-"""People: users with roles, PINs kept only as salted scrypt hashes, sign-in with lockout.
+"""People: users with roles, PINs kept out of the log and keyed with the install key, sign-in
+with lockout.
 
-Every change and every sign-in attempt is an event in the audit log, and the ``users`` read
-model is rebuilt from those events, so an account's history is as tamper-evident as the rest.
+Every change and every sign-in attempt is an event in the audit log. What a sign-in decides by
+(the user's role, whether the account is locked, how many wrong PINs in a row, which PIN) is
+taken from those events themselves, each checked against its hash and seal (``account``), never
+from the ``users`` read model, which a plain ``UPDATE`` could change (issue 26); the read model
+is for lists, and ``audit verify`` compares it with the log.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,14 +19,14 @@ from pathlib import Path
 
 from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 
-from . import rows
+from . import chain, credentials, rows
 from .log import AuditLog
 from .reading import log_meta, read_db
+from .schema import USER_EVENTS_WHERE, USER_NAME
 
 MAX_FAILURES = 5
 LOCKOUT = timedelta(minutes=15)
-# scrypt: memory-hard; n=2**14, r=8 takes 16 MiB and about 40 ms per PIN on this machine
-KDF = {"name": "scrypt", "n": 2 ** 14, "r": 8, "p": 1}
+KDF = credentials.KDF
 
 
 class UserError(ValueError):
@@ -43,22 +46,60 @@ class Session:
 
 
 def check_pin(pin: str) -> None:
-    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12 or not pin.isascii():
-        raise UserError("a PIN is 4 to 12 digits")
+    try:
+        credentials.check_pin(pin)
+    except ValueError as e:
+        raise UserError(str(e)) from None
 
 
-def hash_pin(pin: str, salt: bytes, kdf: dict = KDF) -> str:
-    return hashlib.scrypt(pin.encode(), salt=salt, n=kdf["n"], r=kdf["r"], p=kdf["p"], maxmem=64 * 2 ** 20,
-                          dklen=32).hex()
+class ChainError(UserError):
+    """A user's event read for a sign-in does not match its hash or seal: the log was changed."""
 
 
-def _kdf_text(kdf: dict) -> str:
-    return f"{kdf['name']}:n={kdf['n']},r={kdf['r']},p={kdf['p']}"
+def fold(account: dict | None, seq: int, time: str, type_: str, actor: str, data: dict) -> dict | None:
+    """One user event folded into the account it is about, as the ``users`` read model folds it
+    (app/store/read_models.py): the same fields, from the chain."""
+    if type_ == "user_added":
+        return {"name": data["name"], "role": data["role"], "salt": data.get("salt"), "pin_hash": data.get("pin_hash"),
+                "kdf": data.get("kdf"), "failures": 0, "locked_until": None, "locked_by": None, "created": time,
+                "credential": data.get("credential")}
+    if account is None:
+        return None
+    a = dict(account)
+    if type_ == "role_changed":
+        a["role"] = data["role"]
+    elif type_ == "pin_changed":
+        a.update(salt=data.get("salt"), pin_hash=data.get("pin_hash"), kdf=data.get("kdf"),
+                 credential=data.get("credential"), failures=0)
+    elif type_ == "sign_in":
+        if a["locked_by"] is None:
+            a.update(failures=0, locked_until=None)
+    elif type_ == "sign_in_failed":
+        a.update(failures=data["failures"], locked_until=data.get("locked_until"))
+    elif type_ == "user_locked":
+        a.update(locked_by=actor, locked_until=data.get("until"))
+    elif type_ == "user_unlocked":
+        a.update(locked_by=None, locked_until=None, failures=0)
+    return a
 
 
-def _kdf_parse(text: str) -> dict:
-    name, params = text.split(":", 1)
-    return {"name": name, **{k: int(v) for k, v in (x.split("=") for x in params.split(","))}}
+def account(log: AuditLog, name: str) -> dict | None:
+    """The user ``name`` as the log's own events give it (None if never added): every event
+    about the user (read through an index of them by name), each checked against its hash and
+    its seal with the install key, so that neither the read model nor an event's body can be
+    changed to sign someone in with another role or past a lockout."""
+    found = log.rows(f"SELECT seq, time, type, actor, body, prev_hash, hash, hmac FROM events "
+                     f"WHERE {USER_NAME} = ? AND {USER_EVENTS_WHERE} ORDER BY seq", (name,))
+    a = None
+    for seq, time, type_, actor, body, prev, h, mac in found:
+        if chain.link(prev, body) != h or not chain.seal_ok(log.key, h, mac):
+            raise ChainError(f"row {seq} of the audit log ({type_} of {name}) does not match its seal: the log was "
+                             "changed ('pitdesk audit verify' names the first bad row); nobody signs in on it")
+        b = json.loads(body)
+        if (b["seq"], b["time"], b["type"], b["actor"]) != (seq, time, type_, actor) or b["data"].get("name") != name:
+            raise ChainError(f"row {seq} of the audit log ({type_}) differs from its sealed body; nobody signs in on it")
+        a = fold(a, seq, time, type_, actor, b["data"])
+    return a
 
 
 def _check_name(name: str) -> None:
@@ -70,7 +111,8 @@ _LISTED = ("name", "role", "created", "failures", "locked_until", "locked_by")
 
 
 def _listed(r: dict) -> dict:
-    return {k: r[k] for k in _LISTED}  # never the salt or the PIN hash
+    # never the salt or the PIN hash; a PIN logged before issue 26 is in the sealed log: re-set it
+    return {**{k: r[k] for k in _LISTED}, "pin": "keyed" if r.get("credential") else "in the log: re-set it"}
 
 
 def list_users(db: Path) -> list[dict]:
@@ -92,23 +134,25 @@ class Users:
         self._salt = salt
 
     def get(self, name: str) -> dict | None:
-        rows = self.log.query("SELECT * FROM users WHERE name = ?", (name,))
-        return rows[0] if rows else None
+        """The user as the log's events give it (``account``), not as the read model holds it."""
+        return account(self.log, name)
 
     def list(self) -> list[dict]:
         return [_listed(r) for r in self.log.query("SELECT * FROM users ORDER BY name")]
 
-    def _credential(self, pin: str) -> dict:
+    def _credential(self, name: str, pin: str) -> tuple[dict, Callable]:
+        """The event's part of a new PIN (its credential's id, no PIN material) and the
+        ``prepare`` that keeps the keyed hash in ``pins`` (app/store/credentials.py)."""
         check_pin(pin)
-        salt = self._salt(16)
-        return {"salt": salt.hex(), "pin_hash": hash_pin(pin, salt), "kdf": _kdf_text(KDF)}
+        credential, prepare = credentials.make(self.log.key, name, pin, self._salt)
+        return {"credential": credential}, prepare
 
     def create_administrator(self, name: str, pin: str, now: datetime) -> None:
         """First run: the first user, an administrator; refused once any user exists."""
         _check_name(name)
         if self.log.query("SELECT 1 FROM users LIMIT 1"):
             raise UserError("users already exist; an administrator adds users with 'pitdesk users add'")
-        self._write(rows.first_administrator(now, name, self._credential(pin)))
+        self._write(rows.first_administrator(now, name, *self._credential(name, pin)))
 
     def add(self, by: Session, name: str, role: str, pin: str, now: datetime) -> None:
         self._admin(by, "add users")
@@ -117,14 +161,14 @@ class Users:
             raise UserError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
         if self.get(name):
             raise UserError(f"user {name!r} already exists")
-        self._write(rows.user_added(now, by.name, by.role, name, role, self._credential(pin)))
+        self._write(rows.user_added(now, by.name, by.role, name, role, *self._credential(name, pin)))
 
     def change_pin(self, by: Session, name: str, pin: str, now: datetime) -> None:
         if by.name != name:
             self._admin(by, "change another user's PIN")
         if not self.get(name):
             raise UserError(f"no user {name!r}")
-        self._write(rows.pin_changed(now, by.name, by.role, name, self._credential(pin)))
+        self._write(rows.pin_changed(now, by.name, by.role, name, *self._credential(name, pin)))
 
     def lock(self, by: Session, name: str, now: datetime) -> None:
         self._admin(by, "lock users")
@@ -180,8 +224,7 @@ class Users:
         if user["locked_until"] and now < datetime.fromisoformat(user["locked_until"]):
             self._write(rows.sign_in_failed(now, name, user["role"], "locked", user["failures"], user["locked_until"]))
             raise SignInError(f"{name} is locked until {user['locked_until']} after {MAX_FAILURES} wrong PINs")
-        good = isinstance(pin, str) and hmac.compare_digest(
-            hash_pin(pin, bytes.fromhex(user["salt"]), _kdf_parse(user["kdf"])), user["pin_hash"])
+        good = credentials.matches(self.log.key, self.log.rows, user, pin)
         if not good:
             failures = (0 if user["locked_until"] else user["failures"]) + 1
             until = (now + LOCKOUT).isoformat() if failures >= MAX_FAILURES else None

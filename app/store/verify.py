@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,8 @@ class Finding:
     seq: int
     kind: str
     detail: str
+    # a read model that differs from the log: {"table", "key", "log", "stored"} (app.store.derive)
+    where: dict | None = None
 
     def __str__(self) -> str:
         return f"row {self.seq}: {self.kind}: {self.detail}"
@@ -50,6 +52,9 @@ class Report:
     last_batch: dict | None = None
     wal: dict | None = None  # the -wal file beside the database, if any, and whether it was read
     backup: dict | None = None  # what a backup's own sealed head says (app.store.backup)
+    seals: str = "checked"      # or "not checked" (no key, or not the key that sealed the log)
+    seals_why: str | None = None
+    read_models: str | None = None  # "checked": derived from the log and compared, row for row
 
     @property
     def ok(self) -> bool:
@@ -58,7 +63,9 @@ class Report:
     def as_json(self) -> dict:
         return {"ok": self.ok, "rows": self.rows, "head": {"seq": self.last_seq, "hash": self.last_hash},
                 "first_bad": None if self.ok else {"seq": self.finding.seq, "kind": self.finding.kind,
-                                                   "detail": self.finding.detail},
+                                                   "detail": self.finding.detail, **(self.finding.where or {})},
+                "seals": self.seals, **({"seals_why": self.seals_why} if self.seals_why else {}),
+                "read_models": self.read_models,
                 "head_checked": self.head_checked, "last_batch": self.last_batch, "wal": self.wal,
                 "backup": self.backup, "notes": self.notes}
 
@@ -67,23 +74,36 @@ class Report:
 Row = tuple[int, str, str | None, str, str, str, str, str, str, str]
 
 
-def verify_rows(rows: Iterable[Row], key: bytes, head: dict | list[dict] | None = None) -> Report:
+def verify_rows(rows: Iterable[Row], key: bytes | None, head: dict | list[dict] | None = None,
+                fold: Callable[[int, dict], None] | None = None,
+                locate: Callable[[str], int | None] | None = None) -> Report:
     """Check every row; then each head recorded outside (a dict, or a list of them: every one
-    must be on the chain, the finding with the lowest row number is reported)."""
+    must be on the chain, the finding with the lowest row number is reported). ``key`` None:
+    the chain only, the seals not checked. ``fold(seq, body)`` is handed each good row's parsed
+    body (the read models derived in the same pass, app.store.derive). ``locate(hash)``: the
+    row holding a hash, to say where a row that does not link to the one before links to.
+
+    Only the hashes of the heads to check are kept, not every row's (a million rows would hold
+    some 200 MB of them)."""
     rep = Report()
+    if key is None:
+        rep.seals = "not checked"
     expected, prev = 1, chain.GENESIS
+    heads = [head] if isinstance(head, dict) else list(head or [])
+    wanted = {h["hash"] for h in heads} | {h["pending"][1] for h in heads if h.get("pending")}
     seen_hashes: dict[str, int] = {}
+    link, loads, seal_ok = chain.link, json.loads, chain.seal_ok
     for seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac, *line in rows:
         if seq != expected:
             kind = "deleted" if seq > expected else "reordered"
             rep.finding = Finding(expected, kind, f"sequence {expected} is missing; the next row is {seq}"
                                   if seq > expected else f"sequence {seq} appears again after {expected - 1}")
             return rep
-        if chain.link(prev_hash, body) != row_hash:
+        if link(prev_hash, body) != row_hash:
             rep.finding = Finding(seq, "edited", "the sealed body does not match its hash")
             return rep
         try:
-            b = json.loads(body)
+            b = loads(body)
         except ValueError:
             rep.finding = Finding(seq, "edited", "the body is not JSON")
             return rep
@@ -94,29 +114,36 @@ def verify_rows(rows: Iterable[Row], key: bytes, head: dict | list[dict] | None 
             rep.finding = Finding(seq, "reordered", f"the row holds the sealed body of row {b.get('seq')}")
             return rep
         if prev_hash != prev:
-            where = seen_hashes.get(prev_hash)
+            where = locate(prev_hash) if locate is not None else None
             rep.finding = Finding(seq, "reordered" if where else "deleted",
                                   "the row does not link to the row before it" +
                                   (f" (it links to row {where})" if where else "; a row before it was removed"))
             return rep
-        for col, value in zip(COLUMNS, (time, table, type_, actor, role)):
-            if b.get(col) != value:
-                rep.finding = Finding(seq, "edited", f"column {col!r} reads {value!r}, the sealed body {b.get(col)!r}")
-                return rep
+        if (b.get("time"), b.get("table"), b.get("type"), b.get("actor"), b.get("role")) != \
+                (time, table, type_, actor, role):
+            col, value = next((c, v) for c, v in zip(COLUMNS, (time, table, type_, actor, role)) if b.get(c) != v)
+            rep.finding = Finding(seq, "edited", f"column {col!r} reads {value!r}, the sealed body {b.get(col)!r}")
+            return rep
         if line and line[0] != b:
             k = next((k for k in sorted(set(line[0]) | set(b)) if line[0].get(k) != b.get(k)), "?")
             rep.finding = Finding(seq, "edited", f"field {k!r} of the line reads {line[0].get(k)!r}, "
                                                  f"the sealed body {b.get(k)!r}")
             return rep
-        if not chain.seal_ok(key, row_hash, mac):
+        if key is not None and not seal_ok(key, row_hash, mac):
             rep.finding = Finding(seq, "forged", "the seal does not match: the row was not written with this "
                                                  "install's key")
             return rep
-        seen_hashes[row_hash] = seq
+        if row_hash in wanted:
+            seen_hashes[row_hash] = seq
+        if fold is not None:
+            try:
+                fold(seq, b)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                rep.finding = Finding(seq, "edited", f"the row cannot be folded into the read models ({e!r})")
+                return rep
         prev, expected = row_hash, seq + 1
         rep.rows += 1
         rep.last_seq, rep.last_hash = seq, row_hash
-    heads = [head] if isinstance(head, dict) else list(head or [])
     findings = []
     checked = []
     for h in heads:
@@ -176,6 +203,23 @@ def _pending(rep: Report, seen: dict[str, int], h: dict) -> Finding | None:
     if where:
         return Finding(ps, "reordered", f"the head recorded {source} for row {ps} is at row {where}")
     return Finding(ps, "edited", f"row {ps} differs from the head recorded {source} for the batch being committed")
+
+
+def db_locate(conn: sqlite3.Connection) -> Callable[[str], int | None]:
+    """The row holding a hash, looked up only when a row does not link (no index: once)."""
+    def locate(h: str) -> int | None:
+        r = conn.execute("SELECT seq FROM events WHERE hash = ?", (h,)).fetchone()
+        return r[0] if r else None
+    return locate
+
+
+def export_locate(path: Path) -> Callable[[str], int | None]:
+    def locate(h: str) -> int | None:
+        for row in export_rows(path):
+            if row[8] == h:
+                return row[0]
+        return None
+    return locate
 
 
 def db_rows(conn: sqlite3.Connection) -> Iterator[Row]:

@@ -40,6 +40,14 @@ class WriteBehind:
         self.flush()
         return self.log.query(sql, params)
 
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        self.flush()
+        return self.log.rows(sql, params)
+
+    @property
+    def key(self) -> bytes:
+        return self.log.key
+
     @property
     def projector(self):
         self.flush()

@@ -29,7 +29,7 @@ def pin_edit() -> QLineEdit:
     pin = QLineEdit()
     pin.setObjectName("pin")
     pin.setEchoMode(QLineEdit.EchoMode.Password)
-    pin.setMaxLength(12)
+    pin.setMaxLength(32)
     pin.setInputMethodHints(Qt.InputMethodHint.ImhDigitsOnly | Qt.InputMethodHint.ImhSensitiveData)
     return pin
 

@@ -119,13 +119,17 @@ def test_a_backup_whose_sealed_head_was_changed_or_removed_says_so(tmp_path, hom
 
 
 def test_a_backup_checked_with_another_install_key_is_forged(tmp_path, home):
+    """Named with --key, a key that did not seal the copy finds it forged; this install's own
+    other key checks the chain and says the seals were not checked (issue 26, finding 5)."""
     db, out = tmp_path / "audit.db", tmp_path / "backup.db"
     build(db, 5)
     backup(home, db, out)
     other = tmp_path / "other-home"
     other.mkdir()
     (other / "install.key").write_text(secrets.token_hex(32) + "\n")
-    assert first_bad(other, "--db", str(out))[:2] == (1, "forged")
+    assert first_bad(other, "--db", str(out), "--key", str(other / "install.key"))[:2] == (1, "forged")
+    rc, res, err = cli(other, "audit", "verify", "--db", str(out))
+    assert rc == 0 and res["seals"] == "not checked" and res["backup"] is None, (rc, res, err)
 
 
 def test_a_backup_never_replaces_a_file_and_names_what_is_wrong(tmp_path, home):
