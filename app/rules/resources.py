@@ -594,7 +594,10 @@ DEFAULT_PROFILE = "casino"
 
 @cache
 def profile(name: str = DEFAULT_PROFILE) -> Profile:
-    path = RESOURCES / "rules" / f"{name}.toml"
-    if not path.exists():
-        raise ResourceError(f"unknown rule profile {name!r}; known: {', '.join(names('rules'))}")
-    return load_profile_file(path)
+    # a name is one of the profiles' files, never a path: anything else is unknown before a file
+    # is looked for (a name of 5,000 characters made the file system refuse it, a traceback)
+    known = names("rules")
+    if not isinstance(name, str) or name not in known:
+        shown = name if not isinstance(name, str) or len(name) <= 64 else f"{name[:64]}... ({len(name)} characters)"
+        raise ResourceError(f"unknown rule profile {shown!r}; known: {', '.join(known)}")
+    return load_profile_file(RESOURCES / "rules" / f"{name}.toml")
