@@ -10,19 +10,9 @@ from pathlib import Path
 import pytest
 
 from app.store import checkpoint, paths
-from app.workstation import config
 from app.workstation.errors import LogStopped
-from app.workstation.workstation import Workstation
 from tests.support.store import attacker
-from tests.support.workstation import DEALER, FLOOR, ROUNDS_FLOOR_TOML, open_ws
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = sorted((ROOT / "docs" / "rounds").glob("*.json"))[0]
-
-
-def reopen(tmp_path, clock) -> Workstation:
-    return Workstation(config.parse(ROUNDS_FLOOR_TOML, "floor.toml"), tmp_path / "pit.db", clock=clock)
-
+from tests.support.workstation import DEALER, FLOOR, edit_settlement, reopen, settled_log
 
 def rows(db: Path) -> int:
     conn = sqlite3.connect(db)
@@ -30,18 +20,6 @@ def rows(db: Path) -> int:
         return conn.execute("SELECT count(*) FROM events").fetchone()[0]
     finally:
         conn.close()
-
-
-def settled_log(tmp_path, monkeypatch, clock) -> int:
-    """A log with one settled round; the settlement's row number."""
-    ws = open_ws(tmp_path, monkeypatch, clock)
-    try:
-        obj = json.loads(EXAMPLE.read_text())
-        ws.people.sign_in(*DEALER)
-        ws.rounds.load(obj["profile"], obj)
-        return ws.rounds.settle(obj["profile"]).result.settlement
-    finally:
-        ws.close()
 
 
 def checked_to(ws) -> int | None:
@@ -52,13 +30,7 @@ def checked_to(ws) -> int | None:
 def test_a_log_with_a_settlement_edited_in_its_body_is_opened_read_only_naming_the_row(tmp_path, monkeypatch, clock):
     seq = settled_log(tmp_path, monkeypatch, clock)
     db = tmp_path / "pit.db"
-    with attacker(db) as conn:
-        body = conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()[0]
-        b = json.loads(body)
-        assert b["type"] == "settlement"
-        b["data"]["house_net_cents"] = b["data"].get("house_net_cents", 0) + 1_000_000
-        conn.execute("UPDATE events SET body = ? WHERE seq = ?",
-                     (json.dumps(b, sort_keys=True, separators=(",", ":")), seq))
+    edit_settlement(db, seq)
     before = rows(db)
     ws = reopen(tmp_path, clock)
     try:
