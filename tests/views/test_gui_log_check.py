@@ -33,6 +33,8 @@ def test_a_log_that_fails_its_check_is_said_in_a_red_banner_naming_the_row(theme
         assert w.banner.property("level") == "red"
         assert f"failed its check at row {seq} (edited)" in text and "pitdesk audit verify" in text
         assert w.bridge.stopped and not w.bridge.timer.isActive()
+        # read-only: the floor as logged is still painted under the banner
+        assert set(w.floor.tiles) >= {"T1", "section6"}
     finally:
         close_window(w, ws)
     assert rows(db) == before
