@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from . import chain, heads, paths
+from . import chain, checkpoint, heads, paths
 from .holder import location_fault
 from .read_models import STATEFUL, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
@@ -139,6 +139,7 @@ class AuditLog:
                              f"{location_fault(self.path) or e.strerror or e}") from None
         self.key = key if key is not None else paths.install_key()
         self.stopped: str | None = None
+        self._failed_check = False     # stopped by the start-up check (check()): still read
         self._lock = threading.Lock()  # readers share the connection with the writer
         self._closed = False           # the connection is closed (close()): reads are refused
         self._open(busy_timeout)
@@ -216,7 +217,8 @@ class AuditLog:
     def projector(self) -> Projector:
         """The tables' engine states, brought up to date with rows another process appended."""
         with self._lock:
-            if not self.stopped:
+            # a log that failed its start-up check is read (read-only), though nothing is written
+            if not self.stopped or (self._failed_check and not self._closed):
                 try:
                     self._catch_up(self._conn)
                     if self._projector is None:
@@ -234,6 +236,20 @@ class AuditLog:
                 except sqlite3.Error:
                     pass  # the states so far; the writer reports a database that fails
             return self._projector if self._projector is not None else Projector()
+
+    def check(self) -> checkpoint.Checked:
+        """The start-up check (app/store/checkpoint.py): every row since the last check recorded,
+        the head file and the checkpoint's own row. A log that fails stops here, before anything
+        is written on top of it: every write is refused, naming the row and the kind."""
+        with self._lock:
+            try:
+                done = checkpoint.check(self._conn, self.key, self.db_id, self._head_path)
+            except (sqlite3.Error, OSError, heads.HeadError) as e:
+                done = checkpoint.Checked(0, 0, 0, 0.0, checkpoint.Finding(0, "unreadable", str(e)))
+            if done.finding is not None and not self.stopped:
+                self.stopped = done.stopped(self.path)
+                self._failed_check = True
+        return done
 
     def listen(self, listener: Callable[[list[Logged]], None]) -> None:
         """Hand ``listener`` every row committed from now on, in order, as a list per commit (this

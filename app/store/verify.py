@@ -76,22 +76,26 @@ Row = tuple[int, str, str | None, str, str, str, str, str, str, str]
 
 def verify_rows(rows: Iterable[Row], key: bytes | None, head: dict | list[dict] | None = None,
                 fold: Callable[[int, dict], None] | None = None,
-                locate: Callable[[str], int | None] | None = None) -> Report:
+                locate: Callable[[str], int | None] | None = None,
+                after: tuple[int, str] = (0, chain.GENESIS)) -> Report:
     """Check every row; then each head recorded outside (a dict, or a list of them: every one
     must be on the chain, the finding with the lowest row number is reported). ``key`` None:
     the chain only, the seals not checked. ``fold(seq, body)`` is handed each good row's parsed
     body (the read models derived in the same pass, app.store.derive). ``locate(hash)``: the
     row holding a hash, to say where a row that does not link to the one before links to.
+    ``after``: the rows start after this (seq, hash), already checked (the start-up check,
+    app/store/checkpoint.py); ``rows`` counts only the rows after it.
 
     Only the hashes of the heads to check are kept, not every row's (a million rows would hold
     some 200 MB of them)."""
     rep = Report()
     if key is None:
         rep.seals = "not checked"
-    expected, prev = 1, chain.GENESIS
+    expected, prev = after[0] + 1, after[1]
+    rep.last_seq, rep.last_hash = after
     heads = [head] if isinstance(head, dict) else list(head or [])
     wanted = {h["hash"] for h in heads} | {h["pending"][1] for h in heads if h.get("pending")}
-    seen_hashes: dict[str, int] = {}
+    seen_hashes: dict[str, int] = {after[1]: after[0]} if after[0] and after[1] in wanted else {}
     link, loads, seal_ok = chain.link, json.loads, chain.seal_ok
     for seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac, *line in rows:
         if seq != expected:

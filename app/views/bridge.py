@@ -42,7 +42,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.workstation.changes import Changes
+from app.workstation.changes import NOTHING, Changes
 from app.workstation.errors import LogStopped
 
 from app.qt import QObject, Qt, QTimer, Signal
@@ -183,7 +183,14 @@ class Bridge(QObject):
     def _pump_work(self, wanted: _Wanted) -> Update:
         now = self.clock()
         # the idle sign-out is the workstation's rule; the pump is only when it is asked
-        changes = self.ws.live.pump(now) | self.ws.people.expire_idle(now)
+        try:
+            changes = self.ws.live.pump(now) | self.ws.people.expire_idle(now)
+        except LogStopped as e:
+            if self._reads.tick is None:
+                # a log that failed its start-up check, opened read-only: the floor as logged is
+                # painted once, under the banner (issue 26)
+                e.update = self._read(NOTHING, now, wanted)
+            raise
         return self._read(changes, now, wanted)
 
     def _pumped(self, update: Update) -> None:
@@ -201,6 +208,9 @@ class Bridge(QObject):
         self._pumping = False
         self._again = False
         if isinstance(error, LogStopped):
+            update = getattr(error, "update", None)
+            if update is not None:
+                self.changed.emit(update)
             self._stop(error)          # nothing more can be written: the banner says why
         elif str(error) != self._last_error:
             self._last_error = str(error)   # said once, not every 100 ms

@@ -113,6 +113,9 @@ class Workstation:
             self.log = AuditLog(path, commit_every=commit_every)
         except (StoreError, OSError, KeyError) as e:   # KeyError: the install key (app/store/paths.py)
             raise LogStopped(str(e).strip("'\"")) from None
+        # the log checked before anything is written: one that fails is opened read-only, every
+        # write refused naming the row and the kind (app/store/checkpoint.py, issue 26)
+        self.startup_check = self.log.check()
         self._setups = {t.id: t for t in config.tables}
         try:
             self.journal = Journal(self.log, self._setups, meters.latest(self.log))

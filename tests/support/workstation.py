@@ -62,3 +62,36 @@ def open_ws(tmp_path, monkeypatch, clock, text=ROUNDS_FLOOR_TOML, db="pit.db"):
     w = Workstation(config.parse(text, "floor.toml"), tmp_path / db, clock=clock)
     add_demo_users(w)
     return w
+
+
+# -- a log edited while the workstation was closed (issue 26, app/store/checkpoint.py) ------------
+def settled_log(tmp_path, monkeypatch, clock) -> int:
+    """The rounds floor's log ``tmp_path/pit.db`` with one settled round; the settlement's row."""
+    import json
+    from pathlib import Path
+    example = sorted((Path(__file__).resolve().parents[2] / "docs" / "rounds").glob("*.json"))[0]
+    ws = open_ws(tmp_path, monkeypatch, clock)
+    try:
+        obj = json.loads(example.read_text())
+        ws.people.sign_in(*DEALER)
+        ws.rounds.load(obj["profile"], obj)
+        return ws.rounds.settle(obj["profile"]).result.settlement
+    finally:
+        ws.close()
+
+
+def edit_settlement(db, seq: int) -> None:
+    """A settlement's amount edited inside ``events.body``, with the triggers dropped and put back."""
+    import json
+    from tests.support.store import attacker
+    with attacker(db) as conn:
+        b = json.loads(conn.execute("SELECT body FROM events WHERE seq = ?", (seq,)).fetchone()[0])
+        assert b["type"] == "settlement"
+        b["data"]["house_net_cents"] = b["data"].get("house_net_cents", 0) + 1_000_000
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (json.dumps(b, sort_keys=True, separators=(",", ":")),
+                                                                   seq))
+
+
+def reopen(tmp_path, clock) -> Workstation:
+    """The rounds floor's workstation on ``tmp_path/pit.db`` again, adding nobody."""
+    return Workstation(config.parse(ROUNDS_FLOOR_TOML, "floor.toml"), tmp_path / "pit.db", clock=clock)
