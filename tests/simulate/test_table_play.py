@@ -54,8 +54,12 @@ def test_over_simulated_hours_every_settlement_slip_and_request_agrees_with_the_
     """Hours of the demo's rounds (3600 an hour at each table for two minutes: four hours at the
     demo's pace), calm or in a storm of faults."""
     tmp = tmp_path_factory.mktemp("floor")
-    import os
-    os.environ["PITDESK_HOME"] = str(tmp / "home")
+    with pytest.MonkeyPatch.context() as mp:   # a fixture's monkeypatch would last across examples
+        mp.setenv("PITDESK_HOME", str(tmp / "home"))
+        play_and_check(tmp, seed, busy)
+
+
+def play_and_check(tmp, seed: int, busy: bool) -> None:
     # in a storm the supervisor acknowledges what stops a table (a misread waits for a person)
     ws = play_demo(tmp / "demo.db", Pace(rounds_per_hour=3600, busy=busy), seed, supervise if busy else
                    (lambda ws: False), 120)
