@@ -85,6 +85,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QLineEdit,
+    QMenu,
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,

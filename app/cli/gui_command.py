@@ -271,7 +271,7 @@ def _window(app, ws, args, size) -> int:
     if args.view:
         window.show_view(args.view)
     if size is not None:
-        window.resize(*size)
+        window.set_size(*size)
     window.show()
     window.start()
     outcome = {"code": 0}
@@ -279,7 +279,7 @@ def _window(app, ws, args, size) -> int:
     if args.screenshot:
         def shoot():
             if size is not None:
-                window.resize(*size)
+                window.set_size(*size)
             app.processEvents()
             path = Path(args.screenshot)
             path.parent.mkdir(parents=True, exist_ok=True)

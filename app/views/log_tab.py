@@ -15,13 +15,14 @@ from . import theme
 from .log_columns import COLUMNS, recorder
 from .log_models import LogModel
 from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                    QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
+                    QMenu, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
 from .widgets import say
 
 EVERY_TABLE = "Every table"
 TIME_HINT = "2026-11-21 14:00"
 TEXT_SCALE = 1.1       # the rows, times the base font: read at arm's length
+KEEP_COLUMNS = 3       # never hidden to fit: the key, the time, the table
 
 
 def write_csv(path: str, titles: list[str], chunks, record) -> int:
@@ -84,6 +85,9 @@ class LogTabPage(QWidget):
         self.count = QLabel()
         self.count.setObjectName("count")
         self.count.setFont(theme.font(1.2, bold=True))
+        self.columns_note = QLabel()
+        self.columns_note.setObjectName("columns_note")
+        theme.set_dim(self.columns_note)
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setFont(theme.font(1.1, bold=True))
@@ -109,9 +113,17 @@ class LogTabPage(QWidget):
         h.setStretchLastSection(True)
         h.setSortIndicatorShown(True)
         fm, hm = self.view.fontMetrics(), h.fontMetrics()
-        for n, c in enumerate(self.model.columns):
-            # as wide as its usual words (a time to the second, a name), or its title and the sort mark
-            h.resizeSection(n, max(fm.horizontalAdvance("0" * c.chars) + 14, hm.horizontalAdvance(c.title) + 34))
+        # as wide as its usual words (a time to the second, a name), or its title and the sort mark
+        self.widths = [max(fm.horizontalAdvance("0" * c.chars) + 14, hm.horizontalAdvance(c.title) + 34)
+                       for c in self.model.columns]
+        for n, w in enumerate(self.widths):
+            h.resizeSection(n, w)
+        # the columns that do not fit are hidden from the right (the first are what is read first);
+        # a right click on a heading shows or hides any column, and the choice is kept
+        self.chosen: dict[int, bool] = {}
+        h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        h.customContextMenuRequested.connect(lambda pos: self.column_menu().popup(h.mapToGlobal(pos)))
+        h.setToolTip("Right-click a heading to show or hide columns")
         time_col = next(n for n, c in enumerate(self.model.columns) if c.field == tab.time_field)
         h.setSortIndicator(time_col, Qt.SortOrder.DescendingOrder)
         self.view.setSortingEnabled(True)      # a click on a header: model.sort, a new query
@@ -125,12 +137,56 @@ class LogTabPage(QWidget):
         bar.addWidget(self.apply_button)
         bar.addWidget(self.clear_button)
         bar.addStretch(1)
+        bar.addWidget(self.columns_note)
         bar.addWidget(self.count)
         box = QVBoxLayout(self)
         box.setContentsMargins(8, 6, 8, 6)
         box.addLayout(bar)
         box.addWidget(self.error)
         box.addWidget(self.view, 1)
+
+    # -- columns ------------------------------------------------------------------------------------
+    def fit_columns(self) -> None:
+        """Show the columns that fit the list's width, in their order, and those a person chose."""
+        h = self.view.horizontalHeader()
+        room = self.view.viewport().width()
+        used, full = 0, False
+        for n, w in enumerate(self.widths):
+            show = self.chosen.get(n)
+            if show is None:
+                show = n < KEEP_COLUMNS or (not full and used + w <= room)
+                full = full or not show
+            if h.isSectionHidden(n) == show:
+                h.setSectionHidden(n, not show)
+            used += w if show else 0
+        hidden = len(self.hidden_columns())
+        self.columns_note.setText(f"{hidden} column{'' if hidden == 1 else 's'} hidden: right-click a heading"
+                                  if hidden else "")
+
+    def hidden_columns(self) -> list[str]:
+        h = self.view.horizontalHeader()
+        return [c.title for n, c in enumerate(self.model.columns) if h.isSectionHidden(n)]
+
+    def column_menu(self) -> QMenu:
+        """Every column, ticked if shown: a person's choice is kept over the fitting."""
+        menu = QMenu(self)
+        menu.setObjectName("columns_menu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        h = self.view.horizontalHeader()
+        for n, c in enumerate(self.model.columns):
+            a = menu.addAction(c.title)
+            a.setCheckable(True)
+            a.setChecked(not h.isSectionHidden(n))
+            a.toggled.connect(lambda on, n=n: self.choose_column(n, on))
+        return menu
+
+    def choose_column(self, n: int, show: bool) -> None:
+        self.chosen[n] = show
+        self.fit_columns()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
 
     def _edit(self, name: str, hint: str) -> QLineEdit:
         e = QLineEdit()

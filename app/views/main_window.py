@@ -23,8 +23,8 @@ from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
 from .round.panel import RoundPanel
-from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QKeySequence, QLabel, QMainWindow,
-                 QMessageBox, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
+from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGuiApplication, QKeySequence, QLabel,
+                 QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import record_view
@@ -99,6 +99,11 @@ COMMANDS = (
             "the shift report shown as a PDF, numbered and logged (a supervisor signed in)"),
     Command("shortcuts", "&Help", "&Shortcuts", "F1", "this list"),
 )
+
+
+def fits_a_screen(window: QRect, screens: list[QRect]) -> bool:
+    """A saved window is restored only if the whole of it lies on one screen's free area."""
+    return any(a.contains(window) for a in screens)
 
 
 class MainWindow(QMainWindow):
@@ -487,10 +492,14 @@ class MainWindow(QMainWindow):
 
     def _restore(self) -> None:
         geometry = self.settings.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1600, 900)
+        restored = isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry)
+        screens = [s.availableGeometry() for s in QGuiApplication.screens()]
+        if not restored or not fits_a_screen(self.geometry(), screens):
+            # the first window (or one saved on a screen no longer there, or larger than this
+            # one) fills the screen's free area: nothing of the floor or the status bar outside
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            self.setGeometry(screen.availableGeometry())
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
@@ -499,6 +508,11 @@ class MainWindow(QMainWindow):
             self.show_view(str(view))
         except ValueError:
             self.show_view("floor")
+
+    def set_size(self, width: int, height: int) -> None:
+        """A window of exactly this size (``gui --size``, a test at a screen's size), not maximized."""
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMaximized)
+        self.resize(width, height)
 
     def save_settings(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

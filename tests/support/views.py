@@ -123,27 +123,30 @@ def claim_hit(qtbot, p: "Pit", seat: int = 2, table: str = "T1") -> None:
     controller.say("hit_pending", seat=seat, line="Natural Royal Flush and Pair", cents=meter)
 
 
-def make_pit(tmp_path, qtbot, monkeypatch, hits: bool = False, view: str | None = None, **kw) -> Pit:
+def make_pit(tmp_path, qtbot, monkeypatch, hits: bool = False, view: str | None = None,
+             size: tuple[int, int] | None = (1600, 900), **kw) -> Pit:
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     clock = Clock()
     ws, devices = open_floor(tmp_path / "audit.db", clock, hits=hits, **kw)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     if view:
         settings.setValue("window/view", view)
-    window = open_window(qtbot, ws, settings, "test floor")
+    window = open_window(qtbot, ws, settings, "test floor", size)
     return Pit(window, ws, devices, clock, settings)
 
 
-def open_window(qtbot, ws, settings: QSettings, title: str, size: tuple[int, int] = (1600, 900)) -> MainWindow:
+def open_window(qtbot, ws, settings: QSettings, title: str,
+                size: tuple[int, int] | None = (1600, 900)) -> MainWindow:
     """The real window over ``ws``, shown and pumping every 30 ms; ``ws`` is closed if the window
-    cannot be made."""
+    cannot be made. ``size`` None: the size the window chooses (saved, or its screen's)."""
     try:
         window = MainWindow(ws, settings=settings, pump_ms=30, title=title)
     except BaseException:
         ws.close()
         raise
     qtbot.addWidget(window)
-    window.resize(*size)
+    if size is not None:
+        window.set_size(*size)
     window.show()
     window.start()
     return window

@@ -1,0 +1,123 @@
+"""The window fits the screen it is on (issue 27, item 2): at a pit workstation's sizes, every
+tile, the status bar and every column of figures lie inside the window, and no figure of money
+is cut short."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.qt import QAbstractItemView, QApplication, QLabel, QRect, QWidget
+from app.views.main_window import MainWindow, fits_a_screen
+from tests.support.views import WAIT_MS, close_pit, make_pit, wait_online
+
+LOGS = ("decks", "dice", "approvals", "alarms", "devices", "irregularities", "slips", "sign_ins", "events")
+VIEWS = ("floor", "table:T1", "round", "alarms", "approvals", "progressive", *(f"logs:{t}" for t in LOGS), "hold",
+         "reports")
+
+
+def _inside(window: QWidget, w: QWidget) -> bool:
+    top_left = w.mapTo(window, w.rect().topLeft())
+    return window.rect().contains(QRect(top_left, w.size()))
+
+
+def _outside(window: MainWindow) -> list[str]:
+    """What of the view shown lies outside the window, or is cut short: tiles, the status bar,
+    columns of a list, labels showing money."""
+    bad = []
+    for name, w in window.floor.tiles.items():
+        if w.isVisible() and not _inside(window, w):
+            bad.append(f"tile {name}")
+    if not _inside(window, window.statusBar()):
+        bad.append("the status bar")
+    page = window.stack.currentWidget()
+    for view in page.findChildren(QAbstractItemView):
+        if not view.isVisible() or not hasattr(view, "horizontalHeader"):
+            continue
+        header, width = view.horizontalHeader(), view.viewport().width()
+        for n in range(header.count()):
+            if header.isSectionHidden(n):
+                continue
+            right = header.sectionViewportPosition(n) + header.sectionSize(n)
+            if right > width + 1:
+                title = view.model().headerData(n, header.orientation()) if view.model() else n
+                bad.append(f"{view.objectName() or type(view).__name__} column {title!r} ends at {right} of {width}")
+    for label in page.findChildren(QLabel):
+        text = label.text()
+        if label.isVisible() and "$" in text and "<" not in text and not label.wordWrap():
+            need = label.fontMetrics().horizontalAdvance(text)
+            if need > label.contentsRect().width() + 1:
+                bad.append(f"label {text!r} needs {need} px, has {label.contentsRect().width()}")
+    return bad
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_every_view_fits_the_window_at_a_pit_screen_size(themed, tmp_path, qtbot, monkeypatch, no_threads_left,
+                                                         size):
+    p = make_pit(tmp_path, qtbot, monkeypatch)
+    try:
+        p.window.set_size(*size)
+        wait_online(qtbot, p)
+        assert (p.window.width(), p.window.height()) == size, "the window's least size is larger than the screen"
+        for spec in VIEWS:
+            if spec == "round":
+                p.window.show_round()
+            else:
+                p.window.show_view(spec)
+            qtbot.wait(60)
+            QApplication.processEvents()
+            assert (p.window.width(), p.window.height()) == size, f"{spec} made the window grow"
+            bad = _outside(p.window)
+            assert not bad, f"{spec} at {size[0]}x{size[1]}: " + "; ".join(bad)
+    finally:
+        close_pit(p)
+
+
+def test_a_first_window_takes_the_free_area_of_its_screen(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
+    p = make_pit(tmp_path, qtbot, monkeypatch, size=None)
+    window = p.window
+    try:
+        free = window.screen().availableGeometry()
+        qtbot.waitUntil(lambda: window.isVisible(), timeout=WAIT_MS)
+        assert window.isMaximized()
+        assert window.width() <= free.width() and window.height() <= free.height()
+        assert window.width() >= free.width() * 0.9 and window.height() >= free.height() * 0.8
+    finally:
+        close_pit(p)
+
+
+def test_a_saved_window_is_restored_only_on_a_screen_it_fits():
+    screen = QRect(0, 0, 1366, 738)
+    assert fits_a_screen(QRect(10, 10, 1200, 700), [screen])
+    assert not fits_a_screen(QRect(0, 0, 1600, 900), [screen]), "the 1600x900 of a larger screen"
+    assert not fits_a_screen(QRect(1400, 0, 800, 600), [screen]), "a window on a screen no longer there"
+    assert fits_a_screen(QRect(1400, 0, 800, 600), [screen, QRect(1366, 0, 1920, 1050)])
+
+
+def test_a_log_hides_what_does_not_fit_and_shows_a_column_a_person_asks_for(themed, tmp_path, qtbot, monkeypatch,
+                                                                          no_threads_left):
+    p = make_pit(tmp_path, qtbot, monkeypatch, size=(1366, 768))
+    try:
+        p.window.show_view("logs:decks")
+        tab = p.window.logs_page.pages["decks"]
+        qtbot.waitUntil(lambda: bool(tab.hidden_columns()), timeout=WAIT_MS)
+        hidden = tab.hidden_columns()
+        assert "Deadline" not in hidden and "Against the deadline" not in hidden, "what is read first stays"
+        assert tab.columns_note.text() == f"{len(hidden)} columns hidden: right-click a heading"
+        # the heading's menu: tick the last hidden column; it shows, and stays shown after a resize
+        menu = tab.column_menu()
+        action = next(a for a in menu.actions() if a.text() == hidden[-1])
+        assert not action.isChecked()
+        action.trigger()
+        assert hidden[-1] not in tab.hidden_columns()
+        p.window.set_size(1400, 768)
+        qtbot.wait(50)
+        assert hidden[-1] not in tab.hidden_columns()
+        menu.close()
+        # and unticking a column the fitting shows hides it
+        menu = tab.column_menu()
+        assert "Changed" not in tab.hidden_columns()
+        next(a for a in menu.actions() if a.text() == "Changed").trigger()
+        assert "Changed" in tab.hidden_columns()
+        menu.close()
+    finally:
+        close_pit(p)
