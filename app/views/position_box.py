@@ -37,6 +37,7 @@ class PositionBox(QFrame):
         self.marks.setWordWrap(True)
         self.order = QLabel()
         self.order.setFont(theme.font(1.1, bold=True))
+        self.order.setWordWrap(True)      # "START · 1st to receive cards" is wider than a seat at 1366
         for lb in (self.title, self.player, self.marks, self.order):
             lb.setAlignment(Qt.AlignmentFlag.AlignHCenter)
             lb.setTextFormat(Qt.TextFormat.PlainText)

@@ -151,6 +151,11 @@ class RecordView(QTableView):
         if not self.property("fitted"):
             QTimer.singleShot(0, self, lambda: fit_columns(self))
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            squeeze_columns(self)
+
 
 def record_view(model, name: str) -> QTableView:
     """A list of records: whole rows selected, the columns sized to their content once rows
@@ -162,9 +167,11 @@ def record_view(model, name: str) -> QTableView:
     v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     v.setAlternatingRowColors(True)
-    v.setWordWrap(False)
+    # a reason or a rule longer than its column wraps onto a taller row: words are never cut
+    v.setWordWrap(True)
     v.verticalHeader().hide()
     h = v.horizontalHeader()
+    h.sectionResized.connect(lambda *_: QTimer.singleShot(0, v, v.resizeRowsToContents))
     h.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     h.setHighlightSections(False)
     source = model.sourceModel() if hasattr(model, "sourceModel") else model
@@ -181,6 +188,13 @@ def record_view(model, name: str) -> QTableView:
             QTimer.singleShot(0, v, lambda: fit_columns(v))
     model.rowsInserted.connect(first_rows)
     model.modelReset.connect(first_rows)
+    # rows as tall as their wrapped words, again whenever they change
+    def rows_again(*_):
+        if not v.property("rows_due"):        # once for all the changes of one pump
+            v.setProperty("rows_due", True)
+            QTimer.singleShot(0, v, lambda: (v.setProperty("rows_due", False), v.resizeRowsToContents()))
+    for signal in (model.rowsInserted, model.modelReset, model.dataChanged, model.layoutChanged):
+        signal.connect(rows_again)
     return v
 
 
@@ -194,8 +208,42 @@ def fit_columns(v: QTableView) -> None:
         v.resizeColumnToContents(n)
         if h.sectionSize(n) > cap:
             h.resizeSection(n, cap)
+    v.setProperty("natural", [h.sectionSize(n) for n in range(h.count())])
+    squeeze_columns(v)
     if v.model().rowCount() and v.isVisible():
         v.setProperty("fitted", True)
+
+
+def squeeze_columns(v: QTableView) -> None:
+    """Columns of words (never of figures) made narrower, the widest first, down to a floor of
+    ten characters, until every column shows in the list's width; their words wrap (issue 27)."""
+    natural = v.property("natural")
+    h = v.horizontalHeader()
+    if not natural or len(natural) != h.count():
+        return
+    source = v.model().sourceModel() if hasattr(v.model(), "sourceModel") else v.model()
+    columns = list(getattr(source, "columns", ()))
+    floor = v.fontMetrics().horizontalAdvance("0" * 10)
+    sizes = list(natural)
+    stretch = [n for n in range(h.count()) if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch]
+    shown = [n for n in range(h.count()) if not h.isSectionHidden(n)]
+    room = v.viewport().width() - sum(floor for n in stretch if n in shown)
+    words = [n for n in shown if n not in stretch and n < len(columns) and not columns[n].numeric]
+    over = sum(sizes[n] for n in shown if n not in stretch) - room
+    while over > 0:
+        wide = [n for n in words if sizes[n] > floor]
+        if not wide:
+            break
+        n = max(wide, key=lambda k: sizes[k])
+        cut = min(over, sizes[n] - floor, max(1, sizes[n] - max((sizes[k] for k in wide if k != n), default=floor)))
+        sizes[n] -= cut
+        over -= cut
+    h.blockSignals(True)
+    for n in shown:
+        if n not in stretch and h.sectionSize(n) != sizes[n]:
+            h.resizeSection(n, sizes[n])
+    h.blockSignals(False)
+    v.resizeRowsToContents()
 
 
 # -- charts ------------------------------------------------------------------------------------

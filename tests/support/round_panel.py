@@ -64,7 +64,7 @@ def open_tables(ws: Workstation, tables: tuple[str, ...]) -> None:
 
 
 def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip_cents: int | None = None,
-                   sim: dict | None = None) -> RoundPit:
+                   sim: dict | None = None, size: tuple[int, int] = (1600, 1000)) -> RoundPit:
     """The rounds floor in the real window; ``shuffler``: T1's simulated shuffler served over TCP
     (``sim``: its SimDevice options instead of the quick, faultless ones)."""
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
@@ -87,8 +87,7 @@ def make_round_pit(tmp_path, qtbot, monkeypatch, *, shuffler: bool = False, slip
     except BaseException:
         ws.close()
         raise
-    window = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "rounds",
-                         (1600, 1000))
+    window = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "rounds", size)
     return RoundPit(window, ws, clock, served)
 
 

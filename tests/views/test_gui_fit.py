@@ -4,11 +4,17 @@ is cut short."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from app.qt import QAbstractItemView, QApplication, QLabel, QRect, QWidget
+from app.qt import QAbstractItemView, QApplication, QLabel, QRect, Qt, QWidget
 from app.views.main_window import MainWindow, fits_a_screen
-from tests.support.views import WAIT_MS, close_pit, make_pit, wait_online
+from tests.support.round_panel import make_round_pit, settle_from_panel, sign_in, type_round
+from tests.support.views import DEALER, WAIT_MS, close_pit, close_window, make_pit, wait_online
+
+ROOT = Path(__file__).resolve().parents[2]
 
 LOGS = ("decks", "dice", "approvals", "alarms", "devices", "irregularities", "slips", "sign_ins", "events")
 VIEWS = ("floor", "table:T1", "round", "alarms", "approvals", "progressive", *(f"logs:{t}" for t in LOGS), "hold",
@@ -22,7 +28,7 @@ def _inside(window: QWidget, w: QWidget) -> bool:
 
 def _outside(window: MainWindow) -> list[str]:
     """What of the view shown lies outside the window, or is cut short: tiles, the status bar,
-    columns of a list, labels showing money."""
+    columns of a list, a label's words."""
     bad = []
     for name, w in window.floor.tiles.items():
         if w.isVisible() and not _inside(window, w):
@@ -41,12 +47,42 @@ def _outside(window: MainWindow) -> list[str]:
             if right > width + 1:
                 title = view.model().headerData(n, header.orientation()) if view.model() else n
                 bad.append(f"{view.objectName() or type(view).__name__} column {title!r} ends at {right} of {width}")
+    for view in page.findChildren(QAbstractItemView):
+        if view.isVisible() and hasattr(view, "horizontalHeader") and view.model() is not None:
+            bad += _cut_cells(view)
     for label in page.findChildren(QLabel):
         text = label.text()
-        if label.isVisible() and "$" in text and "<" not in text and not label.wordWrap():
+        if label.buddy() is not None:
+            text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")   # a mnemonic's mark
+        if label.isVisible() and text and "<" not in text and not label.wordWrap():
             need = label.fontMetrics().horizontalAdvance(text)
             if need > label.contentsRect().width() + 1:
                 bad.append(f"label {text!r} needs {need} px, has {label.contentsRect().width()}")
+    return bad
+
+
+def _cut_cells(view) -> list[str]:
+    """Cells whose words are wider than their column (shown with an ellipsis)."""
+    m, header, fm = view.model(), view.horizontalHeader(), view.fontMetrics()
+    bad = []
+    for row in range(min(m.rowCount(), 40)):
+        for col in range(m.columnCount()):
+            if header.isSectionHidden(col) or (col == m.columnCount() - 1 and header.stretchLastSection()
+                                               and not any(c in str(m.index(row, col).data() or "") for c in "$%")):
+                continue
+            text = str(m.index(row, col).data() or "")
+            width = header.sectionSize(col) - 6          # the cell's margins
+            if view.wordWrap() and " " in text.strip():
+                # wrapped onto the row's height: every line shown
+                tall = fm.boundingRect(QRect(0, 0, width, 100000), Qt.TextFlag.TextWordWrap, text).height()
+                if tall > view.rowHeight(row):
+                    bad.append(f"{view.objectName()} row {row} {text!r} needs {tall} px high, has "
+                               f"{view.rowHeight(row)}")
+                continue
+            need = fm.horizontalAdvance(text)
+            if text and need > width:
+                bad.append(f"{view.objectName() or type(view).__name__} row {row} {text!r} needs {need} px, "
+                           f"has {header.sectionSize(col)}")
     return bad
 
 
@@ -121,3 +157,24 @@ def test_a_log_hides_what_does_not_fit_and_shows_a_column_a_person_asks_for(them
         menu.close()
     finally:
         close_pit(p)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monkeypatch, no_threads_left, size):
+    """Item 3: an opened settlement's win, net and the ledger's reasons whole, before release."""
+    rp = make_round_pit(tmp_path, qtbot, monkeypatch, size=size)
+    w = rp.window
+    try:
+        obj = json.loads((ROOT / "docs" / "rounds" / "casino-house.json").read_text())
+        for s in obj["seats"]:      # into the thousands: $52,000.00 is as wide as a figure gets here
+            s["wagers"] = {k: v * 20 for k, v in s["wagers"].items()}
+            for b in s.get("bettors", []):
+                b["base"] *= 20
+        sign_in(qtbot, w, DEALER)
+        type_round(qtbot, w, obj["profile"], obj)
+        settle_from_panel(qtbot, w)
+        qtbot.wait(60)
+        bad = _outside(w)
+        assert not bad, "; ".join(bad)
+    finally:
+        close_window(w, rp.ws)
