@@ -10,7 +10,7 @@ decides a rule.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from app.workstation.progressive_readout import clock_seconds
 
@@ -18,6 +18,11 @@ from . import theme
 from app.qt import QFrame, QHBoxLayout, QSizePolicy, Qt, QVBoxLayout, QWidget
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 from .widgets import label, put, restyle
+
+
+# what the chart spans: the last hour first (issue 27), wider on request
+SPANS = (("Last hour", timedelta(hours=1)), ("Last 2 hours", timedelta(hours=2)),
+         ("Last 4 hours", timedelta(hours=4)), ("Whole shift", None))
 
 
 class ControllerCard(QFrame):
@@ -28,6 +33,8 @@ class ControllerCard(QFrame):
         from .progressive_chart import MeterChart   # pyqtgraph, the first time a card is made
         self.serial = serial
         self.readout = None
+        self.last: timedelta | None = SPANS[0][1]
+        self.shown: tuple = (None, None)          # the shift's start and the time of the last readout
         self.setObjectName("tile")      # the tiles' frame and its level colours (theme.stylesheet)
         self.setProperty("level", "ok")
         self.setAccessibleName(f"progressive controller {serial}")
@@ -134,5 +141,11 @@ class ControllerCard(QFrame):
                               for h in r.hits if r.since is None or h.time >= r.since],
                              [(h.reset.time, h.reset.cents) for h in r.hits
                               if h.reset is not None and (r.since is None or h.reset.time >= r.since)])
+        self.shown = (r.since, max(now, r.meter_time or now))
         if self.chart.redraw():
-            self.chart.span(r.since, max(now, r.meter_time or now))
+            self.chart.span(*self.shown, self.last)
+
+    def show_last(self, last: timedelta | None) -> None:
+        """The chart's span: the last ``last`` of the shift, or all of it (None)."""
+        self.last = last
+        self.chart.span(*self.shown, last)

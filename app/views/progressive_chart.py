@@ -16,7 +16,7 @@ picture of the cents the readout holds.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
@@ -55,6 +55,8 @@ class MeterChart:
         plot = self.widget.getPlotItem()
         # the major ticks only: a chart a few lines tall (1366x768) keeps its labels apart
         plot.getAxis("left").setStyle(maxTickLevel=0, textFillLimits=[(0, 0.5)])
+        # the meter's axis fits the readings in view (the last hour's), not the whole shift's
+        plot.getViewBox().setAutoVisible(y=True)
         self.curve = plot.plot(pen=pg.mkPen(theme.TEXT, width=2))
         self.curve.setClipToView(True)
         self.curve.setDownsampling(auto=True, method="peak")
@@ -109,8 +111,11 @@ class MeterChart:
         self.curve.setData(self.x[:self.n], self.y[:self.n])
         return True
 
-    def span(self, start: datetime | None, end: datetime | None) -> None:
-        """Show the time from ``start`` to ``end`` (the shift so far)."""
+    def span(self, start: datetime | None, end: datetime | None, last: timedelta | None = None) -> None:
+        """Show the time from ``start`` to ``end`` (the shift so far), or only its ``last`` hour(s):
+        a meter's recent movement is what a supervisor reads, not squeezed against the edge."""
         if start is None or end is None or end <= start:
             return
+        if last is not None:
+            start = max(start, end - last)
         self.widget.getPlotItem().setXRange(clock_seconds(start), clock_seconds(end), padding=0.02)

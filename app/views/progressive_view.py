@@ -16,9 +16,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from . import theme
-from .progressive_card import ControllerCard
+from .progressive_card import SPANS, ControllerCard
 from .progressive_models import HIT_LEVEL, HitModel, MeterRecordModel, RecordRow
-from app.qt import QAction, QGridLayout, QHBoxLayout, QSplitter, Qt, QTabWidget, QTimer, QVBoxLayout, QWidget
+from app.qt import (QAction, QComboBox, QGridLayout, QHBoxLayout, QLabel, QSplitter, Qt, QTabWidget, QTimer,
+                    QVBoxLayout, QWidget)
 from .records import RecordRole
 from .theme import AMBER, LEVEL_MARK, NONE, RED
 from .widgets import label, put, record_view
@@ -51,11 +52,22 @@ class ProgressivePage(QWidget):
         self.empty = label("", 1.3, name="empty")
         self.empty.setText("No progressive controller on this floor.")
         self.empty.hide()
+        # the charts' span: the last hour, or wider up to the whole shift
+        self.span = QComboBox()
+        self.span.setObjectName("chart_span")
+        for text, last in SPANS:
+            self.span.addItem(text, last)
+        self.span.setToolTip("how much of the shift the meters' charts show")
+        self.span.currentIndexChanged.connect(lambda _: self._show_span())
+        span_label = QLabel("&Charts show")
+        span_label.setBuddy(self.span)
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addSpacing(24)
         top.addWidget(self.shift)
         top.addStretch(1)
+        top.addWidget(span_label)
+        top.addWidget(self.span)
 
         self.grid_host = QWidget()
         self.grid = QGridLayout(self.grid_host)
@@ -146,6 +158,10 @@ class ProgressivePage(QWidget):
             self.stale = True
             QTimer.singleShot(0, self, self.refresh)
 
+    def _show_span(self) -> None:
+        for card in self.cards.values():
+            card.show_last(self.span.currentData())
+
     def _place(self, readouts) -> None:
         serials = [r.serial for r in readouts]
         self.empty.setVisible(not serials)
@@ -158,6 +174,7 @@ class ProgressivePage(QWidget):
         cols = 1 if len(serials) == 1 else 2 if len(serials) <= 4 else 3
         for n, s in enumerate(serials):
             card = ControllerCard(s)
+            card.last = self.span.currentData()
             self.cards[s] = card
             self.grid.addWidget(card, n // cols, n % cols)
         rows = (len(serials) + cols - 1) // cols

@@ -7,7 +7,7 @@ pytest-qt's model tester."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from app.views.progressive_models import HitModel, MeterRecordModel, RecordRow
 from app.qt import Qt
@@ -136,3 +136,27 @@ def test_the_progressive_models_pass_the_model_tester(hit_pit, qtbot, qtmodeltes
     qtmodeltester.check(record)
     # a later readout: rows arrive as inserts, the decided hit changes in place
     assert hits.index(0, 0).data(Qt.ItemDataRole.DisplayRole).endswith(("PENDING", "PAID", "DENIED"))
+
+
+def test_the_chart_opens_on_the_last_hour_and_widens_to_the_whole_shift(pit, qtbot):
+    """Item 9 of issue 27: the meter's recent movement, not squeezed against the right edge."""
+    w = pit.window
+    w.show_view("progressive")
+    page = w.progressive_page
+    qtbot.waitUntil(lambda: "PRG-T1" in page.cards and page.cards["PRG-T1"].shown[0] is not None, timeout=WAIT_MS)
+    card = page.cards["PRG-T1"]
+    since, end = card.shown
+    assert end - since > timedelta(hours=1), "the test's clock is more than an hour into the shift"
+
+    def shown_seconds() -> float:
+        (left, right), _ = card.chart.widget.getPlotItem().getViewBox().viewRange()
+        return right - left
+
+    assert page.span.currentText() == "Last hour"
+    assert 3600 <= shown_seconds() <= 3600 * 1.05
+    page.span.setCurrentIndex(page.span.findText("Whole shift"))
+    whole = (end - since).total_seconds()
+    assert whole <= shown_seconds() <= whole * 1.05
+    page.span.setCurrentIndex(page.span.findText("Last 2 hours"))
+    assert 7200 <= shown_seconds() <= 7200 * 1.05 or shown_seconds() >= whole
+    w.show_view("floor")
