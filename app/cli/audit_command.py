@@ -24,7 +24,9 @@ def add_parser(sub) -> None:
     v = asub.add_parser("verify", help="check the whole chain; name the first bad row",
                         description="Check every row's link, hash, columns and seal, and the tail against the head "
                                     "recorded outside the database. Exit 0 if good, 1 naming the first bad row.")
-    v.add_argument("--db", help="the audit database (default: the user data directory)")
+    where = v.add_mutually_exclusive_group()
+    where.add_argument("--db", help="the audit database (default: pitdesk.db in the user data directory)")
+    where.add_argument("--demo", action="store_true", help="the demo floor's log (demo.db, as make run keeps it)")
     v.add_argument("--export", metavar="FILE.jsonl", help="verify an export instead of a database")
     v.add_argument("--head", metavar="SEQ:HASH", help="the head printed on the last report, to detect a truncated tail")
     v.add_argument("--key", metavar="FILE", help="the workstation's install key (a copy of its install.key), to check "
@@ -54,9 +56,12 @@ def run(args) -> int:
 def _audit(args) -> int:
     from app.store import audit, backup, paths
     from app.store.reading import missing
-    db = _db(args)
+    db = paths.demo_db() if getattr(args, "demo", False) else _db(args)
     if not getattr(args, "export", None) and not db.exists():  # before the key: the database is the first thing missing
-        print(f"pitdesk: error: {missing(db)}", file=sys.stderr)
+        hint = ""
+        if not args.db and not getattr(args, "demo", False) and paths.demo_db().exists():
+            hint = f" (the demo floor's log is {paths.demo_db()}: pitdesk audit verify --demo)"
+        print(f"pitdesk: error: {missing(db)}{hint}", file=sys.stderr)
         return EXIT_BAD_INPUT
     given = getattr(args, "key", None)
     if given:

@@ -10,8 +10,9 @@
 
     pitdesk gui                                         the configuration found where it is kept (below)
 
-The demo's database is ``demo.db`` in the user's data folder (QStandardPaths' AppDataLocation, or
-a frozen build's ``data/`` folder), so a second run continues the same log. Without ``--demo`` or
+The demo's database is ``demo.db`` in the data folder (app/store/paths.py ``demo_db``: ``PITDESK_HOME``,
+a frozen build's ``data/`` folder, else the user's data folder), so a second run continues the same log;
+``pitdesk audit verify --demo`` checks it. Without ``--demo`` or
 ``--config`` the configuration is ``PITDESK_CONFIG``, else ``workstation.toml`` beside a frozen
 build's executable, else in the user's configuration folder (app/store/paths.py
 ``config_candidates``). A bad --view or --size is an error naming the option, exit 2.
@@ -25,7 +26,6 @@ the log and stderr only); exit 2, never a silent exit.
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import sys
@@ -163,13 +163,10 @@ def _find_config() -> Path:
 
 
 def _demo_db() -> Path:
-    from app.store.paths import portable_dir
-    if portable_dir() is not None and not os.environ.get("PITDESK_HOME"):
-        return portable_dir() / "demo.db"      # a frozen build's data/ folder keeps everything
-    from app.qt import QStandardPaths
-    folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / "demo.db"
+    from app.store.paths import demo_db
+    db = demo_db()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    return db
 
 
 def run(args) -> int:

@@ -69,6 +69,12 @@ def default_db() -> Path:
     return data_dir() / "pitdesk.db"
 
 
+def demo_db() -> Path:
+    """The demo floor's log (``pitdesk gui --demo``, ``make run``): ``demo.db`` in the data folder,
+    beside the install key that seals it (README, "Where things are kept")."""
+    return data_dir() / "demo.db"
+
+
 def key_file() -> Path:
     return Path(os.environ["PITDESK_KEY_FILE"]) if os.environ.get("PITDESK_KEY_FILE") else data_dir() / "install.key"
 

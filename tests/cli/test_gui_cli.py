@@ -4,6 +4,7 @@ floor opened, pictured and closed cleanly, its log continued by a second run."""
 from __future__ import annotations
 
 import sqlite3
+import json
 import subprocess
 from pathlib import Path
 
@@ -19,8 +20,8 @@ def _threads(no_threads_left):
 
 
 def demo_db(tmp_path: Path) -> Path:
-    # QStandardPaths' AppDataLocation for the application "pitdesk" on Linux
-    return tmp_path / "data" / "pitdesk" / "demo.db"
+    # the data folder (PITDESK_HOME, as tests/support/gui_process.py sets it), beside the install key
+    return tmp_path / "home" / "demo.db"
 
 
 def count(db: Path, sql: str) -> int:
@@ -69,6 +70,16 @@ def test_the_demo_closes_cleanly_and_a_second_run_continues_the_same_log(tmp_pat
     verify = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], env=env(tmp_path), capture_output=True,
                             text=True, timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+    # README: where the demo's log is, and how to check it without knowing where
+    demo = subprocess.run([PITDESK, "audit", "verify", "--demo"], env=env(tmp_path), capture_output=True, text=True,
+                          timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    assert json.loads(demo.stdout)["head"] == json.loads(verify.stdout)["head"]
+    plain = subprocess.run([PITDESK, "audit", "verify"], env=env(tmp_path), capture_output=True, text=True,
+                           timeout=120)
+    assert plain.returncode == 2
+    assert f"no audit database at {tmp_path / 'home' / 'pitdesk.db'}" in plain.stderr
+    assert "pitdesk audit verify --demo" in plain.stderr and str(db) in plain.stderr
 
 
 def test_a_screenshot_of_a_view_at_the_size_asked(tmp_path):
