@@ -78,23 +78,26 @@ def foot(r: ShiftReport) -> str:
     """Each page's foot: which report it is a page of (the head cut to 16 hex digits; whole on page 1)."""
     number = f"report No. {r.number}" if r.number is not None else "report not numbered (preview)"
     head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
-    return f"{'COPY · ' if r.copy else ''}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+    interim = f"INTERIM to {r.made:%H:%M} · " if r.interim else ""
+    return f"{interim}{'COPY · ' if r.copy else ''}pitdesk shift {number} · {r.shift.label} · chain head {head}"
 
 
 # -- the document ------------------------------------------------------------------------------------
 _CSS = """
 body { font-family: 'DejaVu Sans'; font-size: 7.5pt; color: #000; }
 h1 { font-size: 16pt; margin: 0 0 2pt 0; }
-h2 { font-size: 12.5pt; margin: 10pt 0 3pt 0; }
-h3 { font-size: 10pt; margin: 8pt 0 2pt 0; }
+h2 { font-size: 12.5pt; margin: 12pt 0 4pt 0; }
+h3 { font-size: 10pt; margin: 12pt 0 3pt 0; }
 table { border-collapse: collapse; margin: 0 0 4pt 0; }
 th { font-weight: bold; background: #e6e6e6; text-align: left; }
 td { }
-td.n, th.n { text-align: right; white-space: nowrap; }
+td.n { text-align: right; white-space: nowrap; }
+th.n { text-align: right; }
 td.f, th.f { white-space: nowrap; }
 td.r { text-align: right; }
 th.r { text-align: right; white-space: nowrap; }
 .copy { font-size: 20pt; font-weight: bold; color: #a00000; }
+.interim { font-size: 12pt; font-weight: bold; color: #a00000; margin: 2pt 0 4pt 0; }
 .late { font-weight: bold; color: #a00000; }
 .dim { color: #555555; }
 .head { font-family: 'DejaVu Sans Mono'; font-size: 8pt; }
@@ -105,7 +108,8 @@ _PAD = [3]     # a cell's padding in layout units (96 an inch): about 0.8 mm
 
 
 def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset(), empty: str = "none",
-           pt: float | None = None, pad: int | None = None, wrap: set[int] = frozenset()) -> str:
+           pt: float | None = None, pad: int | None = None, wrap: set[int] = frozenset(),
+           wrap_first: bool = False) -> str:
     """An HTML table; ``numeric`` columns right-aligned and never broken, ``wrap`` right-aligned
     and broken where they must (a theoretical hold's interval), the first column never broken."""
     if not rows:
@@ -115,7 +119,7 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset
     style = f" style='font-size: {pt}pt'" if pt else ""
     out = [f"<table cellspacing='0' cellpadding='{_PAD[0] if pad is None else pad}' width='100%'{style}><tr>"]
     def cls(i: int) -> str:
-        return "n" if i in numeric else "r" if i in wrap else "f" if i == 0 else ""
+        return "n" if i in numeric else "r" if i in wrap else "f" if i == 0 and not wrap_first else ""
     out += [f"<th class='{cls(i)}'>{escape(h)}</th>" for i, h in enumerate(head)]
     out.append("</tr>")
     for row in rows:
@@ -126,16 +130,24 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset
 
 
 def _wagers(lines, total) -> str:
-    rows = [[_e(LABELS.get(ln.wager, ln.wager)), money(ln.wagered), money(ln.house_won), money(ln.house_lost),
-             money(ln.commission), money(ln.collection_fees), money(ln.to_meter), f"<b>{money(ln.house_net)}</b>",
-             pct(ln.actual_hold), theory(ln.theoretical)] for ln in lines]
+    """Two tables, each within a page's width at letter and A4 with figures into the millions
+    (issue 27): the money by wager type, then the hold against its theory."""
+    label = [_e(LABELS.get(ln.wager, ln.wager)) for ln in lines]
+    money_rows = [[name, money(ln.wagered), money(ln.house_won), money(ln.house_lost), money(ln.commission),
+                   money(ln.collection_fees), money(ln.to_meter), f"<b>{money(ln.house_net)}</b>"]
+                  for name, ln in zip(label, lines)]
+    hold_rows = [[name, money(ln.wagered), f"<b>{money(ln.house_net)}</b>", pct(ln.actual_hold),
+                  theory(ln.theoretical)] for name, ln in zip(label, lines)]
     if lines:
-        rows.append(["<b>Total</b>", f"<b>{money(total.wagered)}</b>", "", "", "", "", "",
-                     f"<b>{money(total.house_net)}</b>", f"<b>{pct(total.actual_hold)}</b>",
-                     f"<b>{theory(total.theoretical)}</b>"])
-    return _table(["Wager", "Wagered", "House won", "House lost", "Commission", "Fees", "To meter", "House net",
-                   "Actual hold", "Theoretical"], rows, set(range(1, 9)), "no wagers settled", pt=6.4, pad=2,
-                  wrap={9})
+        money_rows.append(["<b>Total</b>", f"<b>{money(total.wagered)}</b>", "", "", "", "", "",
+                           f"<b>{money(total.house_net)}</b>"])
+        hold_rows.append(["<b>Total</b>", f"<b>{money(total.wagered)}</b>", f"<b>{money(total.house_net)}</b>",
+                          f"<b>{pct(total.actual_hold)}</b>", f"<b>{theory(total.theoretical)}</b>"])
+    # the wager's name wraps (the first column is otherwise never broken): the figures have the width
+    return _table(["Wager", "Wagered", "House won", "House lost", "Commission", "Fees", "To meter", "House net"],
+                  money_rows, set(range(1, 8)), "no wagers settled", pt=6.4, pad=2, wrap_first=True) + \
+        ("" if not lines else _table(["Wager", "Wagered", "House net", "Actual hold", "Theoretical"], hold_rows,
+                                     {1, 2, 3}, pt=6.4, pad=2, wrap={4}))
 
 
 def _banking(banking: dict) -> str:
@@ -170,6 +182,9 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     doc.setDefaultFont(f)
     chart_w = int(width * 0.8)
     h = [f"<h1>{escape(title(r))}</h1>"]
+    if r.interim:
+        h.append(f"<p class='interim'>INTERIM — the shift is still running: its figures to {r.made:%H:%M}, "
+                 f"not its end ({r.shift.end:%H:%M})</p>")
     if r.copy:
         h.append(f"<p class='copy'>COPY — a reprint, report No. {r.number}</p>")
     printed = f"{r.printed_at:%Y-%m-%d %H:%M:%S}" if r.printed_at else "not printed (preview)"
@@ -211,7 +226,10 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     for t in r.tables:
         if tables is True or (not isinstance(tables, bool) and t.table in tables):
             h.append(_section(doc, r, t, chart_w, dpi))
-    doc.setHtml("<html><body>" + "".join(h) + "</body></html>")
+    # a heading stands apart from the table above it (Qt's rich text drops a heading's top margin
+    # after a table): a small empty line before each
+    body = "".join(h).replace("<h3>", "<p style='margin: 0; font-size: 5pt'>&#160;</p><h3>")
+    doc.setHtml("<html><body>" + body + "</body></html>")
     return doc
 
 
@@ -235,9 +253,13 @@ def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
     if m is None:
         h.append("<p class='dim'>no progressive meter at this table</p>")
     else:
-        h.append(f"<p>At the start <b>{money(m['start_cents'])}</b> <span class='dim'>(read {_t(m['start_time'])})"
-                 f"</span> · at the end <b>{money(m['end_cents'])}</b> <span class='dim'>(read {_t(m['end_time'])})"
-                 "</span></p>")
+        start = "not read" if m["start_time"] is None else \
+            f"read {_t(m['start_time'])}" if m.get("start_before_shift", True) else \
+            f"first read {_t(m['start_time'])}: no reading before the shift"
+        end = "not read" if m["end_time"] is None else f"read {_t(m['end_time'])}"
+        h.append(f"<p>At the start <b>{money(m['start_cents'])}</b> <span class='dim'>({escape(start)})</span> · "
+                 f"{'so far' if r.interim else 'at the end'} <b>{money(m['end_cents'])}</b> "
+                 f"<span class='dim'>({escape(end)})</span></p>")
         events = [(hit["requested"], "hit", f"seat {hit['seat']}: {money(hit['cents'])} — {hit['status']}"
                    + (f" by {hit['decided_by']}" if hit["decided_by"] else "")) for hit in t.hits]
         events += [(z["time"], "reset", f"meter reset to {money(z['cents'])}") for z in m["resets"]]
@@ -318,9 +340,14 @@ def hold_chart(lines, width: int, height: int, dpi: int) -> QImage:
             x0, x1 = sorted((zero, x_of(v)))
             p.fillRect(QRectF(x0, bar_y, max(x1 - x0, 1), bar_h), colour)
             cut = x_of(v) != plot_x + (v - lo) / (hi - lo) * plot_w
-            words = pct(v) + (" (cut)" if cut else "")
+            words = pct(v) + (" (bar cut)" if cut else "")
             p.setPen(colour.darker(130))
-            if v >= 0:
+            if v >= 0 and p.fontMetrics().horizontalAdvance(words) > width - x1 - 6:
+                # no room past the bar's end (a bar cut at the chart's edge): the words inside it, white
+                p.setPen(QColor("#ffffff"))
+                p.drawText(QRectF(x0, bar_y - row * 0.1, x1 - x0 - 4, bar_h + row * 0.2),
+                           int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), words)
+            elif v >= 0:
                 p.drawText(QRectF(x1 + 4, bar_y - row * 0.1, text_w * 2, bar_h + row * 0.2),
                            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), words)
             elif x0 - text_w * 2 - 4 >= label_w:
@@ -380,10 +407,14 @@ def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int
             painter.setFont(f)
             painter.setPen(GREY)
             painter.drawLine(QPointF(0, page_h + foot_h / 4), QPointF(width, page_h + foot_h / 4))
+            page = f"page {n + 1} of {pages}"
+            fm = painter.fontMetrics()
+            # the foot's words never run under the page number: the chain head's hash is cut first
+            left = fm.elidedText(foot(r), Qt.TextElideMode.ElideRight, int(width - fm.horizontalAdvance(page) - 12))
             painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), foot(r))
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), left)
             painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
-                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), f"page {n + 1} of {pages}")
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), page)
             if r.copy:
                 painter.save()
                 painter.translate(width / 2, page_h / 2)

@@ -43,8 +43,9 @@ GROUP BY 1, 2 ORDER BY 1, 2""", _p(start, end, table))
 
 
 def meter(conn, start: str, end: str, table: str | None = None) -> list[dict]:
-    """Per table with a meter: the last reading at or before the start, the last before the end
-    (``cents`` and its ``time``), and every reset in the period."""
+    """Per table with a meter: the last reading at or before the start (else the first in the
+    period, ``start_before_shift`` False), the last before the end (``cents`` and its ``time``),
+    and every reset in the period."""
     out = []
     tables = [t for (t,) in conn.execute(
         f"SELECT DISTINCT table_id FROM meter_readings WHERE time < :end AND {_TABLE} ORDER BY table_id",
@@ -52,12 +53,16 @@ def meter(conn, start: str, end: str, table: str | None = None) -> list[dict]:
     for t in tables:
         at_start = conn.execute("SELECT cents, time FROM meter_readings WHERE table_id = ? AND time <= ? "
                                 "ORDER BY time DESC, seq DESC LIMIT 1", (t, start)).fetchone()
+        before = at_start is not None
+        if not before:     # a meter first read during the shift: its first reading, said as such
+            at_start = conn.execute("SELECT cents, time FROM meter_readings WHERE table_id = ? AND time > ? AND "
+                                    "time < ? ORDER BY time, seq LIMIT 1", (t, start, end)).fetchone()
         at_end = conn.execute("SELECT cents, time FROM meter_readings WHERE table_id = ? AND time < ? "
                               "ORDER BY time DESC, seq DESC LIMIT 1", (t, end)).fetchone()
         resets = _rows(conn, "SELECT seq, time, cents FROM meter_readings WHERE table_id = :t AND source = 'reset' "
                              "AND time >= :start AND time < :end ORDER BY seq", {"t": t, "start": start, "end": end})
         out.append({"table_id": t, "start_cents": at_start[0] if at_start else None,
-                    "start_time": at_start[1] if at_start else None,
+                    "start_time": at_start[1] if at_start else None, "start_before_shift": before,
                     "end_cents": at_end[0] if at_end else None, "end_time": at_end[1] if at_end else None,
                     "resets": resets})
     return out

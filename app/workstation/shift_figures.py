@@ -90,6 +90,11 @@ class ShiftReport:
         return sum(t.void_rounds for t in self.tables)
 
     @property
+    def interim(self) -> bool:
+        """Made before the shift ended: its figures are the shift so far, and it says so on every page."""
+        return self.made < self.shift.end
+
+    @property
     def head_text(self) -> str:
         return f"{self.head[0]}:{self.head[1]}" if self.head else "0:(no event before the shift's end)"
 
@@ -246,7 +251,7 @@ def as_json(r: ShiftReport) -> dict:
         "report": "shift", "db": r.db, "db_id": r.db_id, "shift": r.shift.name, "date": f"{r.shift.start:%Y-%m-%d}",
         "from": _iso(r.shift.start), "to": _iso(r.shift.end), "events": r.events,
         "chain_head": {"seq": r.head[0], "hash": r.head[1]} if r.head else None,
-        "number": r.number, "copy": r.copy,
+        "number": r.number, "copy": r.copy, "interim": r.interim, "made": _iso(r.made),
         "pit": {"rounds": r.rounds, "void_rounds": r.void_rounds,
                 "sent_back": sum(t.sent_back for t in r.tables),
                 "wagers": {ln.wager: line_json(ln) for ln in r.pit_lines}, "total": total_json(r.pit_total),

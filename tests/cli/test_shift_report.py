@@ -245,3 +245,52 @@ def test_nothing_logged_in_the_shift_is_left_out_of_the_pit(shift, tmp_path):
     assert [a["message"] for a in out["tables"][names.index("(no table)")]["alarms"]] == \
         ["the pit's network switch stopped answering"]
     assert out["pit"]["rounds"] == sum(1 for e in events(shift) if e["type"] == "settlement")
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_every_table_of_the_report_fits_the_page_with_figures_into_the_millions(shift, qapp, paper):
+    """Issue 27, item 3: the Theoretical column was cut at the page's edge; figures are never cut."""
+    from app.qt import QSizeF
+    from app.reports.shift_report import LAYOUT_DPI, build, page_layout
+    from app.workstation.shift_figures import read_shift_report
+    r = read_shift_report(shift, date.fromisoformat(DAY), SHIFT)
+    big = ("wagered", "house_won", "house_lost", "commission", "collection_fees", "to_meter")
+    for line in r.pit_lines + [ln for t in r.tables for ln in t.lines]:
+        for k in big:     # -$12,345,678.90 is the widest a pit's figure gets
+            setattr(line, k, -1_234_567_890 if k == "house_lost" else getattr(line, k) + 1_234_567_890)
+    for t in [r, *r.tables]:
+        total = r.pit_total if t is r else t.total
+        total.wagered += 1_234_567_890
+        total.house_net -= 2_469_135_780
+    body = page_layout(paper).paintRectPixels(LAYOUT_DPI)
+    doc = build(r, body.width(), dpi=LAYOUT_DPI)
+    doc.setPageSize(QSizeF(body.width(), body.height()))
+    assert "$12,345,678.90" in doc.toPlainText()
+    # a table of the page's full width is one unit wider than it (its border): within the margin
+    assert doc.idealWidth() <= body.width() + 1.5, f"{paper}: the widest line is {doc.idealWidth():.0f} of " \
+                                                  f"{body.width()} units"
+
+
+def test_a_report_of_a_shift_still_running_says_interim_on_every_page(shift, qapp, tmp_path):
+    """Issue 27, item 8: a report made before its shift's end is the shift so far, and says so."""
+    from app.reports.shift_report import pdf_bytes
+    from app.workstation.shift_figures import as_json, read_shift_report
+    done = read_shift_report(shift, date.fromisoformat(DAY), SHIFT)
+    assert done.interim is False and as_json(done)["interim"] is False
+    made = done.shift.start.replace(hour=21, minute=30)
+    r = read_shift_report(shift, date.fromisoformat(DAY), SHIFT, made=made)
+    assert r.interim is True and as_json(r)["interim"] is True
+    data, pages = pdf_bytes(r, dpi=72)
+    (tmp_path / "interim.pdf").write_bytes(data)
+    text = pdf_text(tmp_path / "interim.pdf")
+    per_page = text.split("\f")[:pages]
+    assert len(per_page) == pages >= 2
+    assert all("INTERIM to 21:30" in " ".join(p.split()) for p in per_page)
+    assert "INTERIM — the shift is still running: its figures to 21:30, not its end (00:00)" in " ".join(text.split())
+    assert "INTERIM" not in pdf_text_of(done, tmp_path)
+
+
+def pdf_text_of(r, tmp_path) -> str:
+    from app.reports.shift_report import pdf_bytes
+    (tmp_path / "done.pdf").write_bytes(pdf_bytes(r, dpi=72)[0])
+    return pdf_text(tmp_path / "done.pdf")
