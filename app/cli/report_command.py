@@ -73,18 +73,12 @@ def _day(text: str) -> date:
 
 def _out_path(text: str) -> Path:
     """``--out``, refused before anything is read or written if it cannot be a file: a folder, or
-    in a folder that does not exist or cannot be written."""
-    path = Path(text)
-    if path.is_dir():
-        raise InputError(f"--out {text}: is a folder, not a file")
-    folder = path.resolve().parent
-    if not folder.exists():
-        raise InputError(f"--out {text}: the folder {folder} does not exist")
-    if not folder.is_dir():
-        raise InputError(f"--out {text}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"--out {text}: the folder {folder} is read-only")
-    return path
+    in a folder that does not exist or cannot be written (app/reports/whole_file.py)."""
+    from app.reports.whole_file import unwritable
+    why = unwritable(text)
+    if why:
+        raise InputError(f"--out {text}: {why}")
+    return Path(text)
 
 
 def _printers() -> list[str]:
@@ -183,7 +177,7 @@ def _why(e: BaseException) -> str:
 
 def _issue(args, db: Path, report) -> int:
     from app.reports.shift_report import pdf_bytes, print_report
-    from app.reports.whole_file import write_whole
+    from app.reports.whole_file import write_then_log
     from app.store.log import AuditLog, StoreError
     from app.store.users import UserError, Users
     from app.workstation.shift_figures import NumberTaken, log_failed, log_printed, number_report
@@ -220,12 +214,8 @@ def _issue(args, db: Path, report) -> int:
                     else:
                         data, pages = pdf_bytes(report, args.paper)
                         signals.check()                 # stopped while it was drawn: nothing is written
-                        write_whole(args.out, data)
-                        try:
-                            log_printed(log, report, where, actor, role, now, number=report.number)
-                        except BaseException:
-                            Path(args.out).unlink(missing_ok=True)    # made, but not logged: not issued
-                            raise
+                        write_then_log(args.out, data,      # made, but not logged: removed, not issued
+                                       lambda: log_printed(log, report, where, actor, role, now, number=report.number))
                     break
                 except NumberTaken:
                     continue
