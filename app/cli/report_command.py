@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, InputError, _db, _pin
+from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years
 
 
 def add_parser(sub) -> None:
@@ -56,19 +56,12 @@ def add_parser(sub) -> None:
     s.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin even on a terminal")
 
 
-# a shift report's day: the years a floor's log can hold; a date beyond them (9999-12-31) would
-# overflow the shift's end and is no shift's anyway
-FIRST_YEAR, LAST_YEAR = 2000, 2100
-
-
 def _day(text: str) -> date:
     try:
         day = date.fromisoformat(text.strip())
     except ValueError:
         raise InputError(f"--date {text!r} is not a date (expected YYYY-MM-DD)") from None
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise InputError(f"--date {text!r} is outside the years {FIRST_YEAR}-{LAST_YEAR}")
-    return day
+    return in_years("--date", text, day)
 
 
 def _out_path(text: str) -> Path:
