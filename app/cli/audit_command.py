@@ -30,9 +30,9 @@ def add_parser(sub) -> None:
     v.add_argument("--export", metavar="FILE.jsonl", help="verify an export instead of a database")
     v.add_argument("--head", metavar="SEQ:HASH", help="the head printed on the last report, to detect a truncated tail")
     v.add_argument("--key", metavar="FILE", help="the workstation's install key (a copy of its install.key), to check "
-                                                  "the seals; without it, this install's key checks them only if it "
-                                                  "sealed the log, else the chain alone is checked (\"seals\": \"not "
-                                                  "checked\")")
+                                                  "the seals of a database or an export; without it, this install's "
+                                                  "key checks them only if it sealed the log (or the export), else the "
+                                                  "chain alone is checked (\"seals\": \"not checked\")")
     ex = asub.add_parser("export", help="write the log with its chain as JSON lines")
     ex.add_argument("--db")
     ex.add_argument("--out", required=True, metavar="FILE.jsonl")
@@ -66,9 +66,10 @@ def _audit(args) -> int:
     given = getattr(args, "key", None)
     if given:
         key, key_where = paths.read_key(Path(given)), given
-    elif args.audit_command == "verify" and not getattr(args, "export", None):
+    elif args.audit_command == "verify":
         # away from the workstation (an auditor's machine): no key, or another install's, is not
-        # tampering; the chain is checked and the JSON says the seals were not (docs/audit.md)
+        # tampering; the chain is checked and the JSON says the seals were not (docs/audit.md),
+        # for a database and an export alike
         key_where = str(paths.key_file())
         try:
             key = paths.install_key(create=False)
@@ -90,7 +91,7 @@ def _audit(args) -> int:
             print(json.dumps({"exported": rep.rows, "out": str(out), "verified": rep.as_json()}, indent=2))
             return 0 if rep.ok else EXIT_NOT_VERIFIED
         if getattr(args, "export", None):
-            rep = audit.verify_export(Path(args.export), key)
+            rep = audit.verify_export(Path(args.export), key, key_given=bool(given), key_where=key_where)
         else:
             head = audit.parse_head(args.head) if args.head else None
             rep = audit.verify_db(db, key, head, key_given=bool(given), key_where=key_where)

@@ -15,6 +15,19 @@ class InputError(ValueError):
     """Bad input a command was given; ``pitdesk: error: ...`` and exit 2 (app/cli/main.py)."""
 
 
+# the years a floor's log can hold: a date beyond them (9999-12-31) would overflow a shift's or a
+# period's end and is no log's anyway (issue 26)
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+
+
+def in_years(flag: str, text: str, when):
+    """``when`` (a date or a datetime, read from ``text`` given as ``flag``), or InputError if
+    it is outside ``FIRST_YEAR``..``LAST_YEAR``."""
+    if not FIRST_YEAR <= when.year <= LAST_YEAR:
+        raise InputError(f"{flag} {text!r} is outside the years {FIRST_YEAR}-{LAST_YEAR}")
+    return when
+
+
 # a round file is a few kilobytes, an events file of a long day a few hundred: anything larger
 # is not one (``pitdesk settle /dev/zero`` would otherwise read until memory runs out)
 READ_LIMIT = 1_000_000   # bytes

@@ -7,7 +7,7 @@ import json
 import sys
 from datetime import datetime
 
-from .common import EXIT_BAD_INPUT, InputError, _db
+from .common import EXIT_BAD_INPUT, InputError, _db, in_years
 
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
 
@@ -26,14 +26,22 @@ def add_parser(sub) -> None:
     h.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
-def parse_time(text: str, flag: str) -> datetime:
+def _read_time(text: str) -> datetime:
     for fmt in FORMATS:
         try:
             return datetime.strptime(text.strip(), fmt)
         except ValueError:
             pass
+    return datetime.fromisoformat(text.strip())
+
+
+def parse_time(text: str, flag: str) -> datetime:
+    """``--from``/``--to``: a date and time in the years a log can hold (``in_years``, as the
+    shift report's ``--date``), or InputError naming the fault."""
     try:
-        t = datetime.fromisoformat(text.strip())
+        t = in_years(flag, text, _read_time(text))
+    except InputError:
+        raise
     except ValueError:
         raise InputError(f"{flag} {text!r} is not a date and time (expected 'YYYY-MM-DD HH:MM' or "
                          "'YYYY-MM-DD')") from None

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, InputError, _db, _pin
+from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years
 
 
 def add_parser(sub) -> None:
@@ -56,35 +56,22 @@ def add_parser(sub) -> None:
     s.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin even on a terminal")
 
 
-# a shift report's day: the years a floor's log can hold; a date beyond them (9999-12-31) would
-# overflow the shift's end and is no shift's anyway
-FIRST_YEAR, LAST_YEAR = 2000, 2100
-
-
 def _day(text: str) -> date:
     try:
         day = date.fromisoformat(text.strip())
     except ValueError:
         raise InputError(f"--date {text!r} is not a date (expected YYYY-MM-DD)") from None
-    if not FIRST_YEAR <= day.year <= LAST_YEAR:
-        raise InputError(f"--date {text!r} is outside the years {FIRST_YEAR}-{LAST_YEAR}")
-    return day
+    return in_years("--date", text, day)
 
 
 def _out_path(text: str) -> Path:
     """``--out``, refused before anything is read or written if it cannot be a file: a folder, or
-    in a folder that does not exist or cannot be written."""
-    path = Path(text)
-    if path.is_dir():
-        raise InputError(f"--out {text}: is a folder, not a file")
-    folder = path.resolve().parent
-    if not folder.exists():
-        raise InputError(f"--out {text}: the folder {folder} does not exist")
-    if not folder.is_dir():
-        raise InputError(f"--out {text}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"--out {text}: the folder {folder} is read-only")
-    return path
+    in a folder that does not exist or cannot be written (app/reports/whole_file.py)."""
+    from app.reports.whole_file import unwritable
+    why = unwritable(text)
+    if why:
+        raise InputError(f"--out {text}: {why}")
+    return Path(text)
 
 
 def _printers() -> list[str]:
@@ -183,7 +170,7 @@ def _why(e: BaseException) -> str:
 
 def _issue(args, db: Path, report) -> int:
     from app.reports.shift_report import pdf_bytes, print_report
-    from app.reports.whole_file import write_whole
+    from app.reports.whole_file import write_then_log
     from app.store.log import AuditLog, StoreError
     from app.store.users import UserError, Users
     from app.workstation.shift_figures import NumberTaken, log_failed, log_printed, number_report
@@ -220,12 +207,8 @@ def _issue(args, db: Path, report) -> int:
                     else:
                         data, pages = pdf_bytes(report, args.paper)
                         signals.check()                 # stopped while it was drawn: nothing is written
-                        write_whole(args.out, data)
-                        try:
-                            log_printed(log, report, where, actor, role, now, number=report.number)
-                        except BaseException:
-                            Path(args.out).unlink(missing_ok=True)    # made, but not logged: not issued
-                            raise
+                        write_then_log(args.out, data,      # made, but not logged: removed, not issued
+                                       lambda: log_printed(log, report, where, actor, role, now, number=report.number))
                     break
                 except NumberTaken:
                     continue

@@ -87,8 +87,11 @@ class LinkHost:
 
     def __init__(self, urls: Sequence[str], on_event: Callable[[LinkEvent], None], *,
                  policy: Policy | None = None, install_serial: str = "",
-                 wall: Callable[[], datetime] = datetime.now, restart_s: float = RESTART_S):
+                 wall: Callable[[], datetime] = datetime.now, restart_s: float = RESTART_S, limit: int = LIMIT):
+        """``limit``: the link events the child holds while the parent does not take them (its
+        queue, ``serve``); more are dropped there and said."""
         self.urls = tuple(urls)
+        self.limit = limit
         self.on_event = on_event
         self._policy, self._install_serial = policy, install_serial
         self._wall, self._restart_s = wall, restart_s
@@ -118,7 +121,7 @@ class LinkHost:
         control_in, control_out = self._ctx.Pipe(duplex=False)
         proc = self._ctx.Process(target=serve, name="pitdesk links", daemon=True,
                                  args=(self.urls, self._policy, self._install_serial, events_out, control_in,
-                                       self._stop_timeout))
+                                       self._stop_timeout, self.limit))
         with self._lock:
             proc.start()
             self._proc, self._control = proc, control_out

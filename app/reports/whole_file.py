@@ -9,7 +9,27 @@ A report is logged as printed only once this has returned (issue 26, app/cli/rep
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def unwritable(path: Path | str) -> str | None:
+    """Why ``path`` cannot take a file (a folder; a folder that is missing, not a folder or
+    read-only), or None. Asked before anything is drawn or written (issue 26)."""
+    path = Path(path)
+    if path.is_dir():
+        return "is a folder, not a file"
+    folder = path.resolve().parent
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is read-only"
+    return None
 
 
 def write_whole(path: Path | str, data: bytes) -> Path:
@@ -34,6 +54,17 @@ def write_whole(path: Path | str, data: bytes) -> Path:
     return path
 
 
+def write_then_log(path: Path | str, data: bytes, logged: Callable[[], T]) -> T:
+    """``data`` written whole at ``path``, then ``logged()`` (the report logged as printed): a file
+    made but not logged is removed, so no report exists that the log does not know (issue 26)."""
+    write_whole(path, data)
+    try:
+        return logged()
+    except BaseException:
+        Path(path).unlink(missing_ok=True)
+        raise
+
+
 def _sync_folder(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
@@ -47,4 +78,4 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["write_whole"]
+__all__ = ["unwritable", "write_then_log", "write_whole"]

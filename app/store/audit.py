@@ -188,7 +188,23 @@ def export(db: Path, out: Path, key: bytes) -> Report:
     return rep
 
 
-def verify_export(path: Path, key: bytes) -> Report:
+def _first_row_sealed(path: Path, key: bytes) -> bool:
+    """Whether ``key`` sealed the export's first row (its second line)."""
+    with open(path, encoding="utf-8") as f:
+        f.readline()
+        line = f.readline()
+    try:
+        row = json.loads(line)
+        return chain.seal_ok(key, str(row["hash"]), str(row["hmac"]))
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
+def verify_export(path: Path, key: bytes | None, key_given: bool = True, key_where: str = "") -> Report:
+    """An export checked on its own. As ``verify_db`` about keys (``seals_key``): a key given
+    (``--key``) is used whatever it says; this install's key only if it sealed the export's
+    header or its first row; else (no key, or another install's) the chain, the columns and the
+    header's head are checked, and the seals are said not to be."""
     try:
         with open(path, encoding="utf-8") as f:
             first = f.readline()
@@ -198,15 +214,28 @@ def verify_export(path: Path, key: bytes) -> Report:
         header = json.loads(first)
         assert header.get("export") == "pitdesk audit log"
         h = header["head"]
-        sealed = chain.seal_ok(key, f"{h['seq']}:{h['hash']}", str(header.get("hmac", "")))
+        claimed = f"{h['seq']}:{h['hash']}"
+        sealed = key is not None and chain.seal_ok(key, claimed, str(header.get("hmac", "")))
     except (ValueError, AssertionError, KeyError, TypeError, AttributeError):
         raise ValueError(f"{path}: not a pitdesk audit export (no header line)") from None
-    # a header that is not sealed with this key is a finding (exit 1), not a usage fault: with
-    # the wrong key the first row is reported forged; with the right one, the header itself
-    rep = verify_rows(export_rows(path), key,
-                      {"seq": h["seq"], "hash": h["hash"], "source": "in the export header"} if sealed else None,
-                      locate=export_locate(path))
-    if rep.ok and not sealed:
-        rep.finding = Finding(0, "forged", "the export header's seal does not match this install's key: the head "
+    where = key_where or str(paths.key_file())
+    why = None
+    if key is None:
+        why = f"{where}; the chain was checked, not the seals (give the workstation's key with --key FILE)"
+    elif not key_given and not sealed and not _first_row_sealed(path, key):
+        key, why = None, (f"the key at {where} sealed neither this export's header nor its first row: it was "
+                          "sealed on another install; the chain was checked, not the seals (give the workstation's "
+                          "key with --key FILE)")
+    # a header that is not sealed with the key checking the seals is a finding (exit 1), not a
+    # usage fault: with the wrong key the first row is reported forged; with the right one, the
+    # header itself. Without a key its head is still checked against the rows, as a claim.
+    head = {"seq": h["seq"], "hash": h["hash"],
+            "source": "in the export header" if key is not None else "in the export header (its seal not checked)"}
+    rep = verify_rows(export_rows(path), key, head if sealed or key is None else None, locate=export_locate(path))
+    if rep.ok and key is not None and not sealed:
+        rep.finding = Finding(0, "forged", "the export header's seal does not match the key: the head "
                                            f"it gives (row {h['seq']}) cannot be trusted")
+    if why:
+        rep.seals_why = why
+        rep.notes.append(f"seals not checked: {why}")
     return rep

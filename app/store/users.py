@@ -102,6 +102,22 @@ def account(log: AuditLog, name: str) -> dict | None:
     return a
 
 
+def administrators(log: AuditLog) -> list[str]:
+    """The unlocked administrators as the log's own events give them (``account``: each checked
+    against its hash and seal), never as the ``users`` read model says (issue 26). The names are
+    those any event ever made an administrator; a body edited to add or hide one fails its seal
+    (``ChainError``) or counts one fewer, so the answer errs only towards refusing."""
+    named = log.rows(f"SELECT DISTINCT {USER_NAME} FROM events WHERE {USER_EVENTS_WHERE} "
+                     "AND type IN ('user_added', 'role_changed') AND json_extract(body, '$.data.role') = ?",
+                     (ADMINISTRATOR,))
+    found = []
+    for (name,) in named:
+        a = account(log, name)
+        if a is not None and a["role"] == ADMINISTRATOR and a["locked_by"] is None:
+            found.append(name)
+    return found
+
+
 def _check_name(name: str) -> None:
     if not isinstance(name, str) or not name.strip() or len(name) > 64 or name != name.strip():
         raise UserError(f"a user name is 1 to 64 characters without leading or trailing spaces, got {name!r}")
@@ -150,7 +166,7 @@ class Users:
     def create_administrator(self, name: str, pin: str, now: datetime) -> None:
         """First run: the first user, an administrator; refused once any user exists."""
         _check_name(name)
-        if self.log.query("SELECT 1 FROM users LIMIT 1"):
+        if anyone(self.log):
             raise UserError("users already exist; an administrator adds users with 'pitdesk users add'")
         self._write(rows.first_administrator(now, name, *self._credential(name, pin)))
 
@@ -185,8 +201,9 @@ class Users:
     def set_role(self, by: Session, name: str, role: str, now: datetime) -> None:
         """An administrator gives a user another role: ``role_changed`` {name, role, was}. The
         next sign-in is in the new role. Refused when it would leave no unlocked administrator
-        (none could then add, unlock or change anyone again); an account locked only for wrong
-        PINs unlocks by itself and still counts."""
+        (none could then add, unlock or change anyone again), counted from the chain
+        (``administrators``); an account locked only for wrong PINs unlocks by itself and still
+        counts."""
         self._admin(by, "set roles")
         if role not in ROLES:
             raise UserError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
@@ -195,9 +212,9 @@ class Users:
             raise UserError(f"no user {name!r}")
         if user["role"] == role:
             raise UserError(f"{name}'s role is already {role}")
-        if user["role"] == ADMINISTRATOR and not self.log.query(
-                "SELECT 1 FROM users WHERE role = 'administrator' AND locked_by IS NULL AND name != ? LIMIT 1",
-                (name,)):
+        # from the chain, not the read model: a users table edited to show a second
+        # administrator does not let the last one step down (issue 26)
+        if user["role"] == ADMINISTRATOR and not [a for a in administrators(self.log) if a != name]:
             raise UserError(f"{name} is the last unlocked administrator: as a {role}, nobody could add, unlock or "
                             "change users again; make another administrator first (or unlock one)")
         self._write(rows.role_changed(now, by.name, by.role, name, role, user["role"]))
@@ -239,5 +256,6 @@ class Users:
 
 
 def anyone(log: AuditLog) -> bool:
-    """Whether any user exists (a new database has none until its first administrator)."""
-    return bool(log.query("SELECT 1 FROM users LIMIT 1"))
+    """Whether any user exists (a new database has none until its first administrator): from the
+    log's events, which no DELETE removes, not the ``users`` read model (issue 26)."""
+    return bool(log.query("SELECT 1 FROM events WHERE type = 'user_added' LIMIT 1"))

@@ -6,24 +6,34 @@ in a QPrintPreviewWidget, drawn by the same function as the PDF and the paper
 (app/reports/shift_report.py). The preview is not numbered; it shows the pit's page with one
 table's, or every page, as chosen (a hundred pages hold the GUI thread a second or two to draw;
 the paper and the PDF always have every page). Print (a printer chosen in the print
-dialog) and Save as PDF first log the report with its number (``log_report_printed``: a signed-in
-supervisor; COPY when the shift was printed before), then draw it with that number, so the paper,
-the file and the log say the same. A report that could not be drawn after it was numbered is
-logged as failed (the gap in the numbers explained).
+dialog) and Save as PDF make the report as ``pitdesk report shift --out/--print`` does (issue 26):
+numbered first (``number_report``: a signed-in supervisor; COPY when the shift was printed
+before), drawn with that number, and logged as printed (``report_printed``) only once it is made:
+the PDF written aside, flushed and renamed into place on the workstation's lane
+(app/reports/whole_file.py), or the pages taken by the printer. A path that cannot take a file
+(a folder, a missing or read-only folder) is refused before anything is drawn or written; that,
+and any write that fails, is logged as ``report_failed`` with why, and said in red.
 """
 
 from __future__ import annotations
 
 import copy
+import os
 from datetime import date
 
 from app.reports import shift_report as paper
+from app.reports.whole_file import unwritable, write_then_log
+from app.workstation.shift_figures import NumberTaken
 
 from . import theme
 from app.qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
 from .widgets import say
+
+
+class NotMade(Exception):
+    """A numbered report that was not made, logged as failed; the message says why."""
 
 
 class ReportsPage(QWidget):
@@ -217,8 +227,12 @@ class ReportsPage(QWidget):
         return d
 
     def print_to(self, printer: QPrinter) -> None:
-        where = f"printer {printer.printerName()}" if printer.printerName() else f"file {printer.outputFileName()}"
-        self._issue(where, lambda r: paper.print_report(r, printer, self.paper.currentData()))
+        """The report on ``printer``; a printer that prints to a file is a PDF saved there (written
+        aside and moved into place whole, as Save as PDF)."""
+        if printer.outputFileName():
+            self.save_pdf(printer.outputFileName())
+            return
+        self._issue(f"printer {printer.printerName()}", printer=printer)
 
     def save_pdf(self, path: str | None = None) -> None:
         """The report shown as a PDF: at ``path``, or where a person chooses in a file dialog."""
@@ -234,7 +248,7 @@ class ReportsPage(QWidget):
             d.fileSelected.connect(lambda p: self.save_pdf(p))
             self._open(d)
             return
-        self._issue(f"file {path}", lambda r: paper.write_pdf(r, path, self.paper.currentData()))
+        self._issue(f"file {os.path.abspath(path)}", path=path)
 
     def _ready(self) -> bool:
         if self.report is None:
@@ -246,27 +260,71 @@ class ReportsPage(QWidget):
             return False
         return True
 
-    def _issue(self, where: str, draw) -> None:
+    def _issue(self, where: str, path: str | None = None, printer: QPrinter | None = None, tries: int = 3) -> None:
+        """As ``pitdesk report shift --out/--print`` (app/cli/report_command.py): numbered on the
+        lane (a path that cannot take a file is logged as failed there, before anything is drawn),
+        drawn here, then on the lane written aside, flushed, renamed into place and only then logged
+        as printed; made again with the next number if another workstation took this one."""
         report = copy.copy(self.report)      # numbered by the log; the one shown stays a preview
+        name = self.paper.currentData()
 
-        def logged(_changes) -> None:
+        def numbered(ws):
+            ws.decisions.number_report(report)
+            why = unwritable(path) if path is not None else None
+            if why:
+                self._not_made(ws, report, where, f"{path}: {why}")     # raises NotMade
+            return report
+
+        def draw(_report) -> None:
             try:
-                draw(report)
+                if path is not None:
+                    data, _pages = paper.pdf_bytes(report, name)
+                else:
+                    paper.print_report(report, printer, name)   # the printer took it: printed
             except OSError as e:
-                reason = str(e)      # the exception's name is gone when the lane runs the lambda
-                self.bridge.act(lambda ws: ws.decisions.log_report_failed(report, where, reason))
-                say(self.status, f"{LEVEL_MARK[RED]} report No. {report.number} was not made: {reason} (logged as "
-                                 "failed)", RED)
+                why = e.strerror or str(e)
+                self.bridge.act(lambda ws: self._not_made(ws, report, where, why), None, not_made)
                 return
+            if path is not None:
+                self.bridge.act(lambda ws: self._made(ws, report, where, path, data), issued, not_made)
+            else:
+                self.bridge.act(lambda ws: ws.decisions.log_report_printed(report, where, number=report.number),
+                                issued, not_made)
+
+        def issued(_changes) -> None:
             self.issued = report
             self.issues += 1
             say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{' (COPY)' if report.copy else ''} of the "
                              f"{report.shift.label} shift: {where}, by {report.printed_by}", OK)
 
-        def refused(e: BaseException) -> None:
-            say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
+        def not_made(e: BaseException) -> None:
+            if isinstance(e, NumberTaken) and tries > 1:
+                self._issue(where, path, printer, tries - 1)
+            elif isinstance(e, NumberTaken):
+                say(self.status, f"{LEVEL_MARK[RED]} other workstations kept taking the report's number; try again", RED)
+            elif isinstance(e, NotMade):
+                say(self.status, f"{LEVEL_MARK[RED]} report No. {report.number} was not made: {e} (logged as failed)",
+                    RED)
+            else:
+                say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
 
-        self.bridge.act(lambda ws: ws.decisions.log_report_printed(report, where), logged, refused)
+        self.bridge.act(numbered, draw, not_made)
+
+    @staticmethod
+    def _made(ws, report, where: str, path: str, data: bytes):
+        """On the lane: the PDF written whole, then logged as printed; a write that fails is logged
+        as failed (``NotMade``), a file not logged is removed (app/reports/whole_file.py)."""
+        try:
+            return write_then_log(path, data, lambda: ws.decisions.log_report_printed(report, where,
+                                                                                      number=report.number))
+        except OSError as e:
+            ReportsPage._not_made(ws, report, where, f"{path}: {e.strerror or e}")     # raises NotMade
+
+    @staticmethod
+    def _not_made(ws, report, where: str, why: str):
+        """On the lane: the numbered report logged as failed, with why (the gap in the numbers explained)."""
+        ws.decisions.log_report_failed(report, where, why)
+        raise NotMade(why)
 
     def _open(self, d) -> None:
         self.dialog = d

@@ -74,6 +74,19 @@ def test_a_report_date_outside_2000_to_2100_is_refused(tmp_path, day):
                      "--json"), f"--date '{day}' is outside the years 2000-2100")
 
 
+@pytest.mark.parametrize("args, fault", [
+    (("--from", "9999-12-31"), "--from '9999-12-31' is outside the years 2000-2100"),
+    (("--from", "1999-12-31 23:59"), "--from '1999-12-31 23:59' is outside the years 2000-2100"),
+    (("--to", "2101-01-01"), "--to '2101-01-01' is outside the years 2000-2100"),
+    (("--to", "0001-01-01T00:00+05:00"), "--to '0001-01-01T00:00+05:00' is outside the years 2000-2100"),
+    (("--from", "2026-11-22", "--to", "2026-11-21"), "the period starts at 2026-11-22T00:00:00, not before its end "
+                                                    "2026-11-21T00:00:00: --from must be before --to"),
+])
+def test_a_hold_period_outside_2000_to_2100_or_backwards_is_refused(tmp_path, args, fault):
+    # the report's --date range, one place (app/cli/common.py in_years); named before the database
+    assert one_line(pitdesk("hold", "--db", str(tmp_path / "none.db"), *args)) == f"pitdesk: error: {fault}"
+
+
 # -- names -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("bad", [*UNPRINTABLE.values(), "T" * (NAME_MAX + 1)], ids=[*UNPRINTABLE, "long"])
 def test_a_table_id_that_is_not_a_printable_name_is_refused(bad):

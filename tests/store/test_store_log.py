@@ -287,8 +287,19 @@ def test_export_round_trip_and_a_wrong_key(tmp_path, home):
     assert len(lines) == 13 and json.loads(lines[0])["head"] == first["head"]
     res = verify_ok(home, "--export", str(out))
     assert res["rows"] == 12 and res["head"] == first["head"] and res["head_checked"]["seq"] == 12
+    # an export is verified as a database is about keys (issue 26): away from the workstation,
+    # with another install's key or none, the chain is checked and the seals are said not to be;
+    # named with --key, a key that did not seal it finds row 1 forged, the workstation's checks them
     other = other_home(tmp_path)
-    assert first_bad(other, "--export", str(out))[:2] == (1, "forged")
+    res = verify_ok(other, "--export", str(out))
+    assert res["seals"] == "not checked" and "sealed on another install" in res["seals_why"]
+    assert res["rows"] == 12 and res["head_checked"]["seq"] == 12
+    keyless = tmp_path / "no-key-home"
+    keyless.mkdir()
+    res = verify_ok(keyless, "--export", str(out))
+    assert res["seals"] == "not checked" and "no install key at" in res["seals_why"]
+    assert first_bad(other, "--export", str(out), "--key", str(other / "install.key"))[:2] == (1, "forged")
+    assert verify_ok(keyless, "--export", str(out), "--key", str(home / "install.key"))["seals"] == "checked"
     # another install's key is not the workstation's: the database's chain is checked, its seals are
     # said not to be (issue 26, finding 5); named with --key, a key that did not seal it finds row 1 forged
     res = verify_ok(other, "--db", str(db))
@@ -331,6 +342,31 @@ def test_an_export_cut_short_or_with_a_line_removed_is_named(tmp_path, home):
     out.write_text("\n".join([json.dumps(header)] + lines[1:11]) + "\n", encoding="utf-8")
     seq, kind, detail = first_bad(home, "--export", str(out))
     assert (seq, kind) == (0, "forged") and "export header" in detail
+
+
+def test_a_forged_export_passes_the_chain_alone_and_is_forged_with_the_key(tmp_path, home):
+    # an edit with every link and the header's head recomputed, the seals kept (no key to redo them)
+    db, out = tmp_path / "audit.db", tmp_path / "log.jsonl"
+    build(db)
+    lines = export(home, db, out)
+    rows = [json.loads(line) for line in lines[1:]]
+    body = json.loads(rows[4]["body"])
+    body["data"]["text"] = "note 44"
+    rows[4]["body"] = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+    rows[4]["data"] = body["data"]
+    prev = rows[3]["hash"]
+    for r in rows[4:]:
+        r["prev_hash"], r["hash"] = prev, chain.link(prev, r["body"])
+        prev = r["hash"]
+    header = json.loads(lines[0])
+    header["head"]["hash"] = prev
+    out.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in [header, *rows]) + "\n", encoding="utf-8")
+    keyless = tmp_path / "no-key-home"
+    keyless.mkdir()
+    res = verify_ok(keyless, "--export", str(out))             # the chain holds: only a seal can tell
+    assert res["seals"] == "not checked"
+    assert first_bad(keyless, "--export", str(out), "--key", str(home / "install.key"))[:2] == (5, "forged")
+    assert first_bad(home, "--export", str(out))[:2] == (5, "forged")   # the workstation's own key: it sealed row 1
 
 
 # -- 3. disk full, read-only file, a head that cannot be written ---------------------------------

@@ -2,6 +2,7 @@
 
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timedelta
@@ -344,6 +345,37 @@ def test_users_role_cli(tmp_path):
     changes = [r for r in rows[1:] if r["type"] == "role_changed"]   # after the header line
     assert [(r["actor"], r["role"], r["data"]) for r in changes] == [
         ("root", "administrator", {"name": "dee", "role": "floor supervisor", "was": "dealer"})]
+
+
+def test_users_role_cli_counts_the_administrators_from_the_chain(tmp_path):
+    # issue 26: `sqlite3 a.db "update users set role='administrator' ..."` shows two administrators;
+    # the one the log made is still the last, and may not step down
+    env = {"PITDESK_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    db = tmp_path / "a.db"
+
+    def run(*args, pins=""):
+        return subprocess.run([PITDESK, "users", *args, "--db", str(db), "--pin-stdin"], input=pins,
+                              capture_output=True, text=True, env=env, timeout=60)
+
+    assert run("init", "root", pins="1234\n").returncode == 0
+    assert run("add", "dee", "--role", "dealer", "--as", "root", pins="1234\n5678\n").returncode == 0
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE users SET role = 'administrator' WHERE name = 'dee'")
+    conn.close()
+    assert sorted(u["name"] for u in json.loads(run("list").stdout) if u["role"] == "administrator") == ["dee", "root"]
+    p = run("role", "root", "dealer", "--as", "root", pins="1234\n")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.strip().endswith("root is the last unlocked administrator: as a dealer, nobody could add, unlock "
+                                     "or change users again; make another administrator first (or unlock one)")
+    assert "Traceback" not in p.stderr
+    # nor does an emptied users table make room for another "first" administrator
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("DELETE FROM users")
+    conn.close()
+    p = run("init", "eve", pins="1234\n")
+    assert p.returncode == 2 and "users already exist" in p.stderr
 
 
 def test_the_command_line_offers_the_stores_roles():

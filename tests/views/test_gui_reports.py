@@ -4,6 +4,7 @@ of the same shift says COPY, and the PDF says what ``pitdesk report shift --json
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 from datetime import date, datetime
@@ -11,11 +12,12 @@ from datetime import date, datetime
 import pytest
 
 from app.simulate.shift import SIM_PIN
-from app.qt import QSettings
+from app.qt import QFileDialog, QPrinter, QSettings
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.shift_figures import as_json, read_shift_report
 from app.workstation.workstation import Workstation
 from tests.support.shift_report import DAY, SHIFT, events, money, pdf_text
+from tests.support.folders import unwritable_folder
 from tests.support.views import Clock, close_window, open_window
 
 WAIT_MS = 30_000
@@ -132,3 +134,102 @@ def test_the_preview_shows_the_pit_with_a_table_or_every_page_and_the_pdf_has_ev
     text = " ".join(pdf_text(tmp_path / "all.pdf").split())
     assert all(f"Table {t} —" in text for t in ("T1", "T2", "T3"))
     assert f"page {counts['Every page (3 tables)']} of {counts['Every page (3 tables)']}" in text
+
+
+# -- issue 26: made first, then logged (as `pitdesk report shift --out`) ----------------------------
+def signed_in(qtbot, window):
+    done = []
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done) and window.session is not None, timeout=WAIT_MS)
+
+
+def logged(db, kind):
+    return [e for e in events(db) if e["type"] == kind]
+
+
+def test_save_as_pdf_through_the_dialog_writes_the_whole_file_then_logs_it_printed_naming_it(qtbot, window,
+                                                                                             tmp_path):
+    page = shown(qtbot, window)
+    signed_in(qtbot, window)
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    path = folder / "swing.pdf"
+    page.save_pdf()                                   # the file dialog, opened (not run)
+    d = page.dialog
+    assert isinstance(d, QFileDialog) and d.objectName() == "save_report_dialog" and d.isVisible()
+    d.selectFile(str(path))
+    d.accept()
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert "pitdesk shift report No. 1" in " ".join(pdf_text(path).split())
+    (printed,) = logged(window.db, "report_printed")
+    assert printed["data"]["where"] == f"file {path}" and printed["data"]["number"] == 1
+    assert not logged(window.db, "report_failed")
+    assert sorted(p.name for p in folder.iterdir()) == ["swing.pdf"]      # no .part left beside it
+    assert page.status.property("level") == "ok" and f"file {path}" in page.status.text()
+
+
+def test_a_number_taken_while_the_pdf_was_made_is_made_again_with_the_next(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    signed_in(qtbot, window)
+    path = tmp_path / "again.pdf"
+    other = []
+    page.save_pdf(str(path))
+    # on the lane after this report is numbered and before its file is logged: another print
+    # takes number 1 (as another workstation may)
+    window.bridge.act(lambda ws: ws.decisions.log_report_printed(copy.copy(page.report), "printer elsewhere"),
+                      other.append)
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    assert other and page.issued.number == 2
+    assert [(e["data"]["number"], e["data"]["where"]) for e in logged(window.db, "report_printed")] == \
+        [(1, "printer elsewhere"), (2, f"file {path}")]
+    assert "pitdesk shift report No. 2" in " ".join(pdf_text(path).split())
+    assert not logged(window.db, "report_failed")
+
+
+def test_a_folder_is_refused_before_anything_is_written_and_logged_as_failed(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    signed_in(qtbot, window)
+    folder = tmp_path / "a-folder.pdf"
+    folder.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    page.save_pdf(str(folder))
+    qtbot.waitUntil(lambda: "was not made" in page.status.text(), timeout=WAIT_MS)
+    assert "is a folder, not a file" in page.status.text() and page.status.property("level") == "red"
+    (failed,) = logged(window.db, "report_failed")
+    assert failed["data"]["number"] == 1 and "is a folder, not a file" in failed["data"]["reason"]
+    assert not logged(window.db, "report_printed") and page.issues == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and not list(folder.iterdir())
+
+
+def test_an_unwritable_folder_is_logged_as_failed_with_nothing_half_written(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    signed_in(qtbot, window)
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    with unwritable_folder(folder) as how:
+        # root writes through a folder's mode bits: it is made immutable instead, and the write
+        # itself fails (past the check); where neither can be done, a "folder" that is a file
+        if how is None:
+            (tmp_path / "a-file").write_text("")
+        path = folder / "r.pdf" if how else tmp_path / "a-file" / "r.pdf"
+        page.save_pdf(str(path))
+        qtbot.waitUntil(lambda: "was not made" in page.status.text(), timeout=WAIT_MS)
+        assert page.status.property("level") == "red" and "logged as failed" in page.status.text()
+        assert not path.exists() and not list(folder.iterdir())
+    (failed,) = logged(window.db, "report_failed")
+    assert failed["data"]["where"] == f"file {path}" and str(path) in failed["data"]["reason"]
+    assert not logged(window.db, "report_printed")
+
+
+def test_a_printer_that_prints_to_a_file_saves_the_pdf_whole(qtbot, window, tmp_path):
+    page = shown(qtbot, window)
+    signed_in(qtbot, window)
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    page.print_to(printer)
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    assert (tmp_path / "printed.pdf").read_bytes().startswith(b"%PDF-")
+    (printed,) = logged(window.db, "report_printed")
+    assert printed["data"]["where"] == f"file {tmp_path / 'printed.pdf'}"

@@ -1,6 +1,7 @@
 """The workstation without devices (app/workstation/workstation.py): people and sessions, alarms,
 approvals, the procedures and the clocks, on a real audit database; time passed in."""
 
+import sqlite3
 import threading
 from datetime import timedelta
 
@@ -190,6 +191,24 @@ def test_an_administrator_who_steps_down_stays_signed_in_in_the_new_role(ws):
     ws.people.sign_in("ann", "5555")
     with pytest.raises(Refused, match="ann is the last unlocked administrator"):
         ws.people.set_role("ann", "dealer")
+
+
+def test_the_last_administrator_is_counted_from_the_chain_not_the_users_table(ws):
+    # issue 26: the users read model edited to show two more administrators (one of them nobody
+    # ever added) does not let the one real administrator step down
+    ws.people.sign_in(*ADMIN)
+    conn = sqlite3.connect(ws.log.path)
+    with conn:
+        conn.execute("UPDATE users SET role = 'administrator' WHERE name = 'demo-dealer'")
+        conn.execute("INSERT INTO users (name, role, created, failures) SELECT 'ghost', 'administrator', created, 0 "
+                     "FROM users WHERE name = 'demo-admin'")
+    conn.close()
+    assert sorted(u.name for u in ws.people.users() if u.role == "administrator") == \
+        ["demo-admin", "demo-dealer", "ghost"]
+    before = rows(ws, "SELECT count(*) AS n FROM events")[0]["n"]
+    with pytest.raises(Refused, match="demo-admin is the last unlocked administrator"):
+        ws.people.set_role("demo-admin", "pit manager")
+    assert rows(ws, "SELECT count(*) AS n FROM events")[0]["n"] == before
 
 
 # -- the procedures and their alarms -------------------------------------------------------

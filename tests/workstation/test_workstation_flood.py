@@ -2,16 +2,22 @@
 "Bounded input"), over a real loopback socket, through the real link, inbox, pump, pit and audit
 log: a 10-second flood of valid meter frames logs at most two readings a second with the count
 said and leaves the process's memory bounded; a controller that ignores the window is cut off,
-reported and reconnected with a longer backoff each time; a full inbox drops and says so.
+reported and reconnected with a longer backoff each time; a full inbox drops and says so. With the
+links in their own process (the floor's way, app/devices/host.py), the inbox and the child's own
+queue each hold their limit and say what they dropped.
 
 Device traffic takes real time: each wait pumps the workstation (as the window's timer does)
 until a condition holds, bounded, never a fixed sleep.
 """
 
+import os
+import threading
 import time
 
 import pytest
 
+from app.devices.host import BATCH_MAX, LinkHost
+from app.devices.link import DeviceMessage, LinkDropped
 from app.store import audit, paths
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
@@ -28,14 +34,14 @@ def rss_mb() -> float:
 @pytest.fixture
 def floor(tmp_path, monkeypatch):
     """A one-table floor whose progressive controller is the given flooder, links in this process
-    (so that the memory measured is the links' too)."""
+    (so that the memory measured is the links' too) unless ``link_process``."""
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
     made = []
 
-    def make(flooder, **kw):
+    def make(flooder, link_process=False, **kw):
         cfg = WorkstationConfig((TableSetup("T1", "section6-even", (DeviceSetup("progressive", SERIAL, flooder.url),)),),
                                 source="flood")
-        ws = Workstation(cfg, tmp_path / "flood.db", link_process=False, **kw)
+        ws = Workstation(cfg, tmp_path / "flood.db", link_process=link_process, **kw)
         made.append((ws, flooder))
         return ws.start()
     yield make
@@ -137,3 +143,66 @@ def test_a_full_inbox_drops_what_comes_and_the_log_says_how_many_from_which_devi
                        "json_extract(body, '$.data.count') AS count FROM events WHERE type = 'device_fault' "
                        "AND json_extract(body, '$.data.code') = 'dropped'")[0]
     assert row == {"table_id": "T1", "code": "dropped", "count": n}
+
+
+# -- the child-process path: the links in a process of their own (app/devices/host.py) -------------
+def test_in_the_links_process_a_full_inbox_holds_its_limit_and_the_log_says_how_many_were_dropped(floor):
+    # a real floor runs its links in a child; what it hands back passes through the inbox, which
+    # holds at most its limit however fast the device sends and nobody pumps
+    flood = Flooder(SERIAL, ignore_acks=False, message="increment").start()
+    ws = floor(flood, inbox_limit=50, link_process=True)
+    assert ws.runner.host.pid not in (None, os.getpid())
+    held = []
+    end = time.monotonic() + 15
+    while ws.events.dropped_total < 500 and time.monotonic() < end:
+        held.append(ws.events.qsize())
+        time.sleep(0.01)
+    assert ws.events.dropped_total >= 500 and max(held) <= 50
+    (said,) = until(ws, lambda: faults(ws, "dropped from"), "the drop said")
+    n = int(said.split()[0])
+    assert n >= 500 and said == f"{n} events dropped from {SERIAL}: the workstation's inbox was full (50 events waiting)"
+
+
+def test_the_links_process_holds_its_own_limit_while_the_workstation_takes_nothing_and_says_the_drop():
+    # the receiving thread of the parent held (a window that takes nothing): the pipe fills, then
+    # the child's queue; what comes after is dropped there and said, not held without end
+    limit = 200
+    flood = Flooder(SERIAL, ignore_acks=False, message="increment").start()
+    gate, seen = threading.Event(), []
+    started = []
+
+    def take(e):
+        seen.append(e)
+        if isinstance(e, DeviceMessage) and not started:
+            started.append(flood.sent)
+            gate.wait(30)
+
+    host = LinkHost([flood.url], take, limit=limit)
+    try:
+        host.start()
+        end = time.monotonic() + 20
+        while not (started and flood.sent - started[0] >= limit + 5_000) and time.monotonic() < end:
+            time.sleep(0.02)
+        blocked = flood.sent - started[0]
+        assert blocked >= limit + 5_000, "not a flood"
+        gate.set()
+        end = time.monotonic() + 20
+        while not _dropped(seen) and time.monotonic() < end:
+            time.sleep(0.02)
+    finally:
+        gate.set()
+        host.stop()
+        flood.stop()
+    drops = [e for e in seen if isinstance(e, LinkDropped)]
+    assert drops and {d.where for d in drops} == {"the links' process queue"} and {d.serial for d in drops} == {SERIAL}
+    assert drops[0].text == (f"{drops[0].count} events dropped from {SERIAL}: the links' process queue was full "
+                             f"({limit} events waiting)")
+    # of what came while nothing was taken, the child kept at most its limit, a batch being sent
+    # and a batch in the pipe (host.BATCH_MAX each), and the window's frames in flight: the rest dropped
+    assert sum(d.count for d in drops) >= blocked - limit - 3 * BATCH_MAX - 8
+    first = seen.index(drops[0])
+    assert sum(isinstance(e, DeviceMessage) for e in seen[:first]) <= limit + 3 * BATCH_MAX
+
+
+def _dropped(seen):
+    return any(isinstance(e, LinkDropped) for e in list(seen))

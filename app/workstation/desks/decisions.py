@@ -105,14 +105,27 @@ class Decisions:
                 raise Refused(str(e)) from None
             return self.ws.write([row])
 
-    def log_report_printed(self, report, where: str) -> Changes:
+    def number_report(self, report):
+        """Give ``report`` the number it will be logged with, COPY if its shift was printed before,
+        and the signed-in supervisor who prints it, before it is made: it is logged as printed only
+        once it is made (``log_report_printed(..., number=...)``, issue 26)."""
+        from ..shift_figures import number_report
+        with self.ws.lock:
+            s, now = self.ws.require(SUPERVISORS, "print a shift report")
+            return number_report(self.ws.log.path, report, s.name, now)
+
+    def log_report_printed(self, report, where: str, number: int | None = None) -> Changes:
         """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if
-        its shift was printed before (the report gets both). Refused without a sign-in."""
+        its shift was printed before (the report gets both). Refused without a sign-in. With
+        ``number`` (the report made with what ``number_report`` gave it): ``NumberTaken`` if another
+        workstation logged that number meanwhile, Refused if another person signed in meanwhile."""
         from ..shift_figures import log_printed
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "print a shift report")
+            if number is not None and s.name != report.printed_by:
+                raise Refused(f"report No. {number} was made for {report.printed_by}; {s.name} is signed in now")
             try:
-                log_printed(self.ws.log, report, where, s.name, s.role, now)
+                log_printed(self.ws.log, report, where, s.name, s.role, now, number=number)
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
             return self.ws.journal.changes()
