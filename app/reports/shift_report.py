@@ -87,7 +87,7 @@ _CSS = """
 body { font-family: 'DejaVu Sans'; font-size: 7.5pt; color: #000; }
 h1 { font-size: 16pt; margin: 0 0 2pt 0; }
 h2 { font-size: 12.5pt; margin: 12pt 0 4pt 0; }
-h3 { font-size: 10pt; margin: 12pt 0 3pt 0; }
+h3 { font-size: 10pt; margin: 8pt 0 2pt 0; }
 table { border-collapse: collapse; margin: 0 0 4pt 0; }
 th { font-weight: bold; background: #e6e6e6; text-align: left; }
 td { }
@@ -97,7 +97,7 @@ td.f, th.f { white-space: nowrap; }
 td.r { text-align: right; }
 th.r { text-align: right; white-space: nowrap; }
 .copy { font-size: 20pt; font-weight: bold; color: #a00000; }
-.interim { font-size: 12pt; font-weight: bold; color: #a00000; margin: 2pt 0 4pt 0; }
+.interim { font-size: 10pt; font-weight: bold; color: #a00000; margin: 1pt 0 2pt 0; }
 .late { font-weight: bold; color: #a00000; }
 .dim { color: #555555; }
 .head { font-family: 'DejaVu Sans Mono'; font-size: 8pt; }
@@ -145,9 +145,9 @@ def _wagers(lines, total) -> str:
                           f"<b>{pct(total.actual_hold)}</b>", f"<b>{theory(total.theoretical)}</b>"])
     # the wager's name wraps (the first column is otherwise never broken): the figures have the width
     return _table(["Wager", "Wagered", "House won", "House lost", "Commission", "Fees", "To meter", "House net"],
-                  money_rows, set(range(1, 8)), "no wagers settled", pt=6.4, pad=2, wrap_first=True) + \
+                  money_rows, set(range(1, 8)), "no wagers settled", pt=6.2, pad=2, wrap_first=True) + \
         ("" if not lines else _table(["Wager", "Wagered", "House net", "Actual hold", "Theoretical"], hold_rows,
-                                     {1, 2, 3}, pt=6.4, pad=2, wrap={4}))
+                                     {1, 2, 3}, pt=6.4, pad=1, wrap={4}))
 
 
 def _banking(banking: dict) -> str:
@@ -163,7 +163,7 @@ def _chart_ref(doc: QTextDocument, name: str, lines, width: int, dpi: int) -> st
     if not drawn:
         return ""
     k = dpi / LAYOUT_DPI
-    height = int(LAYOUT_DPI * (0.22 * len(drawn) + 0.45))
+    height = int(LAYOUT_DPI * (0.17 * len(drawn) + 0.4))
     image = hold_chart(drawn, int(width * k), int(height * k), dpi)
     doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"chart:{name}"), image)
     return f"<p><img src='chart:{name}' width='{width}' height='{height}'></p>"
@@ -209,9 +209,11 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
               ("Irregularities", sum(len(t.irregularities) for t in r.tables)),
               ("Alarms", sum(len(t.alarms) for t in r.tables)), ("Approval requests", sum(len(t.approvals) for t in r.tables)),
               ("Aggregate-limit applications", sum(len(t.aggregate_limits) for t in r.tables))]
+    # two counts a line: the pit's page holds its figures, its banking and its chart on one sheet
+    cells = [f"<td class='dim'>{escape(k)}</td><td class='n' nowrap><b>{v:,}</b></td>" for k, v in counts]
+    half = (len(cells) + 1) // 2
     h.append(f"<table cellpadding='{_PAD[0] // 2}'>" + "".join(
-        f"<tr><td class='dim'>{escape(k)}</td><td class='n' nowrap><b>{v:,}</b></td></tr>" for k, v in counts)
-        + "</table>")
+        f"<tr>{a}<td width='24'></td>{b}</tr>" for a, b in zip(cells[:half], cells[half:] + [""])) + "</table>")
     h.append("<h3>Wagers, wins and losses by wager type (cents as dollars)</h3>")
     h.append(_wagers(r.pit_lines, r.pit_total))
     h.append("<h3>Banking</h3>" + _banking(pit_banking(r)))
@@ -228,7 +230,7 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
             h.append(_section(doc, r, t, chart_w, dpi))
     # a heading stands apart from the table above it (Qt's rich text drops a heading's top margin
     # after a table): a small empty line before each
-    body = "".join(h).replace("<h3>", "<p style='margin: 0; font-size: 5pt'>&#160;</p><h3>")
+    body = "".join(h).replace("<h3>", "<p style='margin: 0; font-size: 3pt'>&#160;</p><h3>")
     doc.setHtml("<html><body>" + body + "</body></html>")
     return doc
 
