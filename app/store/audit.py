@@ -11,8 +11,9 @@ import sqlite3
 from pathlib import Path
 
 from . import chain, derive, heads, paths
-from .reading import Access, log_meta, read_db
-from .verify import Finding, Report, db_locate, db_rows, export_locate, export_rows, verify_rows
+from .reading import Access, log_meta, read_db, uri
+from .verify import Finding, Report, check_heads, export_locate, export_rows, verify_rows, wanted_hashes
+from .walk import Part, Walk
 
 
 def recorded_head(db_id: str | None, key: bytes) -> dict | None:
@@ -61,14 +62,15 @@ def seals_key(conn: sqlite3.Connection, db_id: str, key: bytes | None, given: bo
 
 def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | None, given: list[dict],
                 also: list[dict] = (), keep_open: bool = False, key_given: bool = True, key_where: str = "",
-                read_models: bool = True) -> Report:
+                read_models: bool = True, workers: int | None = None) -> Report:
     """Every row and every head: ``given`` (``--head``), the head file of this database's id,
     a backup's own sealed head, and ``also``; and every read model, derived again from the rows
     and compared (app.store.derive). The head file is read before the rows, so a writer that
     goes on meanwhile can only put the file behind the rows read, never ahead of them. With
     ``keep_open`` the rows' snapshot stays open for the caller (who ends it with COMMIT).
     ``key_given``: the key was named (``--key``), else it is this install's and is used only if
-    it is this database's (``seals_key``); None: the seals are not checked."""
+    it is this database's (``seals_key``); None: the seals are not checked. ``workers``: the
+    processes the chain is walked in (app/store/walk.py; by default one a core for a long log)."""
     m = log_meta(conn, path)
     key, why = seals_key(conn, m["db_id"], key, key_given, key_where or str(paths.key_file()))
     recorded = recorded_head(m["db_id"], key) if key is not None else None
@@ -79,14 +81,23 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
     if derived is not None:
         derived.attach(conn)
     conn.execute("BEGIN")  # one snapshot for all the rows and the read models, while a writer goes on
+    walk = None
     try:
-        # every head given must be on the chain, not only the latest
-        rep = verify_rows(db_rows(conn), key, hs, fold=derived.fold if derived else None, locate=db_locate(conn))
-        differs = None
-        if derived is not None and rep.ok:
-            differs = derived.compare(conn, skipped)  # reported after the heads: the chain comes first
+        # the chain's parts start walking in other processes while the read models are derived here
+        walk = Walk(conn, uri(path, acc.mode), key, (0, chain.GENESIS), wanted_hashes(hs), workers)
+        unfolded = differs = None
+        if derived is not None:
+            unfolded = derived.fold(conn, walk.upto)
+            differs = derived.compare(conn, skipped)
+        rep = _chain_report(conn, walk.result(), key, hs, unfolded)
+        if derived is not None and rep.ok:  # reported after the heads: the chain comes first
             rep.read_models = "checked" if not skipped else "partly checked"
+        else:
+            differs = None
+            skipped.clear()
     except BaseException:
+        if walk is not None:
+            walk.close()
         conn.execute("ROLLBACK")
         if derived is not None:
             derived.close()
@@ -115,6 +126,25 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
         rep.notes.append(f"if {path} is a copy of the file rather than a backup made with 'pitdesk audit backup', it "
                          f"shares the original's head file ({paths.head_file(m['db_id'])}), which went on after the "
                          "copy: verify the original, and take copies with 'pitdesk audit backup'")
+    return rep
+
+
+def _chain_report(conn: sqlite3.Connection, walked: Part, key: bytes | None, hs: list[dict],
+                  unfolded: Finding | None) -> Report:
+    """The walk's report as ``verify_rows`` gives it for the rows in one pass: the first bad row,
+    or a row before it that the read models cannot be folded from, or else the heads checked."""
+    rep = Report(rows=walked.rows, finding=walked.finding)
+    rep.last_seq, rep.last_hash = walked.last
+    if key is None:
+        rep.seals = "not checked"
+    if unfolded is not None and (walked.finding is None or unfolded.seq < walked.finding.seq):
+        # one pass stops at the row it cannot fold: the rows before it are the rows checked
+        rep.finding = unfolded
+        rep.rows = rep.last_seq = unfolded.seq - 1
+        prev = conn.execute("SELECT hash FROM events WHERE seq = ?", (rep.last_seq,)).fetchone()
+        rep.last_hash = prev[0] if prev else chain.GENESIS
+    elif walked.finding is None:
+        check_heads(rep, walked.seen, hs)
     return rep
 
 

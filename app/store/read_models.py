@@ -43,12 +43,17 @@ class Projector:
 
     def project(self, conn: sqlite3.Connection, seq: int, time: str, table: str | None, type_: str, actor: str,
                 role: str, data: dict) -> None:
+        self.fold(conn, seq, time, table, type_, actor, role, data)
+        logrows.project(conn, seq, time, table, type_, actor, role, data)
+
+    def fold(self, conn: sqlite3.Connection | None, seq: int, time: str, table: str | None, type_: str, actor: str,
+             role: str, data: dict) -> None:
+        """The event into every read model but the logs' own (app/store/logrows.py)."""
         handler = getattr(self, "_" + type_, None)
         if handler is not None:
             handler(conn, seq, time, table, actor, role, data)
         elif type_ in PROCEDURE_EVENTS and table is not None:
             self._procedure(conn, seq, time, table, type_, actor, role, data)
-        logrows.project(conn, seq, time, table, type_, actor, role, data)
 
     # -- tables and their procedures ---------------------------------------------------------
     def _table_configured(self, conn, seq, time, table, actor, role, data):

@@ -60,12 +60,16 @@ def _identity(path: Path) -> tuple:
     return st.st_ino, st.st_size, st.st_mtime_ns, wal.exists()
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
+def uri(path: Path, mode: str) -> str:
+    """The URI a read in ``mode`` opens (another process reads the same way: app/store/walk.py)."""
     # a proper file: URI, so '?', '#' and '%' in a folder name are part of the path (a bare
     # f"file:{path}" would open, and even create, some other file)
     query = "?mode=ro" if mode == "wal" else "?mode=ro&immutable=1"
-    return sqlite3.connect(path.absolute().as_uri() + query, uri=True, isolation_level=None,
-                           check_same_thread=False)
+    return Path(path).absolute().as_uri() + query
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    return sqlite3.connect(uri(path, mode), uri=True, isolation_level=None, check_same_thread=False)
 
 
 def _choose(path: Path) -> Access:

@@ -75,14 +75,12 @@ Row = tuple[int, str, str | None, str, str, str, str, str, str, str]
 
 
 def verify_rows(rows: Iterable[Row], key: bytes | None, head: dict | list[dict] | None = None,
-                fold: Callable[[int, dict], None] | None = None,
                 locate: Callable[[str], int | None] | None = None,
                 after: tuple[int, str] = (0, chain.GENESIS)) -> Report:
     """Check every row; then each head recorded outside (a dict, or a list of them: every one
     must be on the chain, the finding with the lowest row number is reported). ``key`` None:
-    the chain only, the seals not checked. ``fold(seq, body)`` is handed each good row's parsed
-    body (the read models derived in the same pass, app.store.derive). ``locate(hash)``: the
-    row holding a hash, to say where a row that does not link to the one before links to.
+    the chain only, the seals not checked. ``locate(hash)``: the row holding a hash, to say
+    where a row that does not link to the one before links to.
     ``after``: the rows start after this (seq, hash), already checked (the start-up check,
     app/store/checkpoint.py); ``rows`` counts only the rows after it.
 
@@ -94,60 +92,75 @@ def verify_rows(rows: Iterable[Row], key: bytes | None, head: dict | list[dict] 
     expected, prev = after[0] + 1, after[1]
     rep.last_seq, rep.last_hash = after
     heads = [head] if isinstance(head, dict) else list(head or [])
-    wanted = {h["hash"] for h in heads} | {h["pending"][1] for h in heads if h.get("pending")}
+    wanted = wanted_hashes(heads)
     seen_hashes: dict[str, int] = {after[1]: after[0]} if after[0] and after[1] in wanted else {}
-    link, loads, seal_ok = chain.link, json.loads, chain.seal_ok
-    for seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac, *line in rows:
-        if seq != expected:
-            kind = "deleted" if seq > expected else "reordered"
-            rep.finding = Finding(expected, kind, f"sequence {expected} is missing; the next row is {seq}"
-                                  if seq > expected else f"sequence {seq} appears again after {expected - 1}")
+    for row in rows:
+        f, _ = check_row(row, expected, prev, key, locate)
+        if f is not None:
+            rep.finding = f
             return rep
-        if link(prev_hash, body) != row_hash:
-            rep.finding = Finding(seq, "edited", "the sealed body does not match its hash")
-            return rep
-        try:
-            b = loads(body)
-        except ValueError:
-            rep.finding = Finding(seq, "edited", "the body is not JSON")
-            return rep
-        if not isinstance(b, dict):
-            rep.finding = Finding(seq, "edited", "the body is not a JSON object")
-            return rep
-        if b.get("seq") != seq:
-            rep.finding = Finding(seq, "reordered", f"the row holds the sealed body of row {b.get('seq')}")
-            return rep
-        if prev_hash != prev:
-            where = locate(prev_hash) if locate is not None else None
-            rep.finding = Finding(seq, "reordered" if where else "deleted",
-                                  "the row does not link to the row before it" +
-                                  (f" (it links to row {where})" if where else "; a row before it was removed"))
-            return rep
-        if (b.get("time"), b.get("table"), b.get("type"), b.get("actor"), b.get("role")) != \
-                (time, table, type_, actor, role):
-            col, value = next((c, v) for c, v in zip(COLUMNS, (time, table, type_, actor, role)) if b.get(c) != v)
-            rep.finding = Finding(seq, "edited", f"column {col!r} reads {value!r}, the sealed body {b.get(col)!r}")
-            return rep
-        if line and line[0] != b:
-            k = next((k for k in sorted(set(line[0]) | set(b)) if line[0].get(k) != b.get(k)), "?")
-            rep.finding = Finding(seq, "edited", f"field {k!r} of the line reads {line[0].get(k)!r}, "
-                                                 f"the sealed body {b.get(k)!r}")
-            return rep
-        if key is not None and not seal_ok(key, row_hash, mac):
-            rep.finding = Finding(seq, "forged", "the seal does not match: the row was not written with this "
-                                                 "install's key")
-            return rep
+        seq, row_hash = row[0], row[8]
         if row_hash in wanted:
             seen_hashes[row_hash] = seq
-        if fold is not None:
-            try:
-                fold(seq, b)
-            except (KeyError, TypeError, ValueError, AttributeError) as e:
-                rep.finding = Finding(seq, "edited", f"the row cannot be folded into the read models ({e!r})")
-                return rep
         prev, expected = row_hash, seq + 1
         rep.rows += 1
         rep.last_seq, rep.last_hash = seq, row_hash
+    check_heads(rep, seen_hashes, heads)
+    return rep
+
+
+def wanted_hashes(heads: list[dict]) -> set[str]:
+    """The hashes a walk keeps the row of: the heads' (and the batches' they say were pending)."""
+    return {h["hash"] for h in heads} | {h["pending"][1] for h in heads if h.get("pending")}
+
+
+def unfoldable(seq: int, e: Exception) -> Finding:
+    return Finding(seq, "edited", f"the row cannot be folded into the read models ({e!r})")
+
+
+def check_row(row: Row, expected: int, prev: str, key: bytes | None,
+              locate: Callable[[str], int | None] | None) -> tuple[Finding | None, dict | None]:
+    """One row after the row ``expected - 1`` whose hash is ``prev``: its finding, or None and
+    its parsed body. The checks in their order, so that a row wrong in several ways is
+    reported the same whichever walk found it (app/store/walk.py asks this of every row its
+    fast checks do not vouch for)."""
+    seq, time, table, type_, actor, role, body, prev_hash, row_hash, mac, *line = row
+    if seq != expected:
+        kind = "deleted" if seq > expected else "reordered"
+        return Finding(expected, kind, f"sequence {expected} is missing; the next row is {seq}"
+                       if seq > expected else f"sequence {seq} appears again after {expected - 1}"), None
+    if chain.link(prev_hash, body) != row_hash:
+        return Finding(seq, "edited", "the sealed body does not match its hash"), None
+    try:
+        b = json.loads(body)
+    except ValueError:
+        return Finding(seq, "edited", "the body is not JSON"), None
+    if not isinstance(b, dict):
+        return Finding(seq, "edited", "the body is not a JSON object"), None
+    if b.get("seq") != seq:
+        return Finding(seq, "reordered", f"the row holds the sealed body of row {b.get('seq')}"), None
+    if prev_hash != prev:
+        where = locate(prev_hash) if locate is not None else None
+        return Finding(seq, "reordered" if where else "deleted",
+                       "the row does not link to the row before it" +
+                       (f" (it links to row {where})" if where else "; a row before it was removed")), None
+    if (b.get("time"), b.get("table"), b.get("type"), b.get("actor"), b.get("role")) != \
+            (time, table, type_, actor, role):
+        col, value = next((c, v) for c, v in zip(COLUMNS, (time, table, type_, actor, role)) if b.get(c) != v)
+        return Finding(seq, "edited", f"column {col!r} reads {value!r}, the sealed body {b.get(col)!r}"), None
+    if line and line[0] != b:
+        k = next((k for k in sorted(set(line[0]) | set(b)) if line[0].get(k) != b.get(k)), "?")
+        return Finding(seq, "edited", f"field {k!r} of the line reads {line[0].get(k)!r}, "
+                                      f"the sealed body {b.get(k)!r}"), None
+    if key is not None and not chain.seal_ok(key, row_hash, mac):
+        return Finding(seq, "forged", "the seal does not match: the row was not written with this "
+                                      "install's key"), None
+    return None, b
+
+
+def check_heads(rep: Report, seen_hashes: dict[str, int], heads: list[dict]) -> None:
+    """After a walk that found nothing wrong in the rows: each head recorded outside must be on
+    the chain; the finding with the lowest row number is reported."""
     findings = []
     checked = []
     for h in heads:
@@ -167,7 +180,6 @@ def verify_rows(rows: Iterable[Row], key: bytes | None, head: dict | list[dict] 
         rep.head_checked = {k: v for k, v in max(checked, key=lambda h: h["seq"]).items() if k != "pending"}
     if findings:
         rep.finding = min(findings, key=lambda f: f.seq)
-    return rep
 
 
 def _on_chain(rep: Report, seen: dict[str, int], hs: int, hh: str, source: str) -> Finding | None:
