@@ -125,6 +125,8 @@ class MainWindow(QMainWindow):
         self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
         self.round_panel = RoundPanel(self.bridge, {n: self.actions_by_name[n] for n in ROUND_COMMANDS},
                                       session=lambda: self.session)
+        # named once, here: a round command the panel does not have stops the window being made
+        self.round_methods = {n: getattr(self.round_panel, n) for n in ROUND_COMMANDS}
         self.table_page = TablePage(self._fetch_history, round_panel=self.round_panel)
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
@@ -282,7 +284,7 @@ class MainWindow(QMainWindow):
                                          "round.", 8000)
             return
         self.table_page.show_tab("round")
-        getattr(self.round_panel, name)()
+        self.round_methods[name]()
 
     def view_spec(self) -> str:
         if self.view == "table" and self.table_page.table:

@@ -20,10 +20,10 @@ from datetime import date
 from app.reports import shift_report as paper
 
 from . import theme
-from app.qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
+from app.qt import (QComboBox, QDate, QDateEdit, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
-from .widgets import say
+from .widgets import save_dialog, say
 
 
 class ReportsPage(QWidget):
@@ -225,12 +225,8 @@ class ReportsPage(QWidget):
         if not self._ready():
             return
         if path is None:
-            d = QFileDialog(self, "Save the shift report as PDF")
-            d.setObjectName("save_report_dialog")
-            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            d.setNameFilter("PDF (*.pdf)")
-            d.setDefaultSuffix("pdf")
-            d.selectFile(f"shift-{self.report.shift.start:%Y-%m-%d}-{self.report.shift.name}.pdf")
+            d = save_dialog(self, "Save the shift report as PDF", "save_report_dialog", "PDF", "pdf",
+                            f"shift-{self.report.shift.start:%Y-%m-%d}-{self.report.shift.name}.pdf")
             d.fileSelected.connect(lambda p: self.save_pdf(p))
             self._open(d)
             return

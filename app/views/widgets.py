@@ -11,8 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from . import theme
-from app.qt import (QAbstractItemView, QAction, QColor, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer,
-                    QToolButton, QWidget)
+from pathlib import Path
+
+from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QHeaderView, QLabel, QLineEdit, QStandardPaths, Qt,
+                    QTableView, QTimer, QToolButton, QWidget)
 from .theme import money
 
 
@@ -140,6 +142,27 @@ def command_button(action: QAction, name: str, scale: float | None = None, bold:
     if scale is not None:
         b.setFont(theme.font(scale, bold=bold))
     return b
+
+
+# -- files -------------------------------------------------------------------------------------
+def documents_folder() -> str:
+    """Where a file a person saves starts: their documents folder (their home if it has none),
+    never the folder the program was started in (the source tree, for a developer)."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return docs if docs and Path(docs).is_dir() else str(Path.home())
+
+
+def save_dialog(parent: QWidget, title: str, name: str, kind: str, suffix: str, file_name: str) -> QFileDialog:
+    """A file dialog asking where to save ``file_name`` (a ``kind`` file, ``*.suffix``), opened in
+    the documents folder; named ``name`` (tests find it by it). Not opened yet."""
+    d = QFileDialog(parent, title)
+    d.setObjectName(name)
+    d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    d.setNameFilter(f"{kind} (*.{suffix})")
+    d.setDefaultSuffix(suffix)
+    d.setDirectory(documents_folder())
+    d.selectFile(str(Path(documents_folder()) / file_name))
+    return d
 
 
 # -- lists of records --------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     # the slip as a one-page PDF, rendered to an image, says its number and the W-2G data
     assert panel.select_slip(2)
     pdf = tmp_path / "slip-2.pdf"
-    panel.save_slip_pdf(str(pdf))
+    panel.save_slip(str(pdf))
     text = pdf_text(pdf)
     assert "No. 000002" in text and "$12,346.56" in text and "W-2G" in text and "Pat Lee" in text
     assert "123-45-6789" not in text and "6789" in text      # the taxpayer number is masked on the slip
@@ -198,7 +198,7 @@ def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(
     assert panel.slip_model.index(0, 1).data(theme_level()) == "red"
     assert not w.actions_by_name["void_slip"].isEnabled()
     pdf = tmp_path / "void.pdf"
-    panel.save_slip_pdf(str(pdf))
+    panel.save_slip(str(pdf))
     text = pdf_text(pdf)
     assert "No. 000001" in text and "VOID" in text and "printed with the wrong seat" in text
     render_png(pdf, tmp_path / "void")

@@ -26,7 +26,7 @@ from time import perf_counter
 from app.workstation.errors import Refused
 
 from .. import theme
-from app.qt import (QAction, QComboBox, QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QPlainTextEdit,
+from app.qt import (QAction, QComboBox, QDialog, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QPlainTextEdit,
                     QPrintDialog, QPushButton, QScrollArea, Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
 from .bank_box import BankBox
 from .position_row import PositionRow
@@ -594,8 +594,9 @@ class RoundPanel(QWidget):
     def select_slip(self, number: int) -> bool:
         return self.slips_tab.select(number)
 
-    def save_slip_pdf(self, path: str | None = None) -> None:
-        self.slips_tab.save_pdf(path)
+    def save_slip(self, path: str | None = None) -> QFileDialog | None:
+        """The selected slip as a PDF at ``path``, or where a person chooses (Save slip as PDF)."""
+        return self.slips_tab.save_pdf(path)
 
     def print_slip(self) -> QPrintDialog | None:
         return self.slips_tab.print_slip()

@@ -13,7 +13,7 @@ from app.reports import slip as slip_report
 from app.qt import QAction, QFileDialog, QHBoxLayout, QPrintDialog, QPrinter, QVBoxLayout, QWidget
 from .round_models import SlipModel
 from ..theme import LEVEL_MARK, OK, RED
-from ..widgets import command_button, label, record_view
+from ..widgets import command_button, label, record_view, save_dialog
 
 COMMANDS = ("print_slip", "save_slip", "void_slip", "reissue_slip")
 
@@ -85,23 +85,20 @@ class SlipsTab(QWidget):
                                          and not any(s.replaces == slip.number for s in self.slips))
 
     # -- on paper ----------------------------------------------------------------------------------
-    def save_pdf(self, path: str | None = None) -> None:
+    def save_pdf(self, path: str | None = None) -> QFileDialog | None:
         """The selected slip (else the newest) as a one-page PDF: at ``path``, or where a person
-        chooses in a file dialog."""
+        chooses in the file dialog returned (opened, not run)."""
         slip = self.selected()
         if slip is None:
-            return
+            return None
         if path is None:
-            d = QFileDialog(self.panel, f"Save payout slip {slip.number:06d} as PDF")
-            d.setObjectName("save_slip_dialog")
-            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            d.setNameFilter("PDF (*.pdf)")
-            d.setDefaultSuffix("pdf")
-            d.selectFile(f"slip-{slip.number:06d}.pdf")
+            d = save_dialog(self.panel, f"Save payout slip {slip.number:06d} as PDF", "save_slip_dialog", "PDF", "pdf",
+                            f"slip-{slip.number:06d}.pdf")
             d.fileSelected.connect(lambda p, s=slip: self._write_pdf(s, p))
             self.panel.open_dialog(d)
-            return
+            return d
         self._write_pdf(slip, path)
+        return None
 
     def _write_pdf(self, slip, path: str) -> None:
         self._on_paper(slip, lambda now: slip_report.write_pdf(slip, path, now), "saved", f"saved as {path}")
