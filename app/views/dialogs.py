@@ -103,7 +103,8 @@ class AcknowledgeDialog(PinDialog):
 # -- approving or denying a request ---------------------------------------------------------------
 class DecideDialog(PinDialog):
     """Approve or deny one request: always a PIN (the supervisor signs for the money), and a
-    reason for a denial."""
+    reason for a denial. Another person's name and PIN counter-sign this one decision: the row
+    names them, and whoever is signed in stays signed in (``Decisions.decide``'s ``signer``)."""
 
     def __init__(self, bridge, request, decision: str, session=None, parent: QWidget | None = None):
         verb = "Approve" if decision == "approved" else "Deny"
@@ -118,10 +119,18 @@ class DecideDialog(PinDialog):
                         else f"optional: approved under {request.rule}", "&Reason")
         if decision == "denied":
             self.reason_needed = "Say why: a denial records its reason."
+        if session is not None:
+            note = QLabel(f"Another supervisor's name and PIN counter-sign this decision; {session.name} stays "
+                          "signed in.")
+            note.setObjectName("countersign_note")
+            note.setWordWrap(True)
+            theme.set_dim(note)
+            form.addRow("", note)
 
     def action(self):
         request, decision, reason = self.request.request, self.decision, self.why()
-        return self.identity.then(lambda ws: ws.decisions.decide(request, decision, reason))
+        signer = (self.name.text().strip(), self.pin.text())
+        return lambda ws: ws.decisions.decide(request, decision, reason, signer)
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------

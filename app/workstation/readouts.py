@@ -103,6 +103,8 @@ class ApprovalInfo:
     decided_role: str | None = None
     decision_reason: str | None = None
     decided: datetime | None = None
+    countersigned_by: str | None = None     # the second person whose PIN authorised the decision
+    countersigned_role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -310,6 +312,7 @@ class RoundDraftInfo:
     form: RoundForm | None = None   # what the profile lets a person enter
     waiting: str | None = None      # a shuffler's deal waiting for this round to be settled or discarded,
                                     # in words (000(b)(2)(iii), (v)): it comes up then, never over this one
+    in_round: tuple[int, ...] = ()  # the seats with a hand in the round (a wager, or the bank): none, nothing to settle
 
 
 @dataclass(frozen=True)

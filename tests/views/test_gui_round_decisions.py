@@ -27,7 +27,10 @@ HOUSE_ROUND = ROOT / "docs" / "rounds" / "section6-house.json"
 
 
 def deny_in_queue(qtbot, w, request: int, who, reason: str) -> None:
-    """``who`` denies ``request`` in the approvals queue (F8) with their PIN and ``reason``."""
+    """``who`` signs in (F9), and denies ``request`` in the approvals queue (F8) with their PIN and
+    ``reason``."""
+    if w.session is None or w.session.name != who.name:
+        sign_in(qtbot, w, who)
     w.show_view("approvals")
     activate(qtbot, w)
     qtbot.waitUntil(lambda: w.approvals_page.select_key(request), timeout=WAIT_MS)

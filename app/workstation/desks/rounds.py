@@ -280,6 +280,9 @@ class Rounds:
             problems = d.problems()
             if problems:
                 raise Refused(f"table {table}: round {d.round} cannot be settled yet: " + "; ".join(problems))
+            if not d.in_round():
+                raise Refused(f"table {table}: round {d.round} has no seat in it yet: type a seat's wager (or set a "
+                              "player's bank) to settle it")
             rules = self.ws.pit.rules[table]
             self._check_bank(table, d.banking["mode"], d.banking.get("seat"))
             obj = d.round_file(self.ws.journal.meters.get(table))
