@@ -425,7 +425,7 @@ class MainWindow(QMainWindow):
         self.dialog = d
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: self._closed_dialog(d))
-        d.open()
+        QDialog.open(d)     # QPrintDialog's and QMessageBox's own open() want a slot
         self._watch_input(d)
         return d
 

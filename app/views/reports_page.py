@@ -20,7 +20,7 @@ from datetime import date
 from app.reports import shift_report as paper
 
 from . import theme
-from app.qt import (QComboBox, QDate, QDateEdit, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
+from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
 from .widgets import save_dialog, say
@@ -268,7 +268,7 @@ class ReportsPage(QWidget):
         self.dialog = d
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: setattr(self, "dialog", None) if self.dialog is d else None)
-        d.open()
+        QDialog.open(d)     # QPrintDialog's and QMessageBox's own open() want a slot
 
 
 __all__ = ["ReportsPage"]

@@ -71,6 +71,7 @@ def pdf_text(path: Path) -> str:
                           check=True).stdout
 
 
+@pytest.mark.commands("round", "new_round", "settle", "approve", "release")
 def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_numbered_next(rpit, qtbot, tmp_path):
     from app.views.dialogs import DecideDialog
     w, ws = rpit.window, rpit.ws
@@ -187,6 +188,7 @@ def render_png(pdf: Path, stem: Path) -> Path:
     return stem.with_suffix(".png")
 
 
+@pytest.mark.commands("void_slip", "print_slip")
 def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
     from app.views.round.round_dialogs import VoidSlipDialog
     w = rpit.window

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
 from app.qt import QSettings, Qt, QTableView
 from tests.support.round_panel import sign_in
@@ -23,6 +25,7 @@ def events(ws, type_: str) -> list[dict]:
 
 
 # -- alarms ------------------------------------------------------------------------------------
+@pytest.mark.commands("acknowledge")
 def test_a_shuffler_miscount_is_on_the_tile_and_only_a_supervisor_acknowledges_it(pit, qtbot):
     w, ws = pit.window, pit.ws
     wait_online(qtbot, pit, classes=("shuffler",))
@@ -174,6 +177,7 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
     second.reject()
 
 
+@pytest.mark.commands("deny")
 def test_a_denial_needs_a_reason(hit_pit, qtbot):
     w = hit_pit.window
     claim_hit(qtbot, hit_pit)
