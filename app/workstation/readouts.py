@@ -367,6 +367,7 @@ class Payout:
     slip_reason: str | None         # why it needs a payout slip, None: no slip
     w2g: bool                       # the slip carries W-2G data ($600 and 300 times the wager)
     slip: int | None                # the slip's number once released
+    commission: int = 0             # cents the house took of the win (000(i): 5 % of a winning hand)
 
 
 @dataclass(frozen=True)
@@ -386,6 +387,7 @@ class SlipInfo:
     w2g: dict | None
     settlement: int | None          # the round (settlement seq) it pays, if issued for one
     replaces: int | None            # the void slip it was issued again for
+    commission_cents: int | None = None     # the commission taken of the win (None: a slip issued without it)
 
 
 @dataclass(frozen=True)
