@@ -10,7 +10,7 @@ needs (a name, a PIN, the reason of a denial).
 
 from __future__ import annotations
 
-from app.engine.roles import PEOPLE as ROLES
+from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 
 from . import theme
 from .pit_models import UserModel
@@ -145,7 +145,10 @@ class UsersDialog(QDialog):
         self.setWindowTitle("Users")
         self.model = UserModel(self)
         self.view = record_view(self.model, "users")
-        who = QLabel(f"Signed in: {session.name} ({session.role})" if session else "Nobody is signed in: an "
+        # the list of users (names, roles, lock-outs) is an administrator's to see (issue 27, 10)
+        self.admin = session is not None and session.role == ADMINISTRATOR
+        who = QLabel(f"Signed in: {session.name} ({session.role})" + ("" if self.admin else ": only an administrator "
+                     "sees and keeps the users.") if session else "Nobody is signed in: an "
                      "administrator signs in (File > Sign in) to add users, set roles, lock and unlock accounts.")
         who.setWordWrap(True)
         theme.set_dim(who)
@@ -210,9 +213,11 @@ class UsersDialog(QDialog):
         box.addWidget(close)
         self.resize(900, 640)
         self.view.selectionModel().currentRowChanged.connect(self._show_role)
-        bridge.changed.connect(self._changed)
-        bridge.watch_users(True)
-        self.finished.connect(lambda _: self._stop_watching())
+        self.view.setVisible(self.admin)
+        if self.admin:
+            bridge.changed.connect(self._changed)
+            bridge.watch_users(True)
+            self.finished.connect(lambda _: self._stop_watching())
 
     def _stop_watching(self) -> None:
         self.bridge.watch_users(False)

@@ -337,7 +337,9 @@ def test_only_an_administrator_adds_users(pit, qtbot):
     d = w.sign_in()
     fill(qtbot, d, FLOOR.name, FLOOR.pin)
     qtbot.waitUntil(lambda: w.session is not None, timeout=WAIT_MS)
-    u = w.open_users()
+    assert not w.actions_by_name["users"].isEnabled()
+    u = w.open_users()          # opened anyway: the list is not shown, and adding is refused
+    assert u.view.isHidden() and u.model.rowCount() == 0 and "only an administrator" in u.who.text()
     qtbot.keyClicks(u.name, "gus")
     qtbot.keyClicks(u.pin, "1234")
     qtbot.keyClicks(u.pin2, "1234")
