@@ -1,5 +1,15 @@
 """Fixtures shared by the tests of more than one layer (those of one layer are in its folder's
-conftest.py), and the check that a test leaves no thread of its own running."""
+conftest.py), the check that a test leaves no thread of its own running, and the rule that a
+Python error raised in a Qt slot fails the test that caused it.
+
+pytest-qt 4.5 records every exception that reaches ``sys.excepthook`` while a test runs (its
+setup, its call, its teardown: an exception raised in a slot, a timer's callback, a virtual
+method such as paintEvent; PySide6 hands each to the hook) and fails that phase of the test
+with the traceback. It can be turned off for a test (the ``qt_no_exception_capture`` marker) or
+for the suite (the ini option of that name): here neither is allowed. The window's lanes hand a
+task's bug (an error that is not a workstation's refusal nor a file not written) to the same
+hook (app/views/tasks.py, ``report_bug``), so a bug shown to a person as a message fails its
+test too. A test that means an exception in a slot catches it with ``qtbot.capture_exceptions()``."""
 
 import multiprocessing
 import shutil
@@ -13,6 +23,21 @@ from app.qt import QThreadPool
 from app.store.log import AuditLog
 from tests.support.shift_report import START
 from tests.support.simulated_shift import simulate
+
+pytest_plugins = ["pytester"]     # tests/views/test_slot_errors.py runs a test of its own
+
+
+def pytest_configure(config):
+    if config.getini("qt_no_exception_capture"):
+        raise pytest.UsageError("qt_no_exception_capture is set: an exception raised in a Qt slot must fail its "
+                                "test (tests/conftest.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    marked = [i.nodeid for i in items if i.get_closest_marker("qt_no_exception_capture")]
+    if marked:
+        raise pytest.UsageError(f"{', '.join(marked)}: marked qt_no_exception_capture; catch the exceptions a "
+                                "test means with qtbot.capture_exceptions() instead (tests/conftest.py)")
 
 
 @pytest.fixture

@@ -54,8 +54,13 @@ def masked_tin(tin: str) -> str:
 def lines(slip) -> list[tuple[str, str]]:
     """(label, value) rows of the slip, in the order printed."""
     out = [("Table", slip.table or "—"), ("Seat", str(slip.seat) if slip.seat else "—"),
-           ("Wager", f"{wager_words(slip.wager)}, {dollars(slip.wager_cents)}"),
-           ("Issued", f"{slip.time:%Y-%m-%d %H:%M:%S}"), ("Issued by", slip.issued_by)]
+           ("Wager", f"{wager_words(slip.wager)}, {dollars(slip.wager_cents)}")]
+    if slip.commission_cents is not None:
+        # the win above is what the hand won; the commission comes out of it (000(l)(9); 001 11.9(j);
+        # 003 COLLECTING 5% COMMISSION), in whole cents as the settlement logged it
+        out += [("Commission taken", dollars(slip.commission_cents)),
+                ("Paid after commission", dollars(slip.win_cents - slip.commission_cents))]
+    out += [("Issued", f"{slip.time:%Y-%m-%d %H:%M:%S}"), ("Issued by", slip.issued_by)]
     if slip.settlement is not None:
         out.append(("Round", f"settlement {slip.settlement} in the audit log"))
     if slip.replaces is not None:

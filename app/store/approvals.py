@@ -38,20 +38,26 @@ class Approvals:
         return self.log.query("SELECT * FROM approvals WHERE status = 'pending' AND table_id = ? ORDER BY request",
                               (table,))
 
-    def decide(self, by: Session, request: int, decision: str, reason: str, now: datetime) -> int:
+    def decide(self, by: Session, request: int, decision: str, reason: str, now: datetime,
+               countersigned: Session | None = None) -> int:
+        """``by`` decides ``request``; ``countersigned``: a second person whose PIN authorises it at
+        ``by``'s session (a pit manager's request decided at a floor supervisor's): both may
+        approve, and one of them has the role the request needs. The row names both."""
         req = request_row(self.log, request)
         if req is None:
             raise ApprovalError(f"no approval request {request}")
         if req["status"] != "pending":
             raise ApprovalError(f"request {request} was already {req['status']} by {req['decided_by']}")
-        record = rows.approval_decided(now, by.name, by.role, req["table_id"], request, decision, reason)
-        level = APPROVER_LEVEL.get(by.role)
-        if level is None:
-            article = "an" if by.role[0] in "aeiou" else "a"
-            raise ApprovalError(f"{article} {by.role} can never approve; {req['kind']} needs a {req['role_needed']}")
-        if level < APPROVER_LEVEL[req["role_needed"]]:
-            raise ApprovalError(f"request {request} ({req['kind']}) needs a {req['role_needed']}; {by.name} is a "
-                                f"{by.role}")
+        record = rows.approval_decided(now, by.name, by.role, req["table_id"], request, decision, reason,
+                                       (countersigned.name, countersigned.role) if countersigned else None)
+        signers = [by] + ([countersigned] if countersigned is not None else [])
+        for s in signers:
+            if s.role not in APPROVER_LEVEL:
+                article = "an" if s.role[0] in "aeiou" else "a"
+                raise ApprovalError(f"{article} {s.role} can never approve; {req['kind']} needs a {req['role_needed']}")
+        if max(APPROVER_LEVEL[s.role] for s in signers) < APPROVER_LEVEL[req["role_needed"]]:
+            raise ApprovalError(f"request {request} ({req['kind']}) needs a {req['role_needed']}; "
+                                + " and ".join(f"{s.name} is a {s.role}" for s in signers))
         return self.log.append_many([record])[0]
 
 

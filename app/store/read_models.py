@@ -158,8 +158,9 @@ class Projector:
 
     def _approval_decided(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE approvals SET status = ?, decided_by = ?, decided_role = ?, decision_reason = ?, "
-                     "decided = ? WHERE request = ?", (data["decision"], actor, role, data["reason"], time,
-                                                        data["request"]))
+                     "decided = ?, countersigned_by = ?, countersigned_role = ? WHERE request = ?",
+                     (data["decision"], actor, role, data["reason"], time, data.get("countersigned_by"),
+                      data.get("countersigned_role"), data["request"]))
 
     def _alarm_raised(self, conn, seq, time, table, actor, role, data):
         conn.execute("INSERT INTO alarms (seq, table_id, kind, message, raised, rule, serial) "

@@ -139,14 +139,17 @@ def approval_requested(time: datetime, actor: str, role: str, table: str | None,
 
 
 def approval_decided(time: datetime, actor: str, role: str, table: str | None, request: int, decision: str,
-                     reason: str) -> Record:
-    """A request approved or denied, with the reason; ``ApprovalError`` naming the fault."""
+                     reason: str, countersigned: tuple[str, str] | None = None) -> Record:
+    """A request approved or denied, with the reason; ``countersigned``: the (name, role) of the
+    second person whose PIN authorised it at the actor's session. ``ApprovalError`` naming the fault."""
     if decision not in DECISIONS:
         raise ApprovalError(f"a decision is 'approved' or 'denied', got {decision!r}")
     if not reason.strip():
         raise ApprovalError("a decision records its reason")
-    return Record("approval_decided", time, actor, role, table,
-                  {"request": request, "decision": decision, "reason": reason})
+    data = {"request": request, "decision": decision, "reason": reason}
+    if countersigned is not None:
+        data["countersigned_by"], data["countersigned_role"] = countersigned
+    return Record("approval_decided", time, actor, role, table, data)
 
 
 # -- rounds, payouts and slips --------------------------------------------------------------------------

@@ -199,6 +199,14 @@ def _v6_pins(db: sqlite_utils.Database) -> None:
     db.execute(f"CREATE INDEX IF NOT EXISTS events_by_user ON events ({USER_NAME}, seq) WHERE {USER_EVENTS_WHERE}")
 
 
+# migration 7, counter-signatures (issue 27): a decision signed at one person's session with a
+# second person's PIN names that person and their role. Decisions logged before it had none, so
+# the columns are added empty: nothing to project again.
+def _v7_countersigned(db: sqlite_utils.Database) -> None:
+    db["approvals"].add_column("countersigned_by", str)
+    db["approvals"].add_column("countersigned_role", str)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
@@ -206,6 +214,7 @@ MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (4, "hold", _v4_hold),
     (5, "releases", _v5_releases),
     (6, "pins", _v6_pins),
+    (7, "counter-signatures", _v7_countersigned),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")

@@ -231,6 +231,17 @@ class Users:
         """The session, or SignInError naming why; every attempt is logged. Five failures in a
         row lock the account for fifteen minutes. ``station``: signed in at that table's station,
         not at the workstation."""
+        user = self._checked(name, pin, now)
+        self._write(rows.sign_in(now, name, user["role"], station))
+        return Session(name, user["role"])
+
+    def confirm(self, name: str, pin: str, now: datetime) -> Session:
+        """``name``'s PIN checked as a sign-in checks it (a failure logged and counted toward the
+        lockout, a locked account refused), for a counter-signature: nobody is signed in by it, and
+        nothing is logged when it is right (the row it signs names who, app/store/approvals.py)."""
+        return Session(name, self._checked(name, pin, now)["role"])
+
+    def _checked(self, name: str, pin: str, now: datetime) -> dict:
         user = self.get(name)
         if user is None:
             self._write(rows.sign_in_failed(now, name, "unknown", "unknown user", 0, known=False))
@@ -251,8 +262,7 @@ class Users:
                 raise SignInError(f"wrong PIN; {name} is locked until {until} ({MAX_FAILURES} failures)")
             raise SignInError(f"wrong PIN ({failures} of {MAX_FAILURES} before a {LOCKOUT.seconds // 60}-minute "
                               "lockout)")
-        self._write(rows.sign_in(now, name, user["role"], station))
-        return Session(name, user["role"])
+        return user
 
 
 def anyone(log: AuditLog) -> bool:

@@ -46,7 +46,7 @@ from app.workstation.changes import NOTHING, Changes
 from app.workstation.errors import LogStopped
 
 from app.qt import QObject, Qt, QTimer, Signal
-from .tasks import Lane
+from .tasks import Lane, report_bug
 
 PUMP_MS = 100
 SOON_MS = 3         # a device spoke: pump after this long at most, so that more events join the batch
@@ -354,6 +354,7 @@ class Bridge(QObject):
             return TableRound(table, draft, ws.rounds.settled(table), ws.rounds.slip_book(table),
                               ws.rounds.result(wanted.settlement) if wanted.settlement is not None else None)
         except Exception as e:      # said in the round panel; the other views' readouts still go
+            report_bug(e)
             return TableRound(table, error=str(e) or type(e).__name__)
 
     # -- failure ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ needs (a name, a PIN, the reason of a denial).
 
 from __future__ import annotations
 
-from app.engine.roles import PEOPLE as ROLES
+from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 
 from . import theme
 from .pit_models import UserModel
@@ -103,7 +103,8 @@ class AcknowledgeDialog(PinDialog):
 # -- approving or denying a request ---------------------------------------------------------------
 class DecideDialog(PinDialog):
     """Approve or deny one request: always a PIN (the supervisor signs for the money), and a
-    reason for a denial."""
+    reason for a denial. Another person's name and PIN counter-sign this one decision: the row
+    names them, and whoever is signed in stays signed in (``Decisions.decide``'s ``signer``)."""
 
     def __init__(self, bridge, request, decision: str, session=None, parent: QWidget | None = None):
         verb = "Approve" if decision == "approved" else "Deny"
@@ -118,10 +119,18 @@ class DecideDialog(PinDialog):
                         else f"optional: approved under {request.rule}", "&Reason")
         if decision == "denied":
             self.reason_needed = "Say why: a denial records its reason."
+        if session is not None:
+            note = QLabel(f"Another supervisor's name and PIN counter-sign this decision; {session.name} stays "
+                          "signed in.")
+            note.setObjectName("countersign_note")
+            note.setWordWrap(True)
+            theme.set_dim(note)
+            form.addRow("", note)
 
     def action(self):
         request, decision, reason = self.request.request, self.decision, self.why()
-        return self.identity.then(lambda ws: ws.decisions.decide(request, decision, reason))
+        signer = (self.name.text().strip(), self.pin.text())
+        return lambda ws: ws.decisions.decide(request, decision, reason, signer)
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------
@@ -136,7 +145,10 @@ class UsersDialog(QDialog):
         self.setWindowTitle("Users")
         self.model = UserModel(self)
         self.view = record_view(self.model, "users")
-        who = QLabel(f"Signed in: {session.name} ({session.role})" if session else "Nobody is signed in: an "
+        # the list of users (names, roles, lock-outs) is an administrator's to see (issue 27, 10)
+        self.admin = session is not None and session.role == ADMINISTRATOR
+        who = QLabel(f"Signed in: {session.name} ({session.role})" + ("" if self.admin else ": only an administrator "
+                     "sees and keeps the users.") if session else "Nobody is signed in: an "
                      "administrator signs in (File > Sign in) to add users, set roles, lock and unlock accounts.")
         who.setWordWrap(True)
         theme.set_dim(who)
@@ -201,9 +213,11 @@ class UsersDialog(QDialog):
         box.addWidget(close)
         self.resize(900, 640)
         self.view.selectionModel().currentRowChanged.connect(self._show_role)
-        bridge.changed.connect(self._changed)
-        bridge.watch_users(True)
-        self.finished.connect(lambda _: self._stop_watching())
+        self.view.setVisible(self.admin)
+        if self.admin:
+            bridge.changed.connect(self._changed)
+            bridge.watch_users(True)
+            self.finished.connect(lambda _: self._stop_watching())
 
     def _stop_watching(self) -> None:
         self.bridge.watch_users(False)

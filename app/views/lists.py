@@ -86,6 +86,7 @@ class RecordsPage(QWidget):
             b.setMinimumHeight(int(theme.base_pt() * 3))
             b.clicked.connect(action.trigger)
             action.enabledChanged.connect(b.setEnabled)
+            action.changed.connect(lambda b=b, a=action: b.setToolTip(a.toolTip()))     # why it is disabled
             b.setEnabled(action.isEnabled())
             self.buttons.append(b)
             buttons.addWidget(b)
@@ -131,6 +132,11 @@ class RecordsPage(QWidget):
         sel = self.view.selectionModel()
         rows = sel.selectedRows() if sel is not None else []
         return rows[0].data(RecordRole) if rows else None
+
+    def clear_selection(self) -> None:
+        """Nothing selected, and no current row for the next key to act on."""
+        self.view.clearSelection()
+        self.view.setCurrentIndex(QModelIndex())
 
     def select_key(self, key) -> bool:
         row = self.model.row_of(key)

@@ -17,7 +17,7 @@ from .log_models import LogModel
 from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                     QMenu, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
-from .widgets import say
+from .widgets import save_dialog, say
 
 EVERY_TABLE = "Every table"
 TIME_HINT = "2026-11-21 14:00"
@@ -257,12 +257,8 @@ class LogTabPage(QWidget):
             say(self.error, f"{LEVEL_MARK[RED]} Nothing is shown yet to export.", RED)
             return None
         if path is None:
-            d = QFileDialog(self, f"Export the {self.tab.title.lower()} log as CSV")
-            d.setObjectName("export_dialog")
-            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            d.setNameFilter("CSV (*.csv)")
-            d.setDefaultSuffix("csv")
-            d.selectFile(f"{self.tab.name}-log.csv")
+            d = save_dialog(self, f"Export the {self.tab.title.lower()} log as CSV", "export_dialog", "CSV", "csv",
+                            f"{self.tab.name}-log.csv")
             d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             d.fileSelected.connect(self.export)
             d.open()          # not run: the window keeps pumping

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.engine.roles import ADMINISTRATION, SUPERVISORS
+
 from . import theme
 from .bridge import Bridge, Update
 from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, SignInDialog, UsersDialog
@@ -27,7 +29,7 @@ from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGui
                  QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
 from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .widgets import record_view
+from .widgets import allow, record_view, why_not_role
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
 # the round panel's commands (app/views/round/panel.py): its methods of the same names
@@ -130,10 +132,14 @@ class MainWindow(QMainWindow):
         self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
         self.round_panel = RoundPanel(self.bridge, {n: self.actions_by_name[n] for n in ROUND_COMMANDS},
                                       session=lambda: self.session)
+        # named once, here: a round command the panel does not have stops the window being made
+        self.round_methods = {n: getattr(self.round_panel, n) for n in ROUND_COMMANDS}
         self.table_page = TablePage(self._fetch_history, round_panel=self.round_panel)
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
                                             self.actions_by_name["deny"])
+        for page in (self.alarms_page, self.approvals_page):
+            page.view.selectionModel().selectionChanged.connect(lambda *_: self._enable())
         self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
         self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
         self.hold_page = HoldPage(self.bridge, floor=lambda: self.table_order)
@@ -181,7 +187,7 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         menus = {}
         handlers = {
-            "sign_in": self.sign_in, "sign_out": self.sign_out, "users": self.open_users, "quit": self.close,
+            "sign_in": self.sign_in, "sign_out": self.sign_out, "users": self.open_users, "quit": self.quit,
             "floor": lambda: self.show_view("floor"), "table": self.show_table,
             "alarms": lambda: self.show_view("alarms"), "approvals": lambda: self.show_view("approvals"),
             "next_table": lambda: self.step_table(1), "previous_table": lambda: self.step_table(-1),
@@ -197,7 +203,10 @@ class MainWindow(QMainWindow):
         for name in ROUND_COMMANDS:
             handlers[name] = lambda name=name: self.round_command(name)
         for c in COMMANDS:
-            menu = menus.get(c.menu) or menus.setdefault(c.menu, self.menuBar().addMenu(c.menu))
+            menu = menus.get(c.menu)
+            if menu is None:
+                menu = menus[c.menu] = self.menuBar().addMenu(c.menu)
+                menu.setToolTipsVisible(True)      # a command disabled says why
             a = QAction(c.text, self)
             a.setObjectName(c.name)
             a.setShortcut(QKeySequence(c.shortcut))
@@ -211,7 +220,7 @@ class MainWindow(QMainWindow):
             self.addAction(a)      # the shortcut works whichever page has the keyboard
             self.actions_by_name[c.name] = a
         for name in ("acknowledge", "approve", "deny", "sign_out"):
-            self.actions_by_name[name].setEnabled(False)
+            allow(self.actions_by_name[name], "Sign in (F9) first")
 
     def shortcut_rows(self) -> list[tuple[str, str, str, str]]:
         """(menu, command, shortcut, what it does) of every action, read from the actions."""
@@ -287,7 +296,7 @@ class MainWindow(QMainWindow):
                                          "round.", 8000)
             return
         self.table_page.show_tab("round")
-        getattr(self.round_panel, name)()
+        self.round_methods[name]()
 
     def view_spec(self) -> str:
         if self.view == "table" and self.table_page.table:
@@ -379,7 +388,6 @@ class MainWindow(QMainWindow):
             idle = f"  ·  signs out after {theme.duration(left)} idle" if left is not None else ""
             self.who.setText(f"{LEVEL_MARK[OK]} SIGNED IN: {s.name} ({s.role}){idle}")
             theme.set_level(self.who, OK)
-        self.actions_by_name["sign_out"].setEnabled(s is not None)
 
     def _show_waiting(self) -> None:
         alarms = sum(1 for a in self.alarms if a.open)
@@ -392,12 +400,29 @@ class MainWindow(QMainWindow):
         theme.set_level(self.waiting, level, filled=level != NONE)
 
     def _enable(self) -> None:
-        a = self.actions_by_name
-        a["acknowledge"].setEnabled(any(x.open for x in self.alarms))
-        pending = any(r.status == "pending" for r in self.approvals)
-        a["approve"].setEnabled(pending)
-        a["deny"].setEnabled(pending)
-        a["table"].setEnabled(bool(self.table_order))
+        """Each command usable or disabled saying why, for who is signed in and what is shown."""
+        a, s = self.actions_by_name, self.session
+        allow(a["sign_out"], "" if s is not None else "Nobody is signed in")
+        allow(a["users"], why_not_role(s, ADMINISTRATION, "keep the users"))
+        no_table = "" if self.table_order else "No table on this floor"
+        for name in ("table", "round", "next_table", "previous_table"):
+            allow(a[name], no_table)
+        allow(a["acknowledge"], why_not_role(s, SUPERVISORS, "acknowledge an alarm")
+              or ("" if self.alarm_to_acknowledge() else "No alarm is waiting for acknowledgement"))
+        why = why_not_role(s, SUPERVISORS, "approve or deny a request") or self._why_no_request()
+        allow(a["approve"], why)
+        allow(a["deny"], why)
+        report = why_not_role(s, SUPERVISORS, "print or save a shift report (it is numbered and logged)")
+        allow(a["print_report"], report)
+        allow(a["save_report"], report)
+        self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
+
+    def _why_no_request(self) -> str:
+        if not any(r.status == "pending" for r in self.approvals):
+            return "No request is waiting for approval"
+        if self.request_to_decide() is None:
+            return "Select a pending request in the list"
+        return ""
 
     # -- what a person does -----------------------------------------------------------------------------
     def _open(self, d: QDialog) -> QDialog:
@@ -405,7 +430,7 @@ class MainWindow(QMainWindow):
         self.dialog = d
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: self._closed_dialog(d))
-        d.open()
+        QDialog.open(d)     # QPrintDialog's and QMessageBox's own open() want a slot
         self._watch_input(d)
         return d
 
@@ -444,10 +469,12 @@ class MainWindow(QMainWindow):
         return self._open(AcknowledgeDialog(self.bridge, alarm, self.session, self))
 
     def request_to_decide(self):
+        """The request a decision is for: in the approvals queue, the one selected and only that
+        (a decision never falls on a request the person did not look at); elsewhere the hit
+        selected, else the table's first pending request, which the dialog shows before it is signed."""
         if self.view == "approvals":
             r = self.approvals_page.selected()
-            if r is not None and r.status == "pending":
-                return r
+            return r if r is not None and r.status == "pending" else None
         if self.view == "progressive":
             hit = self.progressive_page.selected_hit()
             r = next((r for r in self.approvals if hit is not None and r.request == hit.request), None)
@@ -462,9 +489,12 @@ class MainWindow(QMainWindow):
     def decide(self, decision: str) -> QDialog | None:
         request = self.request_to_decide()
         if request is None:
-            self.statusBar().showMessage("No request is waiting for approval.", 5000)
+            self.statusBar().showMessage((self._why_no_request() or "No request is waiting for approval") + ".", 5000)
             return None
-        return self._open(DecideDialog(self.bridge, request, decision, self.session, self))
+        d = self._open(DecideDialog(self.bridge, request, decision, self.session, self))
+        # decided: the selection stays where the person was, on nothing (the row left the queue)
+        d.accepted.connect(self.approvals_page.clear_selection)
+        return d
 
     # -- activity, settings, closing --------------------------------------------------------------------
     def _watch_input(self, widget: QWidget) -> None:
@@ -520,7 +550,39 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/view", self.view_spec())
         self.settings.sync()
 
+    def unfinished(self) -> str:
+        """What quitting would leave: requests waiting for a decision, the round being entered in
+        the round panel ('' when nothing)."""
+        pending = sum(1 for r in self.approvals if r.status == "pending")
+        d = self.round_panel.draft
+        said = [f"{pending} approval request{'s are' if pending != 1 else ' is'} pending."] if pending else []
+        if d is not None:
+            said.append(f"Round {d.round} at {d.table} is being entered.")
+        return " ".join(said)
+
+    def quit(self) -> QMessageBox | None:
+        """Quit (Ctrl+Q): asked first when requests wait or a round is being entered; the window
+        closes only on Quit. (Closing by program, a signal or --quit-after, does not ask.)"""
+        why = self.unfinished()
+        if not why:
+            self.close()
+            return None
+        box = QMessageBox(QMessageBox.Icon.Warning, "Quit pitdesk?", f"{why}\n\nQuit anyway?",
+                          QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("quit_box")
+        leave = box.addButton("&Quit", QMessageBox.ButtonRole.AcceptRole)
+        leave.setObjectName("quit_anyway")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.finished.connect(lambda _=None: self.close() if box.clickedButton() is leave else None)
+        self._open(box)
+        return box
+
     def closeEvent(self, event) -> None:
+        if not self._closed and event.spontaneous() and self.unfinished():
+            event.ignore()          # the window's close button: asked as Quit asks
+            if self.dialog is None:
+                self.quit()
+            return
         if not self._closed:
             self.save_settings()
             self.shutdown()

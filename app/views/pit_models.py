@@ -59,6 +59,14 @@ APPROVAL_LEVEL = {"pending": AMBER, "approved": OK, "denied": RED}
 APPROVAL_WORD = {"pending": "PENDING", "approved": "APPROVED", "denied": "DENIED"}
 
 
+def decided_text(r) -> str:
+    """Who decided, when and why; a counter-signature named with its role."""
+    if not r.decided_by:
+        return ""
+    second = f", counter-signed by {r.countersigned_by} ({r.countersigned_role})" if r.countersigned_by else ""
+    return f"{r.decided_by} ({r.decided_role}){second} {when(r.decided)}: {r.decision_reason}"
+
+
 class ApprovalModel(RecordModel):
     columns = (
         Column("Request", lambda r: str(r.request), sort=lambda r: r.request, numeric=True),
@@ -73,8 +81,7 @@ class ApprovalModel(RecordModel):
         Column("Rule", lambda r: r.rule),
         Column("Role needed", lambda r: r.role_needed),
         Column("Requested", lambda r: when(r.requested), sort=lambda r: stamp(r.requested)),
-        Column("Decided", lambda r: (f"{r.decided_by} ({r.decided_role}) {when(r.decided)}: {r.decision_reason}"
-                                     if r.decided_by else ""), sort=lambda r: stamp(r.decided), done=True),
+        Column("Decided", decided_text, sort=lambda r: stamp(r.decided), done=True),
         Column("Why", lambda r: r.reason, stretch=True),
     )
 

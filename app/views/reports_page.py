@@ -26,10 +26,10 @@ from app.reports.whole_file import unwritable, write_then_log
 from app.workstation.shift_figures import NumberTaken
 
 from . import theme
-from app.qt import (QComboBox, QDate, QDateEdit, QFileDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
+from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
                  QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
-from .widgets import say
+from .widgets import save_dialog, say
 
 
 class NotMade(Exception):
@@ -239,12 +239,8 @@ class ReportsPage(QWidget):
         if not self._ready():
             return
         if path is None:
-            d = QFileDialog(self, "Save the shift report as PDF")
-            d.setObjectName("save_report_dialog")
-            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            d.setNameFilter("PDF (*.pdf)")
-            d.setDefaultSuffix("pdf")
-            d.selectFile(f"shift-{self.report.shift.start:%Y-%m-%d}-{self.report.shift.name}.pdf")
+            d = save_dialog(self, "Save the shift report as PDF", "save_report_dialog", "PDF", "pdf",
+                            f"shift-{self.report.shift.start:%Y-%m-%d}-{self.report.shift.name}.pdf")
             d.fileSelected.connect(lambda p: self.save_pdf(p))
             self._open(d)
             return
@@ -330,7 +326,7 @@ class ReportsPage(QWidget):
         self.dialog = d
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: setattr(self, "dialog", None) if self.dialog is d else None)
-        d.open()
+        QDialog.open(d)     # QPrintDialog's and QMessageBox's own open() want a slot
 
 
 __all__ = ["ReportsPage"]

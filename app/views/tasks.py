@@ -13,6 +13,7 @@ window closed reaches no widget.
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,21 @@ log = logging.getLogger(__name__)
 
 Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
+
+
+def is_bug(error: BaseException) -> bool:
+    """What a task may fail with and a view says in words is an error pitdesk names (the
+    workstation's refusals, a report with no events, a round not found: a class of ``app``) or a
+    file not written (OSError); Python's own (an AttributeError, a TypeError, a KeyError) is a bug."""
+    return not (isinstance(error, OSError) or type(error).__module__.startswith("app."))
+
+
+def report_bug(error: BaseException) -> None:
+    """A bug goes to ``sys.excepthook`` with its traceback, as an exception raised in a slot
+    does, besides the callback that shows it: on stderr in use, and a test failure under
+    pytest-qt, whose hook records it (tests/conftest.py)."""
+    if is_bug(error):
+        sys.excepthook(type(error), error, error.__traceback__)
 
 
 class _Outcome:
@@ -86,6 +102,7 @@ class Lane(QObject):
         if self.closed:
             return
         if error is not None:
+            report_bug(error)
             if on_error is not None:
                 on_error(error)
             else:

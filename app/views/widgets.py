@@ -9,10 +9,13 @@ given: nothing here reads the workstation or decides a rule.
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
+
+from app.engine.roles import a_or_an, roles_text
 
 from . import theme
-from app.qt import (QAbstractItemView, QAction, QColor, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer,
-                    QToolButton, QWidget)
+from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QHeaderView, QLabel, QLineEdit, QStandardPaths, Qt,
+                    QTableView, QTimer, QToolButton, QWidget)
 from .theme import money
 
 
@@ -140,6 +143,51 @@ def command_button(action: QAction, name: str, scale: float | None = None, bold:
     if scale is not None:
         b.setFont(theme.font(scale, bold=bold))
     return b
+
+
+# -- files -------------------------------------------------------------------------------------
+def documents_folder() -> str:
+    """Where a file a person saves starts: their documents folder (their home if it has none),
+    never the folder the program was started in (the source tree, for a developer)."""
+    docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    return docs if docs and Path(docs).is_dir() else str(Path.home())
+
+
+def save_dialog(parent: QWidget, title: str, name: str, kind: str, suffix: str, file_name: str) -> QFileDialog:
+    """A file dialog asking where to save ``file_name`` (a ``kind`` file, ``*.suffix``), opened in
+    the documents folder; named ``name`` (tests find it by it). Not opened yet."""
+    d = QFileDialog(parent, title)
+    d.setObjectName(name)
+    d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    d.setNameFilter(f"{kind} (*.{suffix})")
+    d.setDefaultSuffix(suffix)
+    d.setDirectory(documents_folder())
+    d.selectFile(str(Path(documents_folder()) / file_name))
+    return d
+
+
+def allow(action: QAction, why_not: str = "") -> None:
+    """The command usable, or disabled with ``why_not`` first in its tooltip (the command's own
+    words after it): a command that cannot act says why."""
+    tip = action.property("tip")
+    if tip is None:
+        tip = action.toolTip()
+        action.setProperty("tip", tip)
+    if action.isEnabled() != (not why_not):
+        action.setEnabled(not why_not)
+    text = f"{why_not} · {tip}" if why_not else tip
+    if action.toolTip() != text:
+        action.setToolTip(text)
+
+
+def why_not_role(session, roles: tuple[str, ...], what: str) -> str:
+    """Why the signed-in ``session`` may not ``what`` ('' when it may): nobody is signed in, or a
+    role that may not (the workstation's own rule, app/engine/roles.py, refuses it as well)."""
+    if session is None:
+        return f"Sign in (F9) to {what}"
+    if session.role not in roles:
+        return f"To {what} takes {roles_text(roles)}; {session.name} is {a_or_an(session.role)}"
+    return ""
 
 
 # -- lists of records --------------------------------------------------------------------------

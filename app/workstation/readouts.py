@@ -103,6 +103,8 @@ class ApprovalInfo:
     decided_role: str | None = None
     decision_reason: str | None = None
     decided: datetime | None = None
+    countersigned_by: str | None = None     # the second person whose PIN authorised the decision
+    countersigned_role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -310,6 +312,7 @@ class RoundDraftInfo:
     form: RoundForm | None = None   # what the profile lets a person enter
     waiting: str | None = None      # a shuffler's deal waiting for this round to be settled or discarded,
                                     # in words (000(b)(2)(iii), (v)): it comes up then, never over this one
+    in_round: tuple[int, ...] = ()  # the seats with a hand in the round (a wager, or the bank): none, nothing to settle
 
 
 @dataclass(frozen=True)
@@ -364,6 +367,7 @@ class Payout:
     slip_reason: str | None         # why it needs a payout slip, None: no slip
     w2g: bool                       # the slip carries W-2G data ($600 and 300 times the wager)
     slip: int | None                # the slip's number once released
+    commission: int = 0             # cents the house took of the win (000(i): 5 % of a winning hand)
 
 
 @dataclass(frozen=True)
@@ -383,6 +387,7 @@ class SlipInfo:
     w2g: dict | None
     settlement: int | None          # the round (settlement seq) it pays, if issued for one
     replaces: int | None            # the void slip it was issued again for
+    commission_cents: int | None = None     # the commission taken of the win (None: a slip issued without it)
 
 
 @dataclass(frozen=True)

@@ -762,7 +762,8 @@ class RoundDraft:
                                bool(b.get("cover_ruling")), self.rules.banking_modes, offers, note)
         return RoundDraftInfo(self.table, self.rules.name, self.round, banking, positions, seats, limits,
                               self.meter if self.meter is not None else meter_default, self.rng_number,
-                              tuple(self.problems()), self.returned, self.replaces, self.form)
+                              tuple(self.problems()), self.returned, self.replaces, self.form,
+                              in_round=tuple(self.in_round()))
 
     def _position_info(self, pos: int, playing: bool) -> PositionCards:
         h = self.hands.get(pos)

@@ -70,7 +70,7 @@ def payouts(s: dict, rules: RuleProfile, slip_cents: int | None, slips: dict | N
         # a winning toke bet is the dealers' (003 GENERAL RULES 6): paid to the tokes, not the seat
         to = "tokes" if r.wager == "fortune_toke" else f"seat {r.seat}" + (f"/{r.bettor}" if r.bettor else "")
         out.append(Payout(r.seat, r.bettor, to, r.wager, r.line, stake, r.win, why, w2g,
-                          (slips or {}).get((r.seat, r.bettor, r.wager))))
+                          (slips or {}).get((r.seat, r.bettor, r.wager)), r.commission))
     return tuple(out)
 
 
@@ -137,5 +137,5 @@ def slip_book(log: AuditLog, table: str | None = None) -> tuple[SlipInfo, ...]:
     return tuple(SlipInfo(r["number"], r["seq"], r["table_id"], r["seat"], r["wager"], r["wager_cents"],
                           r["win_cents"], datetime.fromisoformat(r["time"]), r["issued_by"], r["status"],
                           r["void_reason"], r["voided_by"], json.loads(r["w2g"]) if r["w2g"] else None,
-                          r["data"].get("settlement"), r["data"].get("replaces"))
+                          r["data"].get("settlement"), r["data"].get("replaces"), r["data"].get("commission_cents"))
                  for r in slips.book_rows(log, table))

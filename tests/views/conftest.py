@@ -4,13 +4,29 @@ pytest-qt's model tester.
 
 Every fixture here that opens a window asks for ``no_threads_left`` (tests/conftest.py): the test
 fails if it leaves a Qt pool thread busy or a thread of its own running. The floors and the
-person at the window are in tests/support/views.py and tests/support/round_panel.py."""
+person at the window are in tests/support/views.py and tests/support/round_panel.py.
+
+An exception raised in a slot fails the test (pytest-qt, tests/conftest.py); here an exception
+that ends a thread of the test's (a link, a simulated device) fails it too, rather than being
+only a warning."""
+
+from pathlib import Path
 
 import pytest
 
 from app.views import theme
 from tests.support.round_panel import make_round_pit
 from tests.support.views import close_pit, close_window, make_pit
+
+
+HERE = Path(__file__).parent
+THREAD_ERROR = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(THREAD_ERROR)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from app.views.progressive_models import HitModel, MeterRecordModel, RecordRow
 from app.qt import Qt
 from app.views.theme import money
 from app.workstation.shifts import shift_of
+from tests.support.round_panel import sign_in
 from tests.support.views import FLOOR, PIT, WAIT_MS, claim_hit, error_shown, fill, gone
 
 
@@ -62,7 +63,9 @@ def test_the_chart_follows_the_controller_a_hit_is_pending_until_approved_and_th
     assert card.pending.property("level") == "amber" and card.property("level") == "amber"
     assert "PENDING" in page.tabs.tabText(0)
 
-    # approval through the window, as the approvals queue does: the hit selected, F7, a PIN
+    # approval through the window, as the approvals queue does: the hit selected, F7, a PIN; the floor
+    # supervisor signed in, the pit manager counter-signs (issue 27, 6)
+    sign_in(qtbot, w, FLOOR)
     assert page.select_hit(hit.request) and page.selected_hit().request == hit.request
     w.actions_by_name["approve"].trigger()
     d = w.dialog
@@ -74,7 +77,9 @@ def test_the_chart_follows_the_controller_a_hit_is_pending_until_approved_and_th
     qtbot.waitUntil(lambda: next(h for h in page.hits.records() if h.request == hit.request).state == "PAID",
                     timeout=WAIT_MS)
     paid = next(h for h in page.hits.records() if h.request == hit.request)
-    assert (paid.decided_by, paid.decided_role) == (PIT.name, "pit manager")
+    assert (paid.decided_by, paid.decided_role) == (FLOOR.name, "floor supervisor")
+    decided = next(a for a in ws.reads.approvals(pending_only=False) if a.request == hit.request)
+    assert (decided.countersigned_by, decided.countersigned_role) == (PIT.name, "pit manager")
     # the attendant pays it and the controller resets its meter (000(q)(6)): the hit's reset
     hit_pit.devices.served["PRG-T1"].say("reset", cents=1_000_000)
     # ... and the controller's reset after it, marked on the chart

@@ -9,6 +9,8 @@ named after it, closed in the log.
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from datetime import datetime
 from pathlib import Path
@@ -27,7 +29,10 @@ HOUSE_ROUND = ROOT / "docs" / "rounds" / "section6-house.json"
 
 
 def deny_in_queue(qtbot, w, request: int, who, reason: str) -> None:
-    """``who`` denies ``request`` in the approvals queue (F8) with their PIN and ``reason``."""
+    """``who`` signs in (F9), and denies ``request`` in the approvals queue (F8) with their PIN and
+    ``reason``."""
+    if w.session is None or w.session.name != who.name:
+        sign_in(qtbot, w, who)
     w.show_view("approvals")
     activate(qtbot, w)
     qtbot.waitUntil(lambda: w.approvals_page.select_key(request), timeout=WAIT_MS)
@@ -91,6 +96,7 @@ def test_a_denial_in_the_approvals_queue_sends_the_round_back_with_its_reason(rp
     assert not panel.returned.isVisible()
 
 
+@pytest.mark.commands("deny", "reopen_round", "discard_round")
 def test_a_round_sent_back_while_another_is_entered_is_reopened_from_its_settlement(rpit, qtbot):
     w, ws = rpit.window, rpit.ws
     panel = w.round_panel
@@ -144,6 +150,7 @@ def test_a_round_sent_back_while_another_is_entered_is_reopened_from_its_settlem
 
 
 # -- a void slip's payout, issued a new slip -----------------------------------------------------------------
+@pytest.mark.commands("void_slip", "reissue_slip")
 def test_a_void_slips_payout_is_issued_a_new_slip_numbered_next_with_its_w2g_data(rpit, qtbot):
     w, ws = rpit.window, rpit.ws
     panel = w.round_panel

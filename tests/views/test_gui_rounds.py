@@ -71,6 +71,7 @@ def pdf_text(path: Path) -> str:
                           check=True).stdout
 
 
+@pytest.mark.commands("round", "new_round", "settle", "approve", "release")
 def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_numbered_next(rpit, qtbot, tmp_path):
     from app.views.dialogs import DecideDialog
     w, ws = rpit.window, rpit.ws
@@ -108,14 +109,22 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     d.reject()
     assert count(ws) == before
 
-    # the approvals queue decides: a floor supervisor may not, a wrong PIN is refused, the pit manager approves
+    # the approvals queue decides: the dealer may not; the floor supervisor signs in and may not
+    # alone; a wrong PIN is refused; the pit manager's name and PIN counter-sign it (issue 27, 6),
+    # and the floor supervisor stays signed in
     w.show_view("approvals")
     activate(qtbot, w)
     qtbot.waitUntil(lambda: w.approvals_page.select_key(req.request), timeout=WAIT_MS)
+    approve = w.actions_by_name["approve"]
+    assert not approve.isEnabled() and approve.toolTip().startswith("To approve or deny a request takes a floor "
+                                                                    "supervisor or a pit manager; demo-dealer is")
+    sign_in(qtbot, w, FLOOR)
+    activate(qtbot, w)
+    qtbot.waitUntil(lambda: w.approvals_page.select_key(req.request) and approve.isEnabled(), timeout=WAIT_MS)
     qtbot.keyClick(w, Qt.Key.Key_F7)
     decide = w.dialog
     assert isinstance(decide, DecideDialog) and decide.request.request == req.request
-    for who, pin, error in ((FLOOR.name, FLOOR.pin, "pit manager"), (PIT.name, "0000", "wrong PIN")):
+    for who, pin, error in ((FLOOR.name, FLOOR.pin, "a pit manager counter-signs it"), (PIT.name, "0000", "wrong PIN")):
         decide.name.clear()
         qtbot.keyClicks(decide.name, who)
         decide.pin.clear()
@@ -129,6 +138,10 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     qtbot.keyClicks(decide.pin, PIT.pin)
     qtbot.mouseClick(decide.ok, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: gone(decide), timeout=WAIT_MS)
+    assert w.session.name == FLOOR.name
+    done = next(a for a in w.approvals if a.request == req.request)
+    assert (done.decided_by, done.countersigned_by, done.countersigned_role) == (FLOOR.name, PIT.name, "pit manager")
+    assert w.approvals_page.selected() is None            # the selection stays where the person was: on nothing
 
     # back at the table, the round is ready and its payouts are released with slip 2
     open_round_panel(qtbot, w, "section6")
@@ -159,7 +172,7 @@ def test_a_round_needing_approval_stays_pending_until_approved_and_its_slip_is_n
     # the slip as a one-page PDF, rendered to an image, says its number and the W-2G data
     assert panel.select_slip(2)
     pdf = tmp_path / "slip-2.pdf"
-    panel.save_slip_pdf(str(pdf))
+    panel.save_slip(str(pdf))
     text = pdf_text(pdf)
     assert "No. 000002" in text and "$12,346.56" in text and "W-2G" in text and "Pat Lee" in text
     assert "123-45-6789" not in text and "6789" in text      # the taxpayer number is masked on the slip
@@ -175,6 +188,7 @@ def render_png(pdf: Path, stem: Path) -> Path:
     return stem.with_suffix(".png")
 
 
+@pytest.mark.commands("void_slip", "print_slip")
 def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(rpit, qtbot, tmp_path):
     from app.views.round.round_dialogs import VoidSlipDialog
     w = rpit.window
@@ -198,7 +212,7 @@ def test_a_void_slip_prints_void_and_the_print_action_builds_a_printer_document(
     assert panel.slip_model.index(0, 1).data(theme_level()) == "red"
     assert not w.actions_by_name["void_slip"].isEnabled()
     pdf = tmp_path / "void.pdf"
-    panel.save_slip_pdf(str(pdf))
+    panel.save_slip(str(pdf))
     text = pdf_text(pdf)
     assert "No. 000001" in text and "VOID" in text and "printed with the wrong seat" in text
     render_png(pdf, tmp_path / "void")
@@ -516,13 +530,16 @@ def test_the_round_commands_are_in_the_round_menu_and_on_the_shortcuts_page(rpit
                          ("reissue_slip", panel.slips_tab.findChild(QToolButton, "button_reissue_slip"))):
         assert button.defaultAction() is w.actions_by_name[name]
         assert button.toolTip() == w.actions_by_name[name].toolTip()
-    assert w.actions_by_name["reissue_slip"].toolTip() == ("Issue slip again… (Ctrl+Shift+I): a new payout slip, "
-                                                           "numbered next, for the selected void slip's payout, with "
-                                                           "your PIN")
-    # away from a table, a round command says where to go
+    # disabled, it says why first, then what it does
+    assert w.actions_by_name["reissue_slip"].toolTip().endswith(
+        " · Issue slip again… (Ctrl+Shift+I): a new payout slip, numbered next, for the selected void slip's payout, "
+        "with your PIN")
+    # away from a table, a round command is disabled and says where to go; pressed anyway, it says so too
     w.show_view("floor")
-    w.actions_by_name["settle"].setEnabled(True)
-    w.actions_by_name["settle"].trigger()
+    settle = w.actions_by_name["settle"]
+    assert not settle.isEnabled() and settle.toolTip().startswith("Open a table's round panel first")
+    settle.setEnabled(True)
+    settle.trigger()
     assert "Open a table's round panel first" in w.statusBar().currentMessage()
 
 

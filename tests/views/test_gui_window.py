@@ -9,8 +9,11 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
 from app.qt import QSettings, Qt, QTableView
+from tests.support.round_panel import sign_in
 from tests.support.views import (ADMIN, DEALER, FLOOR, PIT, WAIT_MS, claim_hit, close_pit, error_shown, fill, gone,
                                  make_pit, wait_online)
 
@@ -22,6 +25,7 @@ def events(ws, type_: str) -> list[dict]:
 
 
 # -- alarms ------------------------------------------------------------------------------------
+@pytest.mark.commands("acknowledge")
 def test_a_shuffler_miscount_is_on_the_tile_and_only_a_supervisor_acknowledges_it(pit, qtbot):
     w, ws = pit.window, pit.ws
     wait_online(qtbot, pit, classes=("shuffler",))
@@ -40,17 +44,29 @@ def test_a_shuffler_miscount_is_on_the_tile_and_only_a_supervisor_acknowledges_i
 
     w.show_view("alarms")
     assert w.alarms_page.select_key(alarm.id)
-    w.actions_by_name["acknowledge"].trigger()
-    d = w.dialog
+    # signed out, and signed in as the dealer, Acknowledge is disabled and says why (issue 27, 10)
+    ack = w.actions_by_name["acknowledge"]
+    assert not ack.isEnabled() and ack.toolTip().startswith("Sign in (F9) to acknowledge an alarm")
+    sign_in(qtbot, w, DEALER)
+    qtbot.waitUntil(lambda: ack.toolTip().startswith("To acknowledge an alarm takes a floor supervisor or a pit "
+                                                     "manager; demo-dealer is a dealer"), timeout=WAIT_MS)
+    assert not ack.isEnabled() and not w.alarms_page.buttons[0].isEnabled()
+    assert w.alarms_page.buttons[0].toolTip() == ack.toolTip()
+    # the dialog opened anyway: the dealer is refused by the workstation, a dealer never acknowledges
+    d = w.acknowledge()
     assert isinstance(d, AcknowledgeDialog) and d.alarm.id == alarm.id and d.isVisible()
-
-    # the dealer signs in with the right PIN and is refused: a dealer never acknowledges
     fill(qtbot, d, DEALER.name, DEALER.pin, "deck replaced with a new one")
     qtbot.waitUntil(lambda: error_shown(d, "dealer", "floor supervisor"), timeout=WAIT_MS)
     assert d.isVisible() and d.pin.text() == ""
     assert not events(ws, "alarm_acknowledged")
     assert any(a.id == alarm.id and a.open for a in ws.reads.alarms())
 
+    d.reject()
+    sign_in(qtbot, w, FLOOR)
+    qtbot.waitUntil(ack.isEnabled, timeout=WAIT_MS)
+    ack.trigger()
+    d = w.dialog
+    assert isinstance(d, AcknowledgeDialog) and d.alarm.id == alarm.id
     fill(qtbot, d, FLOOR.name, FLOOR.pin, "deck replaced with a new one")
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
     acks = events(ws, "alarm_acknowledged")
@@ -124,6 +140,7 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
     qtbot.waitUntil(lambda: tile.tile.pending_approvals >= 1, timeout=WAIT_MS)
     assert "APPROVAL" in tile.approvals.text() and tile.approvals.property("level") == "amber"
 
+    sign_in(qtbot, w, FLOOR)
     w.show_view("approvals")
     assert w.approvals_page.select_key(request.request)
     w.actions_by_name["approve"].trigger()
@@ -144,24 +161,34 @@ def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit
     qtbot.waitUntil(lambda: error_shown(first, "pit manager"), timeout=WAIT_MS)
     assert first.isVisible()
 
+    # the pit manager's name and PIN counter-sign it; the floor supervisor stays signed in (issue 27, 6)
     fill(qtbot, first, PIT.name, PIT.pin)
     qtbot.waitUntil(lambda: gone(first), timeout=WAIT_MS)
     decided = next(r for r in ws.reads.approvals(pending_only=False) if r.request == request.request)
-    assert (decided.status, decided.decided_by, decided.decided_role) == ("approved", PIT.name, "pit manager")
+    assert (decided.status, decided.decided_by, decided.decided_role, decided.countersigned_by,
+            decided.countersigned_role) == ("approved", FLOOR.name, "floor supervisor", PIT.name, "pit manager")
+    assert w.session.name == FLOOR.name and ws.people.session().name == FLOOR.name
 
     fill(qtbot, second, PIT.name, PIT.pin)
-    qtbot.waitUntil(lambda: error_shown(second, "already approved", PIT.name), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: error_shown(second, "already approved", FLOOR.name), timeout=WAIT_MS)
     rows = [e for e in events(ws, "approval_decided") if e["data"]["request"] == request.request]
-    assert len(rows) == 1 and rows[0]["actor"] == PIT.name
+    assert len(rows) == 1 and rows[0]["actor"] == FLOOR.name
+    assert (rows[0]["data"]["countersigned_by"], rows[0]["data"]["countersigned_role"]) == (PIT.name, "pit manager")
     second.reject()
 
 
+@pytest.mark.commands("deny")
 def test_a_denial_needs_a_reason(hit_pit, qtbot):
     w = hit_pit.window
     claim_hit(qtbot, hit_pit)
     qtbot.waitUntil(lambda: any(r.status == "pending" for r in w.approvals), timeout=WAIT_MS)
+    sign_in(qtbot, w, PIT)
     w.show_view("approvals")
-    w.actions_by_name["deny"].trigger()
+    deny = w.actions_by_name["deny"]
+    # in the queue, a decision is for the request selected only
+    assert not deny.isEnabled() and deny.toolTip().startswith("Select a pending request in the list")
+    assert w.approvals_page.select_key(next(r for r in w.approvals if r.status == "pending").request)
+    deny.trigger()
     d = w.dialog
     fill(qtbot, d, PIT.name, PIT.pin)
     assert error_shown(d, "denial records its reason")      # nothing sent without one
@@ -293,6 +320,8 @@ def test_an_administrator_makes_the_dealer_a_floor_supervisor_who_then_acknowled
     alarm = next(a for a in w.alarms if a.kind == "deck_count_wrong")
     w.show_view("alarms")
     assert w.alarms_page.select_key(alarm.id)
+    sign_in(qtbot, w, DEALER)
+    qtbot.waitUntil(w.actions_by_name["acknowledge"].isEnabled, timeout=WAIT_MS)
     w.actions_by_name["acknowledge"].trigger()
     a = w.dialog
     assert isinstance(a, AcknowledgeDialog) and a.alarm.id == alarm.id
@@ -308,7 +337,9 @@ def test_only_an_administrator_adds_users(pit, qtbot):
     d = w.sign_in()
     fill(qtbot, d, FLOOR.name, FLOOR.pin)
     qtbot.waitUntil(lambda: w.session is not None, timeout=WAIT_MS)
-    u = w.open_users()
+    assert not w.actions_by_name["users"].isEnabled()
+    u = w.open_users()          # opened anyway: the list is not shown, and adding is refused
+    assert u.view.isHidden() and u.model.rowCount() == 0 and "only an administrator" in u.who.text()
     qtbot.keyClicks(u.name, "gus")
     qtbot.keyClicks(u.pin, "1234")
     qtbot.keyClicks(u.pin2, "1234")

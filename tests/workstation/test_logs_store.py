@@ -243,7 +243,9 @@ def test_a_database_made_before_the_logs_gets_them_filled_from_its_log(shift, tm
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
     models = ("decks", "dice", "approvals", "alarms", "irregularities", "slips", "device_log", "sign_ins")
     conn = sqlite3.connect(own.db)
-    now = {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in models}
+    conn.row_factory = sqlite3.Row
+    # by column name: a column migration 3 adds again comes after those of later migrations
+    now = {t: [dict(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY rowid")] for t in models}
     # as migration 2 left it: no new indexes, columns or tables, and no record of migration 3
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE '%_by_%'")\
             .fetchall():
@@ -261,7 +263,8 @@ def test_a_database_made_before_the_logs_gets_them_filled_from_its_log(shift, tm
         assert log.query("SELECT max(version) AS v FROM _migrations")[0]["v"] == max(v for v, _, _ in MIGRATIONS)
         assert not log.query("SELECT * FROM meta WHERE key = 'reproject'")
     conn = sqlite3.connect(own.db)
-    after = {t: conn.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in models}
+    conn.row_factory = sqlite3.Row
+    after = {t: [dict(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY rowid")] for t in models}
     conn.close()
     for t in models:
         assert after[t] == now[t], t

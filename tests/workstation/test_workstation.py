@@ -1,6 +1,7 @@
 """The workstation without devices (app/workstation/workstation.py): people and sessions, alarms,
 approvals, the procedures and the clocks, on a real audit database; time passed in."""
 
+import json
 import sqlite3
 import threading
 from datetime import timedelta
@@ -319,6 +320,48 @@ def test_a_request_is_decided_once_by_the_role_it_needs(ws):
     assert (done.status, done.decided_by, done.decided_role, done.decision_reason) == \
         ("approved", "demo-pit", "pit manager", "approved under 000(s)(3); 003 Aggregate Limit")
     assert ws.reads.approvals() == ()
+
+
+def test_a_second_persons_pin_counter_signs_one_decision_and_the_session_stays(ws):
+    """Issue 27 (6): demo-floor signed in, a pit manager's request; demo-pit's name and PIN
+    authorise that one decision as a counter-signature, logged as such; demo-floor stays signed
+    in. A wrong PIN is counted as a sign-in's is (five lock the account), nothing decided."""
+    first = ws.floor.approvals.request("aggregate_limit", T0, "demo-dealer", "dealer", "T3", 2, 7_500_000,
+                                       reason="aggregate limit applies")
+    second = ws.floor.approvals.request("aggregate_limit", T0, "demo-dealer", "dealer", "T3", 3, 7_500_000,
+                                        reason="aggregate limit applies")
+    ws.people.sign_in(*FLOOR)
+    before = rows(ws, "SELECT count(*) AS n FROM events WHERE type = 'sign_in'")[0]["n"]
+    with pytest.raises(SignInRefused, match=r"demo-pit: wrong PIN \(1 of 5"):
+        ws.decisions.decide(first, "approved", "", ("demo-pit", "0000"))
+    with pytest.raises(NotPermitted, match="demo-dealer is a dealer: a counter-signature is a floor supervisor's"):
+        ws.decisions.decide(first, "approved", "", DEALER)
+    assert ws.reads.approvals()[0].status == "pending"
+    assert rows(ws, "SELECT failures FROM users WHERE name = 'demo-pit'")[0]["failures"] == 1
+
+    changed = ws.decisions.decide(first, "approved", "", PIT)
+    assert changed.approvals == {first}
+    assert ws.people.session().name == "demo-floor"          # the session is untouched
+    assert rows(ws, "SELECT count(*) AS n FROM events WHERE type = 'sign_in'")[0]["n"] == before
+    (logged,) = [json.loads(r["body"]) for r in rows(ws, "SELECT body FROM events WHERE type = 'approval_decided'")]
+    assert (logged["actor"], logged["role"]) == ("demo-floor", "floor supervisor")
+    assert (logged["data"]["countersigned_by"], logged["data"]["countersigned_role"]) == ("demo-pit", "pit manager")
+    done = next(a for a in ws.reads.approvals(pending_only=False) if a.request == first)
+    assert (done.decided_by, done.decided_role, done.countersigned_by, done.countersigned_role) == \
+        ("demo-floor", "floor supervisor", "demo-pit", "pit manager")
+
+    # their own name and PIN: their own decision, not counter-signed (and a wrong PIN is counted)
+    with pytest.raises(SignInRefused, match=r"wrong PIN \(1 of 5"):
+        ws.decisions.decide(second, "denied", "short of cover", ("demo-floor", "9999"))
+    with pytest.raises(NotPermitted, match="needs a pit manager; demo-floor is a floor supervisor: a pit manager "
+                                           "counter-signs it"):
+        ws.decisions.decide(second, "denied", "short of cover", FLOOR)
+    for n in range(4):          # five wrong PINs in a row lock demo-pit, as five wrong sign-ins do
+        with pytest.raises(SignInRefused):
+            ws.decisions.decide(second, "denied", "short of cover", ("demo-pit", "0000"))
+    with pytest.raises(SignInRefused, match="locked"):
+        ws.people.sign_in(*PIT)
+    assert ws.people.session().name == "demo-floor"
 
 
 # -- the clocks ------------------------------------------------------------------------------

@@ -595,6 +595,13 @@ def test_a_payoff_at_the_profiles_threshold_waits_for_a_floor_supervisor_and_get
     done = ws.rounds.release(r.settlement).result
     assert done.status == "released"
     assert [(s.number, s.seat, s.wager, s.win_cents) for s in ws.rounds.slip_book()] == [(1, 1, "base", 30_000)]
+    # the slip says the commission taken of the win, as the settlement took it (issue 27, 10)
+    (slip,) = ws.rounds.slip_book()
+    (line,) = [x for x in r.results if (x.seat, x.bettor, x.wager) == (1, None, "base")]
+    assert slip.commission_cents == line.commission == pays[1, None, "base"].commission == 1_500
+    from app.reports.slip import lines
+    shown = dict(lines(slip))
+    assert (shown["Commission taken"], shown["Paid after commission"]) == ("$15.00", "$285.00")
     paid = [json.loads(x["body"])["data"] for x in ws.log.query("SELECT body FROM events WHERE type = 'payout' "
                                                                  "ORDER BY seq")]
     assert [(p["to"], p["wager"], p["cents"], p["slip"]) for p in paid] == [

@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 from time import perf_counter
 
+from app.engine.roles import AT_THE_TABLE
 from app.workstation.errors import Refused
 
 from .. import theme
-from app.qt import (QAction, QComboBox, QDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QPlainTextEdit,
+from app.qt import (QAction, QComboBox, QDialog, QFileDialog, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QPlainTextEdit,
                     QPrintDialog, QPushButton, QScrollArea, Qt, QTabWidget, QTimer, QToolButton, QVBoxLayout, QWidget)
 from .bank_box import BankBox
 from .position_row import PositionRow
@@ -37,7 +38,8 @@ from .round_dialogs import (CardPickerDialog, ChooseReadingDialog, CorrectCardsD
 from .round_models import RoundHistoryModel
 from .slips_tab import SlipsTab
 from ..theme import AMBER, COLOUR, LEVEL_MARK, NONE, OK, RED
-from ..widgets import Entry, command_button, dollars_text, label, record_view, say, set_refused, visible
+from ..widgets import (Entry, allow, command_button, dollars_text, label, record_view, say, set_refused, visible,
+                       why_not_role)
 
 BROADCAST_MS = 60       # after a settlement is shown, the other views hear of it
 PANEL_STYLE = (f'QLineEdit[refused="true"] {{ border: 2px solid {COLOUR[RED].name()}; }} '
@@ -68,6 +70,7 @@ class RoundPanel(QWidget):
         self._sets: dict = {}           # (profile, positions) -> (their box, their rows)
         self._shape = None
         self._shown = False             # the bridge brings the table's round while the panel is shown
+        self.reachable = True           # the window shows the panel's table: its commands can act
         self._reading = False           # waiting for the table's rounds and slips it asked for
         self.dialog = None
         self.settle_pressed: float | None = None      # perf_counter() at Settle, and when its ledger was shown
@@ -324,6 +327,9 @@ class RoundPanel(QWidget):
             say(self.badge, f"{LEVEL_MARK[RED]} ROUND {d.round}: SETTLE BLOCKED", RED, filled=True)
             self.messages.say(self.problems, f"Round {d.round}: Settle waits for a person:\n"
                               + "\n".join(f"{LEVEL_MARK[RED]} {p}" for p in d.problems), RED)
+        elif not d.in_round:
+            say(self.badge, f"{LEVEL_MARK[NONE]} ROUND {d.round}: BEING ENTERED · NO SEAT IN THE ROUND YET", NONE)
+            self.messages.say(self.problems, "", None)
         else:
             say(self.badge, f"{LEVEL_MARK[OK]} ROUND {d.round}: BEING ENTERED · READY TO SETTLE (F11)", OK)
             self.messages.say(self.problems, "", None)
@@ -333,24 +339,44 @@ class RoundPanel(QWidget):
                           AMBER)
         self.enable_commands()
 
+    def set_reachable(self, on: bool) -> None:
+        """Whether the window shows this panel's table (the table view): elsewhere its commands
+        are disabled, saying so. The window calls it after each update (who is signed in)."""
+        self.reachable = on
+        self.enable_commands()
+
+    def why_not(self, roles: tuple[str, ...], what: str) -> str:
+        """Why a round command cannot act for anyone now: no table shown, nobody signed in, a role
+        that may not ('' when it can)."""
+        if not self.reachable or self.table is None:
+            return "Open a table's round panel first (F3 for the table, F10 for its round)"
+        return why_not_role(self.session(), roles, what)
+
     def enable_commands(self) -> None:
-        a = self.actions
-        d = self.draft
-        if "settle" in a:
-            a["settle"].setEnabled(d is not None and not d.problems)
-        if "discard_round" in a:
-            a["discard_round"].setEnabled(d is not None)
-        if "pick_cards" in a:
-            a["pick_cards"].setEnabled(d is not None)
-        if "release" in a:
-            a["release"].setEnabled(self.result is not None and self.result.status == "ready")
+        """Each command usable, or disabled saying why (the window's tooltip and menu)."""
+        a, d, r = self.actions, self.draft, self.result
+        entering = self.why_not(AT_THE_TABLE, "enter a round")
+        no_round = "" if d is not None else "No round is being entered: New round (Ctrl+N) starts one"
+        states = {
+            "new_round": entering,
+            "pick_cards": entering or no_round,
+            "discard_round": entering or no_round,
+            "settle": self.why_not(AT_THE_TABLE, "settle a round") or no_round
+            or ("Settle waits for a person: see the problems above" if d.problems else "")
+            or ("" if d.in_round else "No seat is in the round yet: type a seat's wager"),
+            "release": self.why_not(AT_THE_TABLE, "release a round's payouts")
+            or ("" if r is not None and r.status == "ready" else
+                "No settled round ready to release: settle one, or open one whose approvals are approved"),
+        }
+        sent_back = r is not None and r.status == "denied"
+        states["reopen_round"] = entering or ("" if sent_back else "Open a round a denial sent back (Rounds tab)") \
+            or ("It is being entered again" if d is not None and d.replaces == r.settlement else "")
+        for name, why in states.items():
+            if name in a:
+                allow(a[name], why)
         self.slips_tab.enable(a)
-        if "reopen_round" in a:
-            r = self.result
-            sent_back = r is not None and r.status == "denied"
-            a["reopen_round"].setEnabled(sent_back and not (d is not None and d.replaces == r.settlement))
-            if self.result_view.reopen is not None:
-                visible(self.result_view.reopen, sent_back)
+        if self.result_view.reopen is not None:
+            visible(self.result_view.reopen, sent_back)
 
     # -- sending what was typed ---------------------------------------------------------------
     def _refused(self, on_fields=None):
@@ -594,8 +620,9 @@ class RoundPanel(QWidget):
     def select_slip(self, number: int) -> bool:
         return self.slips_tab.select(number)
 
-    def save_slip_pdf(self, path: str | None = None) -> None:
-        self.slips_tab.save_pdf(path)
+    def save_slip(self, path: str | None = None) -> QFileDialog | None:
+        """The selected slip as a PDF at ``path``, or where a person chooses (Save slip as PDF)."""
+        return self.slips_tab.save_pdf(path)
 
     def print_slip(self) -> QPrintDialog | None:
         return self.slips_tab.print_slip()

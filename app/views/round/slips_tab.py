@@ -8,12 +8,13 @@ the window's own slip commands, so that the menu, the shortcut and the button ar
 
 from __future__ import annotations
 
+from app.engine.roles import PEOPLE, SUPERVISORS
 from app.reports import slip as slip_report
 
 from app.qt import QAction, QFileDialog, QHBoxLayout, QPrintDialog, QPrinter, QVBoxLayout, QWidget
 from .round_models import SlipModel
 from ..theme import LEVEL_MARK, OK, RED
-from ..widgets import command_button, label, record_view
+from ..widgets import allow, command_button, label, record_view, save_dialog
 
 COMMANDS = ("print_slip", "save_slip", "void_slip", "reissue_slip")
 
@@ -72,36 +73,37 @@ class SlipsTab(QWidget):
         return True
 
     def enable(self, a: dict[str, QAction]) -> None:
-        """The slip commands, for the slip selected."""
+        """The slip commands, for the slip selected and who is signed in; each disabled says why."""
         slip = self.selected()
-        for name in ("print_slip", "save_slip"):
-            if name in a:
-                a[name].setEnabled(slip is not None)
-        if "void_slip" in a:
-            a["void_slip"].setEnabled(slip is not None and slip.status != "VOID")
-        if "reissue_slip" in a:
+        none = "" if slip is not None else "No slip selected (Slips tab)"
+        paper = self.panel.why_not(PEOPLE, "put a payout slip on paper") or none
+        supervisor = self.panel.why_not(SUPERVISORS, "void a payout slip or issue it again") or none
+        states = {
+            "print_slip": paper, "save_slip": paper,
+            "void_slip": supervisor or ("It is void already" if slip.status == "VOID" else ""),
             # the book says which void slips were issued again (SlipInfo.replaces)
-            a["reissue_slip"].setEnabled(slip is not None and slip.status == "VOID"
-                                         and not any(s.replaces == slip.number for s in self.slips))
+            "reissue_slip": supervisor or ("Only a void slip is issued again" if slip.status != "VOID" else "")
+            or ("Issued again already" if any(s.replaces == slip.number for s in self.slips) else ""),
+        }
+        for name, why in states.items():
+            if name in a:
+                allow(a[name], why)
 
     # -- on paper ----------------------------------------------------------------------------------
-    def save_pdf(self, path: str | None = None) -> None:
+    def save_pdf(self, path: str | None = None) -> QFileDialog | None:
         """The selected slip (else the newest) as a one-page PDF: at ``path``, or where a person
-        chooses in a file dialog."""
+        chooses in the file dialog returned (opened, not run)."""
         slip = self.selected()
         if slip is None:
-            return
+            return None
         if path is None:
-            d = QFileDialog(self.panel, f"Save payout slip {slip.number:06d} as PDF")
-            d.setObjectName("save_slip_dialog")
-            d.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-            d.setNameFilter("PDF (*.pdf)")
-            d.setDefaultSuffix("pdf")
-            d.selectFile(f"slip-{slip.number:06d}.pdf")
+            d = save_dialog(self.panel, f"Save payout slip {slip.number:06d} as PDF", "save_slip_dialog", "PDF", "pdf",
+                            f"slip-{slip.number:06d}.pdf")
             d.fileSelected.connect(lambda p, s=slip: self._write_pdf(s, p))
             self.panel.open_dialog(d)
-            return
+            return d
         self._write_pdf(slip, path)
+        return None
 
     def _write_pdf(self, slip, path: str) -> None:
         self._on_paper(slip, lambda now: slip_report.write_pdf(slip, path, now), "saved", f"saved as {path}")

@@ -34,11 +34,17 @@ class Decisions:
             records, table = self.ws.book.acknowledgement(alarm_id, s.name, s.role, reason, now, self.ws.state_of)
             return self.ws.write(records) | changes(tables=[table] if table else [], alarms=[alarm_id])
 
-    def decide(self, request: int, decision: str, reason: str = "") -> Changes:
+    def decide(self, request: int, decision: str, reason: str = "", signer: tuple[str, str] | None = None) -> Changes:
         """Approve (``approved``) or deny (``denied``) a pending request as the signed-in floor
         supervisor or pit manager (a pit manager's request needs a pit manager). A denial needs a
         reason; an approval without one records the rule it was approved under. A request is
-        decided once: a second decision is ``Refused``."""
+        decided once: a second decision is ``Refused``.
+
+        ``signer``: the (name, PIN) typed with the decision. The signed-in person's own: their PIN
+        confirmed. Another person's: a counter-signature, that person's PIN checked as a sign-in
+        checks it (a wrong one logged and counted toward the lockout), their role authorising this
+        one decision; the row names them and their role, and the session stays the signed-in
+        person's. ``SignInRefused``: the PIN refused, nothing decided."""
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "approve or deny a request")
             if decision not in DECISIONS:
@@ -49,16 +55,25 @@ class Decisions:
             if req["status"] != "pending":
                 raise Refused(f"request {request} ({req['kind']}) was already {req['status']} by {req['decided_by']} "
                               f"at {req['decided']}")
-            if APPROVER_LEVEL[s.role] < APPROVER_LEVEL[req["role_needed"]]:
-                raise NotPermitted(f"request {request} ({req['kind']}) needs {a_or_an(req['role_needed'])}; "
-                                   f"{s.name} is {a_or_an(s.role)}")
             reason = (reason or "").strip()
-            if not reason:
-                if decision == "denied":
-                    raise Refused(f"a denial records its reason: say why request {request} is denied")
-                reason = f"approved under {req['rule']}"
+            if not reason and decision == "denied":
+                raise Refused(f"a denial records its reason: say why request {request} is denied")
+            second = self.ws.people.confirm(*signer) if signer is not None else None
+            if second is not None and second.name == s.name:
+                second = None                   # their own PIN, confirmed
+            if second is not None and second.role not in APPROVER_LEVEL:
+                raise NotPermitted(f"{second.name} is {a_or_an(second.role)}: a counter-signature is a floor "
+                                   "supervisor's or a pit manager's")
+            signers = [s] + ([second] if second is not None else [])
+            if max(APPROVER_LEVEL[x.role] for x in signers) < APPROVER_LEVEL[req["role_needed"]]:
+                raise NotPermitted(f"request {request} ({req['kind']}) needs {a_or_an(req['role_needed'])}; "
+                                   + " and ".join(f"{x.name} is {a_or_an(x.role)}" for x in signers)
+                                   + ("" if second else f": {a_or_an(req['role_needed'])} counter-signs it with "
+                                      "their name and PIN"))
+            reason = reason or f"approved under {req['rule']}"
             try:
-                self._approvals.decide(Session(s.name, s.role), request, decision, reason, now)
+                self._approvals.decide(Session(s.name, s.role), request, decision, reason, now,
+                                       Session(second.name, second.role) if second else None)
             except ApprovalError as e:
                 raise Refused(str(e)) from None
             except StoreStopped as e:

@@ -99,6 +99,18 @@ class People:
             return None
         return s.info(self.idle)
 
+    def confirm(self, name: str, pin: str) -> Session:
+        """``name``'s PIN checked as a sign-in checks it, for a counter-signature (app/store/users.py,
+        ``Users.confirm``): a wrong PIN logged and counted, a locked account refused
+        (``SignInRefused``); the session is not touched. Called under the workstation's lock."""
+        self.ws.writable()
+        try:
+            return self._users.confirm(name, pin, self.ws.clock())
+        except SignInError as e:
+            raise SignInRefused(f"{name}: {e}" if not str(e).startswith(("no user", name)) else str(e)) from None
+        except StoreStopped as e:
+            raise LogStopped(str(e)) from None
+
     # -- a table's station ------------------------------------------------------------------------
     def sign_in_at(self, table: str, name: str, pin: str) -> Station:
         """``name`` signs in with ``pin`` at ``table``'s station (logged, as every sign-in, with the

@@ -54,7 +54,8 @@ class Reads:
         return tuple(ApprovalInfo(r["request"], r["kind"], r["table_id"], r["seat"], r["cents"], r["role_needed"],
                                   r["reason"], r["rule"], datetime.fromisoformat(r["requested"]), r["status"],
                                   r["decided_by"], r["decided_role"], r["decision_reason"],
-                                  datetime.fromisoformat(r["decided"]) if r["decided"] else None) for r in rows)
+                                  datetime.fromisoformat(r["decided"]) if r["decided"] else None,
+                                  r.get("countersigned_by"), r.get("countersigned_role")) for r in rows)
 
     def progressive(self, since: datetime | None = None, after: int | Mapping[str, int] = 0,
                     record_from: datetime | None = None, now: datetime | None = None,

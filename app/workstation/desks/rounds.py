@@ -280,6 +280,9 @@ class Rounds:
             problems = d.problems()
             if problems:
                 raise Refused(f"table {table}: round {d.round} cannot be settled yet: " + "; ".join(problems))
+            if not d.in_round():
+                raise Refused(f"table {table}: round {d.round} has no seat in it yet: type a seat's wager (or set a "
+                              "player's bank) to settle it")
             rules = self.ws.pit.rules[table]
             self._check_bank(table, d.banking["mode"], d.banking.get("seat"))
             obj = d.round_file(self.ws.journal.meters.get(table))
@@ -330,7 +333,8 @@ class Rounds:
                     try:
                         records.append(rows.slip_issued(now, s.name, s.role, table, p.seat, p.wager, p.stake, p.cents,
                                                         payees.get(p.seat), {"settlement": settlement,
-                                                                             "reason": p.slip_reason}))
+                                                                             "reason": p.slip_reason,
+                                                                             "commission_cents": p.commission}))
                     except SlipError as e:
                         raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
                 records.append(rows.payout(now, s.name, s.role, table, settlement, res.round, p.seat, p.bettor, p.to,
@@ -405,8 +409,8 @@ class Rounds:
             try:
                 rec = rows.slip_issued(now, s.name, s.role, old["table_id"], old["seat"], old["wager"],
                                        old["wager_cents"], old["win_cents"], payee,
-                                       {"replaces": number, **({"settlement": data["settlement"]}
-                                                               if data.get("settlement") else {})})
+                                       {"replaces": number, **{k: data[k] for k in ("settlement", "commission_cents")
+                                                               if data.get(k) is not None}})
             except SlipError as e:
                 raise Refused(str(e)) from None
             return self.ws.write([rec]) | changes(tables=[old["table_id"]] if old["table_id"] else [])
