@@ -99,3 +99,58 @@ def test_any_arguments_are_done_or_refused(tmp_path_factory, capsys, command, ar
     if command[0] == "report":
         argv += ["--db", str(d / "none.db")]
     check(*run(capsys, [a for a in argv if not (command[0] == "report" and a == "--out")]))
+
+
+# -- the configuration ----------------------------------------------------------------------------------
+CONFIG = ROOT / "docs" / "workstation.example.toml"
+
+
+def _toml(v) -> str | None:
+    """A value as TOML (inline tables and arrays); None for what TOML cannot say (null)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v) if v == v and v not in (float("inf"), float("-inf")) else None
+    if isinstance(v, str):
+        return json.dumps(v)           # a JSON string is a TOML basic string
+    if isinstance(v, list):
+        items = [x for x in (_toml(i) for i in v) if x is not None]
+        return "[" + ", ".join(items) + "]"
+    if isinstance(v, dict):
+        items = [f"{json.dumps(k)} = {t}" for k, t in ((k, _toml(x)) for k, x in v.items()) if t is not None]
+        return "{" + ", ".join(items) + "}"
+    return None
+
+
+def _config_text(obj: dict) -> str:
+    return "\n".join(f"{json.dumps(k)} = {t}" for k, t in ((k, _toml(v)) for k, v in obj.items()) if t is not None)
+
+
+def _report_with(tmp: Path, text: bytes, capsys) -> tuple[int, str]:
+    cfg = tmp / "workstation.toml"
+    cfg.write_bytes(text)
+    return run(capsys, ["report", "shift", "--config", str(cfg), "--db", str(tmp / "none.db"), "--date",
+                        "2026-11-21", "--shift", "swing", "--json"])
+
+
+@FUZZ
+@given(path=st.lists(st.integers(0, 20), max_size=5), value=values)
+def test_a_configuration_with_any_field_replaced_is_refused_in_one_line(tmp_path_factory, capsys, path, value):
+    import tomllib
+    obj = _replace(tomllib.loads(CONFIG.read_text()), path, value)
+    if not isinstance(obj, dict):        # the whole file replaced: a TOML file is a table
+        obj = {"workstation": obj}
+    code, err = _report_with(tmp_path_factory.mktemp("cfg"), _config_text(obj).encode(), capsys)
+    # a good configuration still has no database here: exit 2 either way, and one line saying why
+    assert "Traceback" not in err, err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("pitdesk: error: "), (code, err)
+
+
+@FUZZ
+@given(data=st.one_of(st.binary(max_size=300), st.text(max_size=300).map(str.encode)))
+def test_any_bytes_as_a_configuration_are_refused_in_one_line(tmp_path_factory, capsys, data):
+    code, err = _report_with(tmp_path_factory.mktemp("cfg"), data, capsys)
+    assert "Traceback" not in err, err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and err.startswith("pitdesk: error: "), (code, err)
