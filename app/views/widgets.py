@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from app.engine import words as words_for_people
 from . import theme
 from app.qt import (QAbstractItemView, QAction, QColor, QHeaderView, QLabel, QLineEdit, Qt, QTableView, QTimer,
                     QToolButton, QWidget)
@@ -17,16 +18,14 @@ from .theme import money
 
 
 # -- words -------------------------------------------------------------------------------------
-def when(t: datetime | None) -> str:
-    return "" if t is None else f"{t:%a %H:%M:%S}"
+when = words_for_people.day_time
 
 
 def stamp(t: datetime | None) -> float:
     return 0.0 if t is None else t.timestamp()
 
 
-def words(kind: str) -> str:
-    return kind.replace("_", " ")
+words = words_for_people.kind
 
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
@@ -35,7 +34,7 @@ STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS"
 
 def state_text(state: str) -> str:
     """A table's state (the procedures' word) as the floor and the table view say it."""
-    return STATE_WORD.get(state, state.replace("_", " ").upper())
+    return STATE_WORD.get(state, words_for_people.kind(state).upper())
 
 
 def seat_text(seat: int | None) -> str:

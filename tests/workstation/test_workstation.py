@@ -292,7 +292,7 @@ def test_a_request_is_decided_once_by_the_role_it_needs(ws):
         ws.decisions.decide(req, "denied", "")
     changed = ws.decisions.decide(req, "approved")
     assert changed.approvals == {req} and changed.tables == {"T3"}
-    with pytest.raises(Refused, match=f"request {req} \\(aggregate_limit\\) was already approved by demo-pit"):
+    with pytest.raises(Refused, match=f"request {req} \\(aggregate limit\\) was already approved by demo-pit"):
         ws.decisions.decide(req, "approved", "twice")
     with pytest.raises(Refused, match="was already approved"):
         ws.decisions.decide(req, "denied", "changed my mind")

@@ -9,6 +9,7 @@ note about the log itself.
 
 from __future__ import annotations
 
+from app.engine import words
 from app.engine.procedure import Event, Refused as EngineRefused, apply
 from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, PEOPLE, SUPERVISORS, a_or_an
 from app.store import approvals, rows, settled_rounds
@@ -47,10 +48,10 @@ class Decisions:
             if req is None:
                 raise Refused(f"no approval request {request}")
             if req["status"] != "pending":
-                raise Refused(f"request {request} ({req['kind']}) was already {req['status']} by {req['decided_by']} "
-                              f"at {req['decided']}")
+                raise Refused(f"request {request} ({words.kind(req['kind'])}) was already {req['status']} by "
+                              f"{req['decided_by']} at {words.when(req['decided'])}")
             if APPROVER_LEVEL[s.role] < APPROVER_LEVEL[req["role_needed"]]:
-                raise NotPermitted(f"request {request} ({req['kind']}) needs {a_or_an(req['role_needed'])}; "
+                raise NotPermitted(f"request {request} ({words.kind(req['kind'])}) needs {a_or_an(req['role_needed'])}; "
                                    f"{s.name} is {a_or_an(s.role)}")
             reason = (reason or "").strip()
             if not reason:

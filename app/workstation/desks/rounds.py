@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from app.engine import words
 from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.round import RoundError, parse_round
 from app.engine.roles import AT_THE_TABLE, SUPERVISORS, a_or_an, roles_text
@@ -332,7 +333,7 @@ class Rounds:
                                                         payees.get(p.seat), {"settlement": settlement,
                                                                              "reason": p.slip_reason}))
                     except SlipError as e:
-                        raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
+                        raise Refused(f"table {table} seat {p.seat} {words.kind(p.wager)}: {e}") from None
                 records.append(rows.payout(now, s.name, s.role, table, settlement, res.round, p.seat, p.bettor, p.to,
                                            p.wager, p.line, p.cents, bool(p.slip_reason)))
             changed = self.ws.write(records) | changes(tables=[table], rounds=[table])
