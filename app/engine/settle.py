@@ -28,7 +28,7 @@ from .round import Round, RoundError, Seat
 from .sidebets import Claim, ace_high_claim, envy_lines, side_claims
 from . import bonus
 from .money import dollars
-from .words import kind
+from .words import kind as kind_words
 
 WIN, LOSE, PUSH, SURRENDER = "win", "lose", "push", "surrender"
 
@@ -639,4 +639,4 @@ def _threshold_approvals(rules: RuleProfile, results: list[Result], book: Book) 
     for r in results:
         if r.outcome == WIN and r.win >= limit and r.wager not in ("bank", "player-dealer", "dealer wager"):
             book.approve("payoff_threshold", r.seat, r.win, FLOOR_SUPERVISOR,
-                         f"seat {r.seat}: {kind(r.wager)} pays {dollars(r.win)}", "003 Clearing the Layout 1a")
+                         f"seat {r.seat}: {kind_words(r.wager)} pays {dollars(r.win)}", "003 Clearing the Layout 1a")

@@ -284,7 +284,7 @@ def test_a_request_is_decided_once_by_the_role_it_needs(ws):
     with pytest.raises(NotPermitted, match="to approve or deny a request takes a floor supervisor or a pit manager"):
         ws.decisions.decide(req, "approved")
     ws.people.sign_in(*FLOOR)
-    with pytest.raises(NotPermitted, match=f"request {req} \\(aggregate_limit\\) needs a pit manager; demo-floor is "
+    with pytest.raises(NotPermitted, match=f"request {req} \\(aggregate limit\\) needs a pit manager; demo-floor is "
                                            "a floor supervisor"):
         ws.decisions.decide(req, "approved")
     ws.people.sign_in(*PIT)
