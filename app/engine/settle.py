@@ -418,14 +418,14 @@ def _pay_house_side(claims: list[Claim], envy: list[Claim], rules: RuleProfile, 
             book.move(party, HOUSE, c.stake, c.seat, c.wager, "loses", c.rule)
             results.append(Result(c.seat, c.wager, c.stake, LOSE, None, 0, 0, -c.stake, rule=c.rule))
         else:
-            book.move(HOUSE, to, c.win, c.seat, c.wager, f"wins on {c.line}", c.rule)
+            book.move(HOUSE, to, c.win, c.seat, c.wager, f"wins on {kind_words(c.line)}", c.rule)
             if to != party:
                 book.move(party, to, c.stake, c.seat, c.wager, "the winning toke bet goes to the dealers", c.rule)
             results.append(Result(c.seat, c.wager, c.stake, WIN, c.line, c.win, 0,
                                   c.win if to == party else -c.stake, rule=c.rule))
     for e in envy:
         party = rnd.seat(e.seat).party
-        book.move(HOUSE, party, e.win, e.seat, e.wager, f"envy bonus for {e.line}", e.rule)
+        book.move(HOUSE, party, e.win, e.seat, e.wager, f"envy bonus for {kind_words(e.line)}", e.rule)
         results.append(Result(e.seat, e.wager, 0, WIN, e.line, e.win, 0, e.win, rule=e.rule))
 
 
@@ -615,7 +615,7 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
     paid = progressive_payout(table, line, meter, rules.progressive_reset_cents)
     pay, amount = table.pays[line], paid.amount
     if paid.from_meter:
-        book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
+        book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)} off the meter",
                   "000(q)(5),(7)")
         if paid.reset is not None:
             # 000(q)(6): after the top award the casino funds the meter to its reset amount
@@ -623,9 +623,9 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
         meter = paid.meter_after
         book.approve("progressive_meter_payout", seat.seat, amount,
                      PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
-                     f"seat {seat.seat}: {line} pays {dollars(amount)} off the meter", "000(q)(3)(iii)")
+                     f"seat {seat.seat}: {kind_words(line)} pays {dollars(amount)} off the meter", "000(q)(3)(iii)")
     else:
-        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {line}", "000(q)(5)")
+        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)}", "000(q)(5)")
     results.append(Result(seat.seat, "progressive", stake, WIN, line, amount, 0, amount - stake,
                           rule="000(q)(4)"))
     return meter
