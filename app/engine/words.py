@@ -22,6 +22,7 @@ _ISO = re.compile(r"\b(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d)?)(?:\.\d+)?(?:[+-
 # "000 (s)(1)": a rule text's number and its paragraph with a stray space between
 _CITED = re.compile(r"\b(\d{3}) +(?=\()")
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_NAMED = re.compile(r"(?<![.\w])([a-z][a-z0-9]*(?:_[a-z0-9]+)+):")
 _CARD = re.compile(r"(?:[2-9TJQKA][cdhs]|JK)")
 # a few kinds whose words are not their identifier's (the rule texts hyphenate these)
 _KIND_WORDS = {"co_bank": "co-bank", "player_dealer": "player-dealer", "w2g": "W-2G"}
@@ -65,6 +66,13 @@ def kind(name: str | None) -> str:
     if not name:
         return ""
     return _KIND_WORDS.get(name, name.replace("_", " "))
+
+
+def refusal(text: str) -> str:
+    """A refusal of the procedures (``no_more_bets: deck 'red' was due ...``) with the event it
+    names in words (``no more bets: ...``); a round file's field path (``banking.dealer_wager:``)
+    is kept, as it names the field at fault."""
+    return _NAMED.sub(lambda m: kind(m.group(1)) + ":", text)
 
 
 def key(name: str) -> str:
@@ -116,4 +124,4 @@ def data(d: dict | str | None) -> str:
     return "; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET)
 
 
-__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "times_in", "value", "when"]
+__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "times_in", "value", "when"]

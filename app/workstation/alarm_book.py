@@ -205,7 +205,7 @@ class AlarmBook:
                 try:
                     state = apply(state, Event(row.type, row.time, row.actor, row.role, row.data), rules)
                 except EngineRefused as e:
-                    raise Refused(f"alarm {alarm_id}: {e}") from None
+                    raise Refused(f"alarm {alarm_id}: {words.refusal(str(e))}") from None
                 records.append(row)
         return records, table
 

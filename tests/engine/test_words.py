@@ -46,3 +46,8 @@ def test_an_events_data_in_words():
                     "rule: 000(s)(1)")
     assert words.data(data) == text                      # a record as read, or its JSON
     assert words.data("not json T1") == "not json T1" and words.data(None) == ""
+
+
+def test_a_refusal_names_its_event_in_words_and_keeps_a_field_path():
+    assert words.refusal("hand_read: hand_read: no deck 'red'") == "hand read: hand read: no deck 'red'"
+    assert words.refusal("banking.dealer_wager: $30.00 is more") == "banking.dealer_wager: $30.00 is more"

@@ -224,6 +224,13 @@ def scan_rounds(qtbot, rpit, tmp_path, names: tuple[str, ...]) -> Scan:
 
 @pytest.mark.parametrize("names", [FAST])
 def test_the_round_floors_words_are_for_people(rpit, qtbot, tmp_path, names):
+    # a table of 003's profile cites 003 for its bank at the start of the game, not 000(m)(2)
+    w = rpit.window
+    w.show_view("table:casino")
+    qtbot.waitUntil(lambda: "no player banks at the start of the game (003 PLAYER BANK 1)" in w.table_page.bank.text(),
+                    timeout=WAIT_MS)
+    w.show_view("table:section6")
+    qtbot.waitUntil(lambda: "(000(m)(2))" in w.table_page.bank.text(), timeout=WAIT_MS)
     s = scan_rounds(qtbot, rpit, tmp_path, names)
     assert s.seen > 1000
     assert not s.found, said(s.found)
@@ -268,4 +275,9 @@ def test_the_command_lines_error_lines_are_for_people(tmp_path, home):
         code, err = run("settle", str(f))
         assert code == 2 and err.strip(), (what, code, err)
         found += faults(f"pitdesk settle ({what})", err.replace(str(tmp_path), "FOLDER"))
+    for args in (("hold", "--db", str(tmp_path / "none.db"), "--from", "yesterday"),
+                 ("audit", "verify", "--db", str(tmp_path / "none.db"))):
+        code, err = run(*args)
+        assert code == 2 and err.strip(), (args, code, err)
+        found += faults(f"pitdesk {args[0]}", err.replace(str(tmp_path), "FOLDER"))
     assert not found, "\n".join(found)

@@ -197,7 +197,7 @@ def test_a_dealer_records_the_procedures_and_what_they_refuse_writes_nothing(ws)
     open_by_hand(ws)
     assert ws.reads.tile("T1").state == "opening"
     before = rows(ws, "SELECT count(*) AS n FROM events")[0]["n"]
-    with pytest.raises(Refused, match="table T1: no_more_bets: not allowed while the table is opening"):
+    with pytest.raises(Refused, match="table T1: no more bets: not allowed while the table is opening"):
         ws.decisions.record("T1", "no_more_bets", {"method": "hand", "wagers": []})
     with pytest.raises(Refused, match="no table 'T9'"):
         ws.decisions.record("T9", "dice_placed")

@@ -91,7 +91,7 @@ class Decisions:
             try:
                 new = apply(state, event, rules)
             except EngineRefused as e:
-                raise Refused(f"table {table}: {e}") from None
+                raise Refused(f"table {table}: {words.refusal(str(e))}") from None
             return self.ws.write([rows.procedure_event(table, event),
                                   *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
 
