@@ -22,7 +22,7 @@ _ISO = re.compile(r"\b(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d)?)(?:\.\d+)?(?:[+-
 # "000 (s)(1)": a rule text's number and its paragraph with a stray space between
 _CITED = re.compile(r"\b(\d{3}) +(?=\()")
 _IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
-_NAMED = re.compile(r"(?<![.\w])([a-z][a-z0-9]*(?:_[a-z0-9]+)+):")
+_NAMED = re.compile(r"(?<![.\w\[])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.\[])")
 _CARD = re.compile(r"(?:[2-9TJQKA][cdhs]|JK)")
 # a few kinds whose words are not their identifier's (the rule texts hyphenate these)
 _KIND_WORDS = {"co_bank": "co-bank", "player_dealer": "player-dealer", "w2g": "W-2G"}
@@ -69,10 +69,10 @@ def kind(name: str | None) -> str:
 
 
 def refusal(text: str) -> str:
-    """A refusal of the procedures (``no_more_bets: deck 'red' was due ...``) with the event it
-    names in words (``no more bets: ...``); a round file's field path (``banking.dealer_wager:``)
-    is kept, as it names the field at fault."""
-    return _NAMED.sub(lambda m: kind(m.group(1)) + ":", text)
+    """A refusal of the procedures (``no_more_bets: not allowed while the table is round_complete``)
+    with the events and states it names in words (``no more bets: ... is round complete``); a
+    round file's field path (``banking.dealer_wager``) is kept, as it names the field at fault."""
+    return _NAMED.sub(lambda m: kind(m.group(0)), text)
 
 
 def key(name: str) -> str:

@@ -239,7 +239,8 @@ class Pit:
                 except Refused as e:
                     heard.refused += 1
                     # the procedures refused what the device reported: logged as its fault, with why
-                    out.append(rows.device_fault(time, event.actor, table, a.device, "refused", words.refusal(f"{event.type}: {e}"),
+                    why = str(e) if str(e).startswith(f"{event.type}:") else f"{event.type}: {e}"
+                    out.append(rows.device_fault(time, event.actor, table, a.device, "refused", words.refusal(why),
                                                  event.actor))
                     heard.faults += 1
                     continue

@@ -49,5 +49,6 @@ def test_an_events_data_in_words():
 
 
 def test_a_refusal_names_its_event_in_words_and_keeps_a_field_path():
-    assert words.refusal("hand_read: hand_read: no deck 'red'") == "hand read: hand read: no deck 'red'"
+    assert words.refusal("no_more_bets: not allowed while the table is round_complete (allowed in: no_more_bets)") \
+        == "no more bets: not allowed while the table is round complete (allowed in: no more bets)"
     assert words.refusal("banking.dealer_wager: $30.00 is more") == "banking.dealer_wager: $30.00 is more"
