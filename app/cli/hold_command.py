@@ -7,6 +7,8 @@ import json
 import sys
 from datetime import datetime
 
+from app.engine import words
+
 from .common import EXIT_BAD_INPUT, InputError, _db, in_years
 
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
@@ -73,9 +75,7 @@ def run(args) -> int:
 
 
 # -- the readable table ----------------------------------------------------------------------------
-def _money(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) // 100:,}.{abs(cents) % 100:02d}"
+_money = words.money
 
 
 def _pct(x: float | None) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from .bonus import (FORTUNE_CATEGORIES, INSURANCE_CATEGORIES, PROGRESSIVE_LINES,
                     SEVEN_CARD_CATEGORIES, THREE_CARD_CATEGORIES)
+from .money import dollars
 
 KIND_LINES: dict[str, tuple[str, ...]] = {
     "fortune": FORTUNE_CATEGORIES[:-1],
@@ -44,7 +45,7 @@ class Pay:
         if self.odds is not None:
             return f"{self.odds} to 1"
         if self.cents is not None:
-            return f"${self.cents // 100:,}.{self.cents % 100:02d}"
+            return dollars(self.cents)
         return f"{self.meter_percent}% of meter"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from .irregularities import with_irregularity
 from .layout import SEATS, name
+from .money import dollars
 from .position import SEVEN_SEATS
 from .profile import RuleProfile
 from .rotation import bank_eligibility, bank_offer_order, bank_offer_start, cut_offers
@@ -137,7 +138,8 @@ def bank_declared(s: TableState, event: Event, rules: RuleProfile) -> TableState
     if mode not in ("player", "co-bank"):
         return out
     if s.rounds_played == 0:
-        raise Refused("bank_declared: a player may not be the bank at the start of the game (000(m)(2))")
+        raise Refused("bank_declared: a player may not be the bank at the start of the game "
+                      f"({rules.bank.cite_first_round})")
     first, passed = _bank_turn(s, seats, rules)
     _offered_in_order(s, seats, first, passed, d.get("declined", []))
     return _covered(out, seats, event, rules)
@@ -191,10 +193,10 @@ def _covered(out: TableState, seats: list[int], event: Event, rules: RuleProfile
     ruling = rules.procedures.bank_cover_ruling
     if not (ruling and event.role in SUPERVISORS and event.data.get("ruling") == "proceed"):
         how = "; the floor supervisor may rule 'proceed' (003 PLAYER BANK 3)" if ruling else ""
-        raise Refused(f"bank_declared: {chips} cents of chips cannot cover {cover} cents of wagers "
+        raise Refused(f"bank_declared: {dollars(chips)} of chips cannot cover {dollars(cover)} of wagers "
                       f"(000(m)(4)(ii)){how}")
     return with_irregularity(out, "bank_cover_ruling", event.time,
-                             f"the floor supervisor let seat {seats[0]} bank with {chips} cents against {cover}",
+                             f"the floor supervisor let seat {seats[0]} bank with {dollars(chips)} against {dollars(cover)}",
                              "003 PLAYER BANK 3", True, acknowledged_by=event.actor)
 
 
@@ -209,7 +211,7 @@ def dealer_wager_placed(s: TableState, event: Event, rules: RuleProfile) -> Tabl
         raise Refused("dealer_wager_placed: give 'cents' and the bank's 'last_wager' in cents")
     cap = last * (100 + rules.lucky_money_percent) // 100
     if cents > cap:
-        raise Refused(f"dealer_wager_placed: {cents} cents is more than {cap} (000(m)(7); 003 PLAYER BANK 7)")
+        raise Refused(f"dealer_wager_placed: {dollars(cents)} is more than {dollars(cap)} (000(m)(7); 003 PLAYER BANK 7)")
     if cents > last and d.get("prepaid_commission"):
         raise Refused("dealer_wager_placed: Lucky Money or prepaid commission, not both (003 PLAYER BANK 7)")
     return replace(s, dealer_wager=cents)

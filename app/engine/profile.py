@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from .bank import ODD_CENT_HOUSE
 from .limits import PROPORTIONAL
+from .money import dollars
 from .paytable import PayTable
 from .tablelimits import TableLimits, TableLimitsError
 
@@ -89,6 +90,9 @@ class Bank:
     co_bank_odd_cent: str = ODD_CENT_HOUSE  # 000(m)(13): the party whose half carries an odd cent
     cite_cover: str = "000(m)(4)(ii)"   # each profile cites its own text's cover rule
     cite_co_bank_cover: str = "000(m)(5)"
+    # no player banks the first round of a game: 000(m)(2), 001 11.10(b); 003 PLAYER BANK 1 offers
+    # the bank only to a player who has wagered against the house bank
+    cite_first_round: str = "000(m)(2)"
 
 
 @dataclass(frozen=True)
@@ -173,8 +177,8 @@ class RuleProfile:
                 least = self.least_per_player_limit(wagers, limits)
                 if cap < least:
                     raise TableLimitsError(
-                        f"the minimums would let one player win {least} cents a round betting the minimum, over "
-                        f"the profile's per-player payout limit of {cap} cents on {', '.join(wagers)} "
+                        f"the minimums would let one player win {dollars(least)} a round betting the minimum, over "
+                        f"the profile's per-player payout limit of {dollars(cap)} on {', '.join(wagers)} "
                         "(000(s)(3), 001 11.16(d), 11.18(d))")
         return limits
 

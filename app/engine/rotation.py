@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .layout import SEATS
+from .money import dollars
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def bank_eligibility(seat: int, last_bank: Sequence[int], wagered_last_unbanked:
     if seat not in wagered_last_unbanked:
         return False, "did not wager against the dealer in the last unbanked round (000(m)(4)(i))"
     if chips is not None and cover is not None and chips < cover:
-        return False, f"{chips} cents cannot cover {cover} cents of wagers (000(m)(4)(ii))"
+        return False, f"{dollars(chips)} cannot cover {dollars(cover)} of wagers (000(m)(4)(ii))"
     return True, "000(m)(3)-(4)"
 
 

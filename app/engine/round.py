@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardError, parse_cards
+from .money import dollars
 from .names import name_fault
 from .profile import SIDE_BETS, RuleProfile
 from .tablelimits import TableLimits, refusals
@@ -196,7 +197,7 @@ def parse_round(obj: Any, profile: RuleProfile, limits: TableLimits | None = Non
         dealer = _hand(obj["dealer"], "dealer")
 
     if not isinstance(obj["seats"], list) or not obj["seats"]:
-        raise RoundError("seats: must be a non-empty list")
+        raise RoundError("seats: no seat is in the round (a round has at least one seat with a hand)")
     seats: list[Seat] = []
     for i, s in enumerate(obj["seats"]):
         where = f"seats[{i}]"
@@ -282,7 +283,7 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         prog = s.wagers.get("progressive", 0)
         if prog and prog not in (100, 500):
             raise RoundError(f"{where}.wagers.progressive: the progressive wager is $1.00 or $5.00 (000(q)(1)), "
-                             f"got {prog} cents")
+                             f"got {dollars(prog)}")
         if s.surrender:
             if profile.surrender == "forbidden":
                 raise RoundError(f"{where}.surrender: profile {profile.name!r} does not allow surrender")
@@ -341,8 +342,8 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError("banking.seat: the bank may only wager on one betting area (000(m)(6))")
     if banking.mode in ("player", "co-bank"):
         if obj.get("first_round_of_game"):
-            raise RoundError("banking.mode: a player may not be the bank at the start of the game (000(m)(2), "
-                             "001 11.10(b))")
+            raise RoundError("banking.mode: a player may not be the bank at the start of the game "
+                             f"({profile.bank.cite_first_round})")
         if banking.mode == "player" and "dealer_wager" not in obj["banking"]:
             raise RoundError("banking.dealer_wager: state the dealer's wager against the bank: the bank's last "
                              "wager, a lesser amount, or 0 (000(m)(7))")
@@ -373,8 +374,8 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
         if banking.mode == "player" and banking.dealer_wager:
             cap = banking.last_wager * (100 + profile.lucky_money_percent) // 100
             if banking.dealer_wager > cap:
-                raise RoundError(f"banking.dealer_wager: {banking.dealer_wager} cents is more than the bank's last "
-                                 f"wager {banking.last_wager}" + (f" plus {profile.lucky_money_percent}% Lucky Money "
+                raise RoundError(f"banking.dealer_wager: {dollars(banking.dealer_wager)} is more than the bank's "
+                                 f"last wager {dollars(banking.last_wager)}" + (f" plus {profile.lucky_money_percent}% Lucky Money "
                                                                   "(003 PLAYER BANK 7)" if profile.lucky_money_percent
                                                                   else " (000(m)(7))"))
     if banking.mode == "player-dealer":

@@ -27,6 +27,8 @@ from .rank import Ranker, legal_set
 from .round import Round, RoundError, Seat
 from .sidebets import Claim, ace_high_claim, envy_lines, side_claims
 from . import bonus
+from .money import dollars
+from .words import kind as kind_words
 
 WIN, LOSE, PUSH, SURRENDER = "win", "lose", "push", "surrender"
 
@@ -336,7 +338,7 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                                 "envy_counted": counts_envy and "fortune" in wagers,
                                 "rule": "000(s)(3); 001 11.16(d), 11.18(d)"})
                 book.approve("aggregate_limit", None, cap, PIT_MANAGER,
-                             f"player {player!r}: payouts of {total} cents limited to {cap}", "000(s)(3)")
+                             f"player {player!r}: payouts of {dollars(total)} limited to {dollars(cap)}", "000(s)(3)")
     # per table (003): envy first, then the rest of the limit to the Fortune winners (toke payouts
     # are Fortune payouts too), in proportion (Maximum Aggregate Payoff Calculation) or to the high
     # money winner (Irregularities), as the profile reads it
@@ -361,7 +363,7 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                             "003 Irregularities: envy first, then the remaining amount to the high money winner "
                             "(the next highest while any is left)"})
             book.approve("aggregate_limit", None, limit, PIT_MANAGER,
-                         f"table aggregate of {sum(envy_paid) + sum(bonus_wins)} cents limited to {limit}",
+                         f"table aggregate of {dollars(sum(envy_paid) + sum(bonus_wins))} limited to {dollars(limit)}",
                          "003 Aggregate Limit")
     return claims, envy
 
@@ -392,8 +394,8 @@ def _prepaid_note(prepaid: int, due: int) -> str:
     if not prepaid:
         return ""
     if prepaid >= due:
-        return f"prepaid commission {prepaid} cents: {due} taken, {prepaid - due} returned"
-    return f"prepaid commission {prepaid} cents: {due - prepaid} more collected"
+        return f"prepaid commission {dollars(prepaid)}: {dollars(due)} taken, {dollars(prepaid - due)} returned"
+    return f"prepaid commission {dollars(prepaid)}: {dollars(due - prepaid)} more collected"
 
 
 def _collect_commission(c: _BaseClaim, win: int, rules: RuleProfile, book: Book,
@@ -416,14 +418,14 @@ def _pay_house_side(claims: list[Claim], envy: list[Claim], rules: RuleProfile, 
             book.move(party, HOUSE, c.stake, c.seat, c.wager, "loses", c.rule)
             results.append(Result(c.seat, c.wager, c.stake, LOSE, None, 0, 0, -c.stake, rule=c.rule))
         else:
-            book.move(HOUSE, to, c.win, c.seat, c.wager, f"wins on {c.line}", c.rule)
+            book.move(HOUSE, to, c.win, c.seat, c.wager, f"wins on {kind_words(c.line)}", c.rule)
             if to != party:
                 book.move(party, to, c.stake, c.seat, c.wager, "the winning toke bet goes to the dealers", c.rule)
             results.append(Result(c.seat, c.wager, c.stake, WIN, c.line, c.win, 0,
                                   c.win if to == party else -c.stake, rule=c.rule))
     for e in envy:
         party = rnd.seat(e.seat).party
-        book.move(HOUSE, party, e.win, e.seat, e.wager, f"envy bonus for {e.line}", e.rule)
+        book.move(HOUSE, party, e.win, e.seat, e.wager, f"envy bonus for {kind_words(e.line)}", e.rule)
         results.append(Result(e.seat, e.wager, 0, WIN, e.line, e.win, 0, e.win, rule=e.rule))
 
 
@@ -442,8 +444,8 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     if b.chips < cover and not b.cover_ruling:
         what = "wagers" if co or not b.dealer_wager else \
             "wagers, the dealer's included" if rules.bank.covers_dealer_wager else "the players' wagers"
-        raise RoundError(f"banking.chips: the {'co-bank' if co else 'bank'} has {b.chips} cents but must cover "
-                         f"{cover} cents of {what} "
+        raise RoundError(f"banking.chips: the {'co-bank' if co else 'bank'} has {dollars(b.chips)} but must cover "
+                         f"{dollars(cover)} of {what} "
                          f"({rules.bank.cite_co_bank_cover if co else rules.bank.cite_cover})")
     winners: list[tuple[str, int | None, int, str]] = []  # (party, seat, cents owed incl. stake, rule)
     # 000(m)(11): the dealer's wager against the bank first
@@ -490,8 +492,8 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
         if mine > b.chips:
             # a cover of the players' wagers only, or a supervisor's ruling (003 PLAYER BANK 3): the
             # bank still pays what it owes; the record says it went beyond the chips it showed
-            book.notes.append(f"seat {b.seat}: the bank made up {mine} cents, {mine - b.chips} more than its "
-                              f"{b.chips} cents of chips on the table ({'000(m)(13)' if co else '000(m)(12)'})")
+            book.notes.append(f"seat {b.seat}: the bank made up {dollars(mine)}, {dollars(mine - b.chips)} more than "
+                              f"its {dollars(b.chips)} of chips on the table ({'000(m)(13)' if co else '000(m)(12)'})")
     for party, seat, win, rule in winners:
         book.move(CENTER, party, win, seat, "dealer wager", "the dealer wins against the bank", rule)
     for c, win in owed:
@@ -571,7 +573,7 @@ def _pay_player_dealer(rnd: Round, rules: RuleProfile, base_claims: list[_BaseCl
                 take = min(stake, cap - net)
                 book.move(party, pd, take, seat.seat, wager, "loses to the player-dealer", rule)
                 net += take
-                note = "" if take == stake else f"{stake - take} cents not covered, returned ({rule_cap})"
+                note = "" if take == stake else f"{dollars(stake - take)} not covered, returned ({rule_cap})"
                 results.append(Result(seat.seat, wager, stake, LOSE if take else "returned", line, 0, 0, -take,
                                       bettor, rule, note))
             elif wins:
@@ -580,7 +582,7 @@ def _pay_player_dealer(rnd: Round, rules: RuleProfile, base_claims: list[_BaseCl
                           f"paid by the player-dealer{' on ' + line if line else ''}", rule)
                 net -= pay
                 exhausted = net == -cap
-                note = "" if pay == amount else f"{amount - pay} cents not covered ({rule_cap})"
+                note = "" if pay == amount else f"{dollars(amount - pay)} not covered ({rule_cap})"
                 results.append(Result(seat.seat, wager, stake, WIN if pay else "returned", line, pay, 0, pay,
                                       bettor, rule, note))
             else:
@@ -613,7 +615,7 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
     paid = progressive_payout(table, line, meter, rules.progressive_reset_cents)
     pay, amount = table.pays[line], paid.amount
     if paid.from_meter:
-        book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {line} off the meter",
+        book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)} off the meter",
                   "000(q)(5),(7)")
         if paid.reset is not None:
             # 000(q)(6): after the top award the casino funds the meter to its reset amount
@@ -621,9 +623,9 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
         meter = paid.meter_after
         book.approve("progressive_meter_payout", seat.seat, amount,
                      PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
-                     f"seat {seat.seat}: {line} pays {amount} cents off the meter", "000(q)(3)(iii)")
+                     f"seat {seat.seat}: {kind_words(line)} pays {dollars(amount)} off the meter", "000(q)(3)(iii)")
     else:
-        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {line}", "000(q)(5)")
+        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)}", "000(q)(5)")
     results.append(Result(seat.seat, "progressive", stake, WIN, line, amount, 0, amount - stake,
                           rule="000(q)(4)"))
     return meter
@@ -637,4 +639,4 @@ def _threshold_approvals(rules: RuleProfile, results: list[Result], book: Book) 
     for r in results:
         if r.outcome == WIN and r.win >= limit and r.wager not in ("bank", "player-dealer", "dealer wager"):
             book.approve("payoff_threshold", r.seat, r.win, FLOOR_SUPERVISOR,
-                         f"seat {r.seat}: {r.wager} pays {r.win} cents", "003 Clearing the Layout 1a")
+                         f"seat {r.seat}: {kind_words(r.wager)} pays {dollars(r.win)}", "003 Clearing the Layout 1a")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from app.engine.money import dollars
+from app.engine import words
 from app.workstation.hold import LABELS
 from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
@@ -45,8 +45,7 @@ def no_ligatures(f: QFont) -> QFont:
 
 
 # -- words -------------------------------------------------------------------------------------------
-def money(cents: int | None) -> str:
-    return "—" if cents is None else dollars(cents)
+money = words.money
 
 
 def pct(x) -> str:
@@ -63,7 +62,7 @@ def theory(th) -> str:
 
 def _t(v) -> str:
     """A logged time as printed (to the second, no T)."""
-    return "—" if not v else str(v).replace("T", " ")[:19]
+    return words.when(v) or "—"
 
 
 def _e(v) -> str:

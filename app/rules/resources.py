@@ -15,6 +15,7 @@ from app.engine.bank import ODD_CENT_PARTIES
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.limits import TABLE_REMAINDERS
+from app.engine.money import dollars
 from app.engine.paytable import KIND_LINES, KIND_UNITS, Pay, PayTable
 from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_FEE, COMMISSION_MODES, DEAL_METHODS, FOUL_RULES,
                                 PAYOUT_EVEN, PAYOUT_READINGS, POSITION_METHODS, SIDE_BETS,
@@ -22,6 +23,7 @@ from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_F
                                 least_per_player_cents)
 from app.engine.rank import WHEEL_SETTINGS, Ranker
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
+from app.engine.words import citation
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _RANK_WORDS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -106,7 +108,7 @@ def load_paytable_file(path: Path) -> PayTable:
             raise ResourceError(f"{_rel(path)}: key {k!r} must be positive, got {extras[k]!r}")
     if name != path.stem:
         raise ResourceError(f"{_rel(path)}: key 'name' is {name!r} but the file is {path.name}")
-    return PayTable(name, kind, _expect(path, "citation", data["citation"], str, "a string"), out, extras)
+    return PayTable(name, kind, citation(_expect(path, "citation", data["citation"], str, "a string")), out, extras)
 
 
 @cache
@@ -175,7 +177,7 @@ def load_house_way_file(path: Path) -> HouseWayTable:
             quads[r] = need
     if set(quads) != set(range(2, 15)):
         raise ResourceError(f"{_rel(path)}: key 'four_of_a_kind' does not cover ranks {sorted(set(range(2, 15)) - set(quads))}")
-    return HouseWayTable(data["name"], procedure, two_pair, quads, data["citation"])
+    return HouseWayTable(data["name"], procedure, two_pair, quads, citation(data["citation"]))
 
 
 @cache
@@ -402,7 +404,8 @@ def load_profile_file(path: Path) -> Profile:
         # or the most one player could win betting the minimum, whichever is greater
         floor = least_per_player_cents(row["wagers"], chosen, table_limits)
         if row["cents"] < floor:
-            lim.bad("per_player", f"row {i}: {row['cents']} cents is below the least limit allowed, {floor} cents "
+            lim.bad("per_player", f"row {i}: cents = {row['cents']} ({dollars(row['cents'])}) is below the least limit "
+                                  f"allowed, {dollars(floor)} "
                                   "(000(s)(3), 001 11.16(d), 11.18(d))")
         per_player.append((row["cents"], tuple(row["wagers"])))
     per_table = lim.cents("per_table_cents")
@@ -452,7 +455,7 @@ def load_profile_file(path: Path) -> Profile:
 
 # The settings where the texts allow two readings (docs/rule-settings.md). Each is required where it
 # can matter, so every such profile states its reading, and refused where it cannot.
-PLAYER_BANK_KEYS = ("bank_covers_dealer_wager", "cite_cover")
+PLAYER_BANK_KEYS = ("bank_covers_dealer_wager", "cite_cover", "cite_first_round")
 CO_BANK_KEYS = ("co_bank_odd_cent", "cite_co_bank_cover")
 
 
@@ -486,7 +489,8 @@ def _bank_settings(sec: _Section, modes: tuple[str, ...]) -> Bank:
     return Bank(sec.get("bank_covers_dealer_wager", bool, "true or false", default.covers_dealer_wager),
                 sec.choice("co_bank_odd_cent", ODD_CENT_PARTIES, default.co_bank_odd_cent),
                 sec.get("cite_cover", str, "a citation", "") or "",
-                sec.get("cite_co_bank_cover", str, "a citation", "") or "")
+                sec.get("cite_co_bank_cover", str, "a citation", "") or "",
+                sec.get("cite_first_round", str, "a citation", default.cite_first_round))
 
 
 def _limit_settings(sec: _Section, per_player, per_table) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from app.engine import words
 from app.workstation.hold import LABELS, Total
 from app.workstation.theoretical import Expectation
 
@@ -110,7 +111,7 @@ class HoldLinesModel(RecordModel):
     """One table's (or the pit's) wager types, in the order app/workstation/hold.py gives them."""
     columns = (
         Column("Wager", lambda ln: LABELS.get(ln.wager, ln.wager), bold=True,
-               sort=lambda ln: ln.wager, tip=lambda ln: ln.wager),
+               sort=lambda ln: ln.wager, tip=lambda ln: words.kind(ln.wager)),
         Column("Wagered", lambda ln: money(ln.wagered), sort=lambda ln: ln.wagered, numeric=True),
         Column("House won", lambda ln: money(ln.house_won), sort=lambda ln: ln.house_won, numeric=True),
         Column("House lost", lambda ln: money(ln.house_lost), sort=lambda ln: ln.house_lost, numeric=True),

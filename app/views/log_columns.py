@@ -9,11 +9,11 @@ logs' lane, off the GUI thread, and an export writes exactly the words shown.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine import words as words_for_people
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 
 Row = dict[str, Any]
@@ -37,9 +37,7 @@ class Record:
     levels: tuple[str | None, ...]
 
 
-def when(t: str | None) -> str:
-    """A logged time as a person reads it: the date and the time to the second."""
-    return "" if not t else t[:19].replace("T", " ")
+when = words_for_people.when      # a logged time: the date and the time to the second
 
 
 def span(seconds: int) -> str:
@@ -47,8 +45,7 @@ def span(seconds: int) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-def words(kind: str | None) -> str:
-    return (kind or "").replace("_", " ")
+words = words_for_people.kind
 
 
 def table(r: Row) -> str:
@@ -158,18 +155,7 @@ def sign_in_level(r: Row) -> str:
     return SIGN_IN.get(r["event"], (NONE, ""))[0]
 
 
-def details(data: str | None) -> str:
-    """An event's data as key=value, without a PIN's salt or hash (as the table's history)."""
-    if not data:
-        return ""
-    try:
-        d = json.loads(data)
-    except ValueError:
-        return data
-    if not isinstance(d, dict):
-        return str(d)
-    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v, separators=(',', ':'))}"
-                     for k, v in d.items() if k not in ("salt", "pin_hash"))
+details = words_for_people.data    # an event's data in words, never a PIN's salt or hash
 
 
 C = LogColumn

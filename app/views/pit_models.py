@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from app.engine import words as words_for_people
 from . import theme
 from app.qt import QModelIndex
 from .records import Column, RecordModel
@@ -142,7 +143,7 @@ class IrregularityModel(RecordModel):
 
 # -- history: newest first, older pages fetched on demand --------------------------------------
 def history_details(row) -> str:
-    return ", ".join(f"{k}={v}" for k, v in row.data.items() if k not in ("salt", "pin_hash"))
+    return words_for_people.data(row.data)
 
 
 class HistoryModel(RecordModel):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from app.engine import words
 from app.qt import QApplication, QColor, QFont, QLabel, QPalette, QStyleFactory, QWidget
 
 BASE_PT = 12.0          # readable at arm's length on a 24-inch 1920x1080 screen
@@ -145,12 +146,7 @@ def set_dim(widget: QWidget) -> None:
 
 
 # -- words beside the colours ----------------------------------------------------------------
-def money(cents: int | None) -> str:
-    if cents is None:
-        return "—"
-    sign = "-" if cents < 0 else ""
-    cents = abs(cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+money = words.money          # one definition of an amount in words (app/engine/words.py)
 
 
 def duration(td: timedelta) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from app.engine.roles import a_or_an, roles_text
 
+from app.engine import words as words_for_people
 from . import theme
 from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QHeaderView, QLabel, QLineEdit, QStandardPaths, Qt,
                     QTableView, QTimer, QToolButton, QWidget)
@@ -20,16 +21,14 @@ from .theme import money
 
 
 # -- words -------------------------------------------------------------------------------------
-def when(t: datetime | None) -> str:
-    return "" if t is None else f"{t:%a %H:%M:%S}"
+when = words_for_people.day_time
 
 
 def stamp(t: datetime | None) -> float:
     return 0.0 if t is None else t.timestamp()
 
 
-def words(kind: str) -> str:
-    return kind.replace("_", " ")
+words = words_for_people.kind
 
 
 STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS",
@@ -38,7 +37,7 @@ STATE_WORD = {"round_complete": "ROUND COMPLETE", "no_more_bets": "NO MORE BETS"
 
 def state_text(state: str) -> str:
     """A table's state (the procedures' word) as the floor and the table view say it."""
-    return STATE_WORD.get(state, state.replace("_", " ").upper())
+    return STATE_WORD.get(state, words_for_people.kind(state).upper())
 
 
 def seat_text(seat: int | None) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.engine import words
 from app.engine.procedure import IRREGULARITIES, Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import RuleProfile
 from app.engine.roles import SYSTEM
@@ -190,8 +191,8 @@ class AlarmBook:
         if a["acknowledged_by"]:
             why = alarm_log.acknowledged_why(self.log, alarm_id)
             said = f": {why}" if why else ""
-            raise Refused(f"alarm {alarm_id} ({a['kind']}) was already acknowledged by {a['acknowledged_by']} at "
-                          f"{a['acknowledged']}{said}")
+            raise Refused(f"alarm {alarm_id} ({words.kind(a['kind'])}) was already acknowledged by "
+                          f"{a['acknowledged_by']} at {words.when(a['acknowledged'])}{said}")
         table, data = a["table_id"], a["data"]
         try:
             records = [rows.alarm_acknowledged(now, name, role, table, alarm_id, a["kind"], reason)]
@@ -204,7 +205,7 @@ class AlarmBook:
                 try:
                     state = apply(state, Event(row.type, row.time, row.actor, row.role, row.data), rules)
                 except EngineRefused as e:
-                    raise Refused(f"alarm {alarm_id}: {e}") from None
+                    raise Refused(f"alarm {alarm_id}: {words.refusal(str(e))}") from None
                 records.append(row)
         return records, table
 

@@ -60,7 +60,7 @@ def bank(state: TableState, rules: RuleProfile) -> BankInfo:
         note = ("the player-dealer position rotates clockwise after every two hands (002 COLLECTION PROCEDURES)"
                 if "player-dealer" in rules.banking_modes else f"players do not bank under {rules.rule_text}")
     elif state.rounds_played == 0:
-        note = "no player banks at the start of the game (000(m)(2))"
+        note = f"no player banks at the start of the game ({rules.bank.cite_first_round})"
     elif p.bank_rotation == "each-round":
         got = bank_offers(state.rounds_played, state.seated, state.last_bank, state.wagered_last_unbanked or (),
                           {}, {})

@@ -21,6 +21,7 @@ from app.devices import mapping
 from app.devices.bounded import BoundedQueue
 from app.devices.link import DeviceMessage, LinkDropped, LinkEvent, LinkGap, LinkLog, LinkState
 from app.devices.session import CLOSED_BY_US
+from app.engine import words
 from app.engine.procedure import Refused, TableState, apply
 from app.engine.roles import DEVICE, SYSTEM
 from app.rules.resources import profile
@@ -238,7 +239,8 @@ class Pit:
                 except Refused as e:
                     heard.refused += 1
                     # the procedures refused what the device reported: logged as its fault, with why
-                    out.append(rows.device_fault(time, event.actor, table, a.device, "refused", f"{event.type}: {e}",
+                    why = str(e) if str(e).startswith(f"{event.type}:") else f"{event.type}: {e}"
+                    out.append(rows.device_fault(time, event.actor, table, a.device, "refused", words.refusal(why),
                                                  event.actor))
                     heard.faults += 1
                     continue

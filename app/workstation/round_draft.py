@@ -162,7 +162,7 @@ def bank_refusal(state: TableState, rules: RuleProfile, mode: str, seat: int | N
     if state.bank and state.bank_mode:
         if state.bank_mode != mode or seat not in state.bank:
             where = ", ".join(f"seat {s}" for s in state.bank)
-            return (f"the procedures have {state.bank_mode} {where} banking this round (bank_declared); "
+            return (f"the procedures have {state.bank_mode} {where} banking this round (bank declared); "
                     f"not {mode} seat {seat}")
         return None
     probe = replace(state, state="betting")

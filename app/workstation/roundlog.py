@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from app.engine import words
 from app.engine.ledger import Result
 from app.engine.profile import RuleProfile
 from app.store import settled_rounds, slips
@@ -101,20 +102,20 @@ def result(log: AuditLog, seq: int, rules: RuleProfile, slip_cents: int | None) 
 def denial(a: RoundApproval) -> str:
     """Why a round was sent back, as its round being entered again says it (``returned``) and its
     status: the request, who denied it and their reason."""
-    return f"request {a.request} ({a.kind}) denied by {a.decided_by}: {a.decision_reason}"
+    return f"request {a.request} ({words.kind(a.kind)}) denied by {a.decided_by}: {a.decision_reason}"
 
 
 def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: dict | None,
                  again: int | None) -> str:
     if status == RELEASED:
-        return f"released by {released['actor']} at {released['time']}"
+        return f"released by {released['actor']} at {words.when(released['time'])}"
     if status == DENIED:
         text = "sent back: " + denial(next(a for a in approvals if a.status == "denied"))
         return text + (f"; settled again as {again}" if again else "")
     if status == PENDING:
         waiting = [a for a in approvals if a.status == "pending"]
         return "waiting for approval: " + "; ".join(
-            f"request {a.request} ({a.kind}, {a.reason}) needs {'an' if a.role_needed[0] in 'aeiou' else 'a'} "
+            f"request {a.request} ({words.kind(a.kind)}, {a.reason}) needs {'an' if a.role_needed[0] in 'aeiou' else 'a'} "
             f"{a.role_needed} ({a.rule})" for a in waiting)
     if approvals:
         return "approved (" + ", ".join(f"request {a.request} by {a.decided_by}" for a in approvals) + \

@@ -266,7 +266,7 @@ def test_only_a_player_who_wagered_in_the_last_unbanked_round_may_bank():
                                                              ev("shuffle_completed", 21, deck="red")]
     assert "seat 1 did not wager" in run(events + [ev("bank_declared", 22, mode="player", seat=1)])[1][2]
     refused = run(events + [ev("bank_declared", 22, mode="co-bank", seat=2, chips=9_000, cover=10_000)])[1]
-    assert "9000 cents of chips cannot cover 10000" in refused[2] and "floor supervisor" not in refused[2]
+    assert "$90.00 of chips cannot cover $100.00" in refused[2] and "floor supervisor" not in refused[2]
     state, refused = run(events + [ev("bank_declared", 22, mode="co-bank", seat=2, chips=10_000, cover=10_000)])
     assert refused is None and state.bank_mode == "co-bank"
 
@@ -385,13 +385,13 @@ def test_dealer_wager_against_the_bank():
     state, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2200, last_wager=2000)], rules)
     assert refused is None and state.dealer_wager == 2200
     _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2201, last_wager=2000)], rules)
-    assert "more than 2200" in refused[2]
+    assert "more than $22.00" in refused[2]
     _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2100, last_wager=2000,
                                           prepaid_commission=True)], rules)
     assert "not both" in refused[2]
     _, refused = run(banked_round() + [ev("dealer_wager_placed", 23, cents=2100, last_wager=2000)],
                      profile("section6").rules)
-    assert "more than 2000" in refused[2]
+    assert "more than $20.00" in refused[2]
 
 
 def test_player_banker_option_when_the_dealer_exposes_three_cards():

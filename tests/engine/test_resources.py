@@ -160,7 +160,7 @@ def test_per_player_limit_below_the_regulation_floor_is_refused(tmp_path):
     # 000(s)(3): at least $40,000 or the most a minimum bettor could win
     p = _copy(tmp_path, "rules", "section6")
     _edit(p, "cents = 4000000", "cents = 3999999")
-    with pytest.raises(ResourceError, match=r"below the least limit allowed, 4000000 cents"):
+    with pytest.raises(ResourceError, match=r"below the least limit allowed, \$40,000.00"):
         load_profile_file(p)
 
 
@@ -175,6 +175,9 @@ def test_each_profile_states_its_readings():
     assert {n: (r[n].bank.cite_cover, r[n].bank.cite_co_bank_cover) for n in ("section6", "nj", "casino")} == {
         "section6": ("000(m)(4)(ii)", "000(m)(5)"), "nj": ("001 11.10(d)2", "001 11.10(e)"),
         "casino": ("003 PLAYER BANK 3, 7", "003 PLAYER BANK 16")}
+    # and its own rule for no player bank at the start of the game (issue 27)
+    assert {n: r[n].bank.cite_first_round for n in ("section6", "nj", "casino")} == {
+        "section6": "000(m)(2)", "nj": "001 11.10(b)", "casino": "003 PLAYER BANK 1"}
     assert all(r[n].bank.co_bank_odd_cent == "house" for n in ("section6", "nj", "casino"))   # 000(m)(13)
     assert r["section6"].limits.per_player_counts_envy and r["nj"].limits.per_player_counts_envy  # 000(s)(3)
     assert r["casino"].limits.table_limit_remainder == "proportional"   # 003 Maximum Aggregate Payoff Calculation
@@ -330,7 +333,7 @@ def test_table_limits_of_every_profile():
     ("face-up-ca", "base = {min = 500, max = 50000}", "base = {min = 500, max = 60000}",
      r"max 60000 is over the largest wager of the collection fee schedule, 50000 cents \(002 COLLECTION PROCEDURES\)"),
     ("section6", "fortune = {min = 100,", "fortune = {min = 600,",
-     r"'limits.per_player' .*row 0: 4000000 cents is below the least limit allowed, 4800000 cents"),
+     r"'limits.per_player' .*row 0: cents = 4000000 \(\$40,000.00\) is below the least limit allowed, \$48,000.00"),
 ])
 def test_bad_table_limits_are_refused(tmp_path, name, old, new, message):
     p = _copy(tmp_path, "rules", name)

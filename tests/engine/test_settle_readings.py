@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from app.engine.money import dollars
 from app.engine.round import RoundError, parse_round
 from app.engine.settle import settle
 from app.rules.resources import profile
@@ -59,7 +60,7 @@ def test_nj_bank_covers_the_players_wagers_not_the_dealers():
     # $30 wager would win $30 at 1 to 1 (11.9(j)); the dealer's $20 is fixed only after (11.10(g))
     with pytest.raises(RoundError) as e:
         run(dealer_beats_bank("nj", 3000, 2999))
-    assert str(e.value) == ("banking.chips: the bank has 2999 cents but must cover 3000 cents of the players' "
+    assert str(e.value) == ("banking.chips: the bank has $29.99 but must cover $30.00 of the players' "
                             "wagers (001 11.10(d)2)")
     # with $30 of chips it banks; the dealer and the player both win, so the bank makes up $20 + $30
     # (11.10(l): "all winning wagers, including the dealer's wager"), $20 beyond its chips
@@ -67,27 +68,27 @@ def test_nj_bank_covers_the_players_wagers_not_the_dealers():
     assert moves(s) == [("seat 3", "center", 5000), ("center", "house", 2000), ("center", "seat 1", 3000),
                         ("seat 1", "house", 150)]
     assert result(s, 3, "bank").net == -5000
-    assert any("made up 5000 cents, 2000 more than its 3000 cents of chips" in n for n in s.notes)
+    assert any("made up $50.00, $20.00 more than its $30.00 of chips" in n for n in s.notes)
 
 
 def test_nj_read_the_other_way_the_bank_covers_the_dealers_wager_too():
     rules = rules_of("nj", bank={"covers_dealer_wager": True})
     with pytest.raises(RoundError) as e:
         run(dealer_beats_bank("nj", 3000, 4999), rules)
-    assert str(e.value) == ("banking.chips: the bank has 4999 cents but must cover 5000 cents of wagers, the "
+    assert str(e.value) == ("banking.chips: the bank has $49.99 but must cover $50.00 of wagers, the "
                             "dealer's included (001 11.10(d)2)")
     assert result(run(dealer_beats_bank("nj", 3000, 5000), rules), 3, "bank").net == -5000
 
 
 def test_section6_bank_cover_at_two_to_one_leaves_out_the_dealers_wager():
     # 000(m)(4)(ii) and (m)(7); 000(l)(9): the $30 wager would win $60
-    with pytest.raises(RoundError, match=r"has 5999 cents but must cover 6000 cents of the players' wagers "
+    with pytest.raises(RoundError, match=r"has \$59.99 but must cover \$60.00 of the players' wagers "
                                          r"\(000\(m\)\(4\)\(ii\)\)$"):
         run(dealer_beats_bank("section6", 3000, 5999))
     run(dealer_beats_bank("section6", 3000, 6000))
     # read the other way: the dealer's $20 would win $40 as well
     rules = rules_of("section6", bank={"covers_dealer_wager": True})
-    with pytest.raises(RoundError, match=r"must cover 10000 cents of wagers, the dealer's included"):
+    with pytest.raises(RoundError, match=r"must cover \$100.00 of wagers, the dealer's included"):
         run(dealer_beats_bank("section6", 3000, 6000), rules)
 
 
@@ -95,7 +96,7 @@ def test_casino_bank_covers_the_dealer_who_acts_as_a_player():
     # 003 PLAYER BANK 7: "The Dealer will act as a player when a guest is the Player Bank"
     with pytest.raises(RoundError) as e:
         run(dealer_beats_bank("casino", 3000, 4999))
-    assert str(e.value) == ("banking.chips: the bank has 4999 cents but must cover 5000 cents of wagers, the "
+    assert str(e.value) == ("banking.chips: the bank has $49.99 but must cover $50.00 of wagers, the "
                             "dealer's included (003 PLAYER BANK 3, 7)")
     s = run(dealer_beats_bank("casino", 3000, 5000))
     assert result(s, 3, "bank").net == -5000 and not s.notes
@@ -113,8 +114,8 @@ def test_each_profile_cites_its_own_text_for_the_co_banks_cover(name, cite):
     obj["banking"]["chips"] = 1500 * n - 1
     with pytest.raises(RoundError) as e:
         run(obj)
-    assert str(e.value) == (f"banking.chips: the co-bank has {1500 * n - 1} cents but must cover {1500 * n} cents "
-                            f"of wagers ({cite})")
+    assert str(e.value) == (f"banking.chips: the co-bank has {dollars(1500 * n - 1)} but must cover "
+                            f"{dollars(1500 * n)} of wagers ({cite})")
 
 
 def test_nj_asks_for_the_banks_chips_under_its_own_paragraph():
@@ -278,8 +279,8 @@ def test_a_round_file_for_section6_is_not_settled_as_section6_even():
 def test_a_player_bank_covers_and_pays_at_the_profiles_odds(name, cover, owed, vig):
     with pytest.raises(RoundError) as e:
         run(dealer_beats_bank(name, 3000, cover - 1))
-    assert str(e.value) == (f"banking.chips: the bank has {cover - 1} cents but must cover {cover} cents of the "
-                            "players' wagers (000(m)(4)(ii))")
+    assert str(e.value) == (f"banking.chips: the bank has {dollars(cover - 1)} but must cover {dollars(cover)} of "
+                            "the players' wagers (000(m)(4)(ii))")
     s = run(dealer_beats_bank(name, 3000, cover))
     dealer_win = owed - cover
     assert moves(s) == [("seat 3", "center", owed), ("center", "house", dealer_win), ("center", "seat 1", cover),

@@ -292,7 +292,7 @@ def test_lucky_money_or_prepaid_commission_not_both():
 
 def test_bank_that_cannot_cover_is_refused():
     # 003 PLAYER BANK 3: a $10 and a $20 wager at even money: $30.00 to cover
-    with pytest.raises(RoundError, match=r"has 2999 cents but must cover 3000 cents of wagers \(003 PLAYER BANK 3, 7\)"):
+    with pytest.raises(RoundError, match=r"has \$29.99 but must cover \$30.00 of wagers \(003 PLAYER BANK 3, 7\)"):
         run(banked("player", 1000, 2000, chips=2999))
 
 
@@ -558,7 +558,8 @@ def test_the_dealers_wager_must_be_stated_and_no_bank_at_the_start():
         run(obj)
     obj = banked("co-bank", 1000, 2000)
     obj["first_round_of_game"] = True
-    with pytest.raises(RoundError, match=r"start of the game \(000\(m\)\(2\)"):
+    # the profile's own rule: casino's 003 PLAYER BANK 1 (000(m)(2) and 001 11.10(b) elsewhere)
+    with pytest.raises(RoundError, match=r"start of the game \(003 PLAYER BANK 1\)"):
         run(obj)
 
 

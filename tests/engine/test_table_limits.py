@@ -156,7 +156,7 @@ def test_a_bonus_minimum_may_not_outgrow_the_per_player_payout_limit():
     # the best line (8,000 to 1) wins exactly $40,000, at $5.01 it would win $40,080
     rules = profile("section6").rules
     rules.limits_for_table({"fortune": {"min": 500}})
-    with pytest.raises(TableLimitsError, match=r"win 4008000 cents .* per-player payout limit of 4000000 cents"):
+    with pytest.raises(TableLimitsError, match=r"win \$40,080.00 .* per-player payout limit of \$40,000.00"):
         rules.limits_for_table({"fortune": {"min": 501}})
 
 

@@ -69,7 +69,7 @@ def test_a_denial_in_the_approvals_queue_sends_the_round_back_with_its_reason(rp
     open_round_panel(qtbot, w, "section6")
     view = panel.result_view
     qtbot.waitUntil(lambda: panel.result.status == "denied" and panel.draft is not None, timeout=WAIT_MS)
-    why = (f"request {req.request} (progressive_meter_payout) denied by demo-pit: the controller's meter reads less: "
+    why = (f"request {req.request} (progressive meter payout) denied by demo-pit: the controller's meter reads less: "
            "recheck the hand")
     assert view.status.text() == f"■ SENT BACK · sent back: {why}" and view.status.property("level") == "red"
     assert not w.actions_by_name["release"].isEnabled()
@@ -140,7 +140,7 @@ def test_a_round_sent_back_while_another_is_entered_is_reopened_from_its_settlem
     qtbot.mouseClick(d.ok, LEFT)
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: panel.draft is not None and panel.draft.replaces == r.settlement, timeout=WAIT_MS)
-    why = f"request {r.approvals[0].request} (progressive_meter_payout) denied by demo-pit: recount the meter"
+    why = f"request {r.approvals[0].request} (progressive meter payout) denied by demo-pit: recount the meter"
     assert panel.draft.returned == why
     qtbot.waitUntil(lambda: panel.returned.isVisible(), timeout=WAIT_MS)
     assert panel.returned.text() == f"▲ SENT BACK: {why}" and panel.tabs.currentWidget() is panel.entry
@@ -228,7 +228,7 @@ def test_the_floor_supervisors_cover_ruling_lets_a_bank_short_of_cover_settle_as
     # short of cover: Settle is refused with the engine's reason and nothing is written
     panel.settle()
     qtbot.waitUntil(panel.message.isVisible, timeout=WAIT_MS)
-    assert "banking.chips: the bank has 500 cents but must cover" in panel.message.text()
+    assert "banking.chips: the bank has $5.00 but must cover" in panel.message.text()
     assert "003 PLAYER BANK" in panel.message.text() and count(ws, written) == before
     # the ruling is the floor supervisor's (003 PLAYER BANK 3): a dealer's is refused
     bank = panel.bank

@@ -217,7 +217,7 @@ def test_a_dealer_records_the_procedures_and_what_they_refuse_writes_nothing(ws)
     open_by_hand(ws)
     assert ws.reads.tile("T1").state == "opening"
     before = rows(ws, "SELECT count(*) AS n FROM events")[0]["n"]
-    with pytest.raises(Refused, match="table T1: no_more_bets: not allowed while the table is opening"):
+    with pytest.raises(Refused, match="table T1: no more bets: not allowed while the table is opening"):
         ws.decisions.record("T1", "no_more_bets", {"method": "hand", "wagers": []})
     with pytest.raises(Refused, match="no table 'T9'"):
         ws.decisions.record("T9", "dice_placed")
@@ -304,7 +304,7 @@ def test_a_request_is_decided_once_by_the_role_it_needs(ws):
     with pytest.raises(NotPermitted, match="to approve or deny a request takes a floor supervisor or a pit manager"):
         ws.decisions.decide(req, "approved")
     ws.people.sign_in(*FLOOR)
-    with pytest.raises(NotPermitted, match=f"request {req} \\(aggregate_limit\\) needs a pit manager; demo-floor is "
+    with pytest.raises(NotPermitted, match=f"request {req} \\(aggregate limit\\) needs a pit manager; demo-floor is "
                                            "a floor supervisor"):
         ws.decisions.decide(req, "approved")
     ws.people.sign_in(*PIT)
@@ -312,7 +312,7 @@ def test_a_request_is_decided_once_by_the_role_it_needs(ws):
         ws.decisions.decide(req, "denied", "")
     changed = ws.decisions.decide(req, "approved")
     assert changed.approvals == {req} and changed.tables == {"T3"}
-    with pytest.raises(Refused, match=f"request {req} \\(aggregate_limit\\) was already approved by demo-pit"):
+    with pytest.raises(Refused, match=f"request {req} \\(aggregate limit\\) was already approved by demo-pit"):
         ws.decisions.decide(req, "approved", "twice")
     with pytest.raises(Refused, match="was already approved"):
         ws.decisions.decide(req, "denied", "changed my mind")

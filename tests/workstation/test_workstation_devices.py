@@ -144,7 +144,7 @@ def test_a_progressive_hit_waits_for_the_role_it_needs_and_is_approved_once(rig)
     ws.people.sign_in(*PIT)
     assert {u.name: u.failures for u in ws.people.users()}["demo-pit"] == 0   # a good sign-in clears the count
     ws.decisions.decide(hit.request, "approved", "light and hand verified")
-    with pytest.raises(Refused, match=f"request {hit.request} \\(progressive_meter_payout\\) was already approved "
+    with pytest.raises(Refused, match=f"request {hit.request} \\(progressive meter payout\\) was already approved "
                                       "by demo-pit"):
         ws.decisions.decide(hit.request, "approved", "again")
     decided = ws.log.query("SELECT actor, role FROM events WHERE type = 'approval_decided'")

@@ -282,7 +282,7 @@ def test_a_round_the_engine_refuses_is_not_settled_and_says_why(ws):
     ws.rounds.set_banking("casino", "player", 3, chips="29.99", last_wager="20", dealer_wager="22")
     before = count(ws)
     # 003 PLAYER BANK 3: the bank's chips cover the wagers, else the supervisor rules
-    with pytest.raises(Refused, match=r"table casino: banking.chips: the bank has 2999 cents but must cover"):
+    with pytest.raises(Refused, match=r"table casino: banking.chips: the bank has \$29.99 but must cover"):
         ws.rounds.settle("casino")
     assert count(ws) == before and ws.rounds.draft("casino") is not None   # still being entered
     ws.people.sign_in(*ADMIN)
@@ -461,7 +461,7 @@ def test_a_round_needing_approval_is_pending_until_approved_then_released_with_n
         # 000(q)(3)(iii): 100% of the meter is a pit manager's to approve
         assert (r.status, req.kind, req.role_needed, req.status) == \
             ("pending", "progressive_meter_payout", "pit manager", "pending")
-        assert r.status_text.startswith(f"waiting for approval: request {req.request} (progressive_meter_payout")
+        assert r.status_text.startswith(f"waiting for approval: request {req.request} (progressive meter payout")
         slips = {(p.seat, p.wager): p for p in r.payouts if p.slip_reason}
         assert set(slips) == {(1, "progressive"), (1, "fortune")}
         assert slips[1, "progressive"].w2g and "000(q)(3)(iii)" in slips[1, "progressive"].slip_reason
@@ -529,11 +529,11 @@ def test_a_denial_sends_the_round_back_with_the_reason(ws):
     assert changed.rounds == {"section6"}
     back = ws.rounds.result(first.settlement)
     assert back.status == "denied" and back.status_text == (
-        f"sent back: request {req.request} (progressive_meter_payout) denied by demo-pit: the meter on the "
+        f"sent back: request {req.request} (progressive meter payout) denied by demo-pit: the meter on the "
         "controller reads less: recheck the hand")
     d = ws.rounds.draft("section6")
     assert d.replaces == first.settlement and d.returned == (
-        f"request {req.request} (progressive_meter_payout) denied by demo-pit: the meter on the controller reads "
+        f"request {req.request} (progressive meter payout) denied by demo-pit: the meter on the controller reads "
         "less: recheck the hand")
     ws.people.sign_in(*DEALER)
     with pytest.raises(Refused, match="its payouts wait: sent back"):
@@ -571,7 +571,7 @@ def test_a_denial_while_another_round_is_entered_waits_to_be_reopened(ws):
     d = ws.rounds.draft("section6")
     # it says why it came back in the words a denial that sends a round back at once uses
     assert d.replaces == first.settlement and d.returned == (
-        f"request {first.approvals[0].request} (progressive_meter_payout) denied by demo-pit: recount")
+        f"request {first.approvals[0].request} (progressive meter payout) denied by demo-pit: recount")
     with pytest.raises(Refused, match="no settled round 99999"):
         ws.rounds.result(99999)
 

@@ -94,10 +94,10 @@ class PositionRow(QFrame):
         self.reading = label("", 1.1, bold=True, name=f"reading_{position}", mono=True)
         self.use_reading = self._choice_button("Use reading", f"use_reading_{position}", "reading",
                                                "put the shuffler's reading in place of the cards typed, saying why "
-                                               "(logged: reading_chosen)")
+                                               "(logged as a reading chosen)")
         self.keep_typed = self._choice_button("Keep typed", f"keep_typed_{position}", "typed",
                                               "keep the cards typed and set the shuffler's reading aside, saying why "
-                                              "(logged: reading_chosen)")
+                                              "(logged as a reading chosen)")
         self.reading_line = QWidget()
         self.reading_line.setObjectName(f"reading_line_{position}")
         rl = QHBoxLayout(self.reading_line)

@@ -9,6 +9,7 @@ note about the log itself.
 
 from __future__ import annotations
 
+from app.engine import words
 from app.engine.procedure import Event, Refused as EngineRefused, apply
 from app.engine.roles import APPROVER_LEVEL, AT_THE_TABLE, PEOPLE, SUPERVISORS, a_or_an
 from app.store import approvals, rows, settled_rounds
@@ -53,8 +54,8 @@ class Decisions:
             if req is None:
                 raise Refused(f"no approval request {request}")
             if req["status"] != "pending":
-                raise Refused(f"request {request} ({req['kind']}) was already {req['status']} by {req['decided_by']} "
-                              f"at {req['decided']}")
+                raise Refused(f"request {request} ({words.kind(req['kind'])}) was already {req['status']} by "
+                              f"{req['decided_by']} at {words.when(req['decided'])}")
             reason = (reason or "").strip()
             if not reason and decision == "denied":
                 raise Refused(f"a denial records its reason: say why request {request} is denied")
@@ -66,7 +67,8 @@ class Decisions:
                                    "supervisor's or a pit manager's")
             signers = [s] + ([second] if second is not None else [])
             if max(APPROVER_LEVEL[x.role] for x in signers) < APPROVER_LEVEL[req["role_needed"]]:
-                raise NotPermitted(f"request {request} ({req['kind']}) needs {a_or_an(req['role_needed'])}; "
+                raise NotPermitted(f"request {request} ({words.kind(req['kind'])}) needs "
+                                   f"{a_or_an(req['role_needed'])}; "
                                    + " and ".join(f"{x.name} is {a_or_an(x.role)}" for x in signers)
                                    + ("" if second else f": {a_or_an(req['role_needed'])} counter-signs it with "
                                       "their name and PIN"))
@@ -105,7 +107,7 @@ class Decisions:
             try:
                 new = apply(state, event, rules)
             except EngineRefused as e:
-                raise Refused(f"table {table}: {e}") from None
+                raise Refused(f"table {table}: {words.refusal(str(e))}") from None
             return self.ws.write([rows.procedure_event(table, event),
                                   *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
 

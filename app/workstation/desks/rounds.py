@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from app.engine import words
 from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.round import RoundError, parse_round
 from app.engine.roles import AT_THE_TABLE, SUPERVISORS, a_or_an, roles_text
@@ -336,7 +337,7 @@ class Rounds:
                                                                              "reason": p.slip_reason,
                                                                              "commission_cents": p.commission}))
                     except SlipError as e:
-                        raise Refused(f"table {table} seat {p.seat} {p.wager}: {e}") from None
+                        raise Refused(f"table {table} seat {p.seat} {words.kind(p.wager)}: {e}") from None
                 records.append(rows.payout(now, s.name, s.role, table, settlement, res.round, p.seat, p.bettor, p.to,
                                            p.wager, p.line, p.cents, bool(p.slip_reason)))
             changed = self.ws.write(records) | changes(tables=[table], rounds=[table])

@@ -1,0 +1,127 @@
+"""Words for people: an amount, a logged time, a rule's citation, the name of a kind and an
+event's data, each written one way for every screen, page and message (issue 27).
+
+The engine, the log and the devices speak in whole cents, ISO times and identifiers
+(``progressive_meter_payout``); a person reads dollars, a date and a time to the second, and
+words. Pure: no Qt, no clock, so the engine's own refusals and notes use it too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from .money import dollars
+
+NONE = "—"
+
+# an ISO time as the log writes it: 2026-11-26T21:05:51.537790, with or without a zone
+_ISO = re.compile(r"\b(\d{4}-\d\d-\d\d)[T ](\d\d:\d\d(?::\d\d)?)(?:\.\d+)?(?:[+-]\d\d:\d\d|Z)?")
+# "000 (s)(1)": a rule text's number and its paragraph with a stray space between
+_CITED = re.compile(r"\b(\d{3}) +(?=\()")
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+_NAMED = re.compile(r"(?<![.\w\[])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w.\[])")
+_CARD = re.compile(r"(?:[2-9TJQKA][cdhs]|JK)")
+# a few kinds whose words are not their identifier's (the rule texts hyphenate these)
+_KIND_WORDS = {"co_bank": "co-bank", "player_dealer": "player-dealer", "w2g": "W-2G"}
+# what an event's data never shows (a PIN's salt and hash, app/store/credentials.py)
+SECRET = frozenset({"salt", "pin_hash", "pin"})
+
+
+def money(cents: int | None) -> str:
+    """``1000021`` -> ``$10,000.21``; None -> ``—``."""
+    return NONE if cents is None else dollars(cents)
+
+
+def when(t: str | datetime | None) -> str:
+    """A logged time as a person reads it: the date and the time to the second, no ``T``, no
+    microseconds (``2026-11-26 21:05:51``); "" for none."""
+    if not t:
+        return ""
+    if isinstance(t, datetime):
+        return f"{t:%Y-%m-%d %H:%M:%S}"
+    return times_in(str(t))
+
+
+def day_time(t: datetime | None) -> str:
+    """A time of this shift as the views show it beside a tile: the day and the time (``Thu 21:05:51``)."""
+    return "" if t is None else f"{t:%a %H:%M:%S}"
+
+
+def times_in(text: str) -> str:
+    """``text`` with every ISO time in it written as ``when`` writes one."""
+    return _ISO.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+
+
+def citation(text: str | None) -> str:
+    """A rule citation as the rule texts' numbers are cited everywhere: ``000 (s)(1)`` -> ``000(s)(1)``."""
+    return _CITED.sub(r"\1", text or "")
+
+
+def kind(name: str | None) -> str:
+    """An identifier (a kind, a wager, an event's type, a state) in words: ``fortune_toke`` ->
+    ``fortune toke``, ``co_bank`` -> ``co-bank``."""
+    if not name:
+        return ""
+    return _KIND_WORDS.get(name, name.replace("_", " "))
+
+
+def refusal(text: str) -> str:
+    """A refusal of the procedures (``no_more_bets: not allowed while the table is round_complete``)
+    with the events and states it names in words (``no more bets: ... is round complete``); a
+    round file's field path (``banking.dealer_wager``) is kept, as it names the field at fault."""
+    return _NAMED.sub(lambda m: kind(m.group(0)), text)
+
+
+def key(name: str) -> str:
+    """An event's field in words: ``win_cents`` -> ``win``, ``cents`` -> ``amount``."""
+    if name == "cents":
+        return "amount"
+    return kind(name[:-len("_cents")] if name.endswith("_cents") else name)
+
+
+def value(name: str, v: Any, depth: int = 0) -> str:
+    """One value of an event's data in words: amounts in dollars, times as times, cards as
+    ``8h 4d 2c``, identifiers in words, a nested record summarised by its fields."""
+    if v is None:
+        return NONE
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int) and (name == "cents" or name.endswith("_cents")):
+        return money(v)
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, str):
+        return kind(v) if _IDENTIFIER.fullmatch(v) else citation(times_in(v))
+    if isinstance(v, (list, tuple)):
+        if v and all(isinstance(c, str) and _CARD.fullmatch(c) for c in v):
+            return " ".join(v)
+        if depth or any(isinstance(x, (dict, list, tuple)) for x in v):
+            return f"{len(v)} item{'' if len(v) == 1 else 's'}"
+        return ", ".join(value(name, x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        if depth:
+            return f"{len(v)} field{'' if len(v) == 1 else 's'}"
+        return "(" + "; ".join(f"{key(str(k))} {value(str(k), x, depth + 1)}" for k, x in v.items()
+                               if k not in SECRET) + ")"
+    return str(v)
+
+
+def data(d: dict | str | None) -> str:
+    """An event's data as words (``amount $10,000.00; deck blue; time 2026-11-26 21:05:51``),
+    never a PIN's salt or hash. A text that is not a JSON record is shown as it is."""
+    if not d:
+        return ""
+    if isinstance(d, str):
+        try:
+            d = json.loads(d)
+        except ValueError:
+            return times_in(d)
+    if not isinstance(d, dict):
+        return value("", d)
+    return "; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET)
+
+
+__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "times_in", "value", "when"]
