@@ -23,7 +23,7 @@ from datetime import date
 
 from app.reports import shift_report as paper
 from app.reports.whole_file import unwritable, write_then_log
-from app.workstation.shift_figures import NumberTaken
+from app.workstation.shift_figures import NumberTaken, ReportError
 
 from . import theme
 from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
@@ -131,13 +131,34 @@ class ReportsPage(QWidget):
 
     # -- choosing and reading ---------------------------------------------------------------------
     def activate(self, on: bool) -> None:
-        """Shown for the first time: the shifts of the workstation, and the last shift that ended."""
+        """Shown for the first time: the shifts of the workstation, and the shift being worked."""
         if on and not self._shown:
             self._shown = True
             plan = self.bridge.shifts
             self.shift.addItems(plan.names())
-            last = plan.shifts_back(self.bridge.clock(), 1)
-            self.choose(last.start.date(), last.name, load=True)
+            now = self.bridge.clock()
+            current, last = plan.shift_of(now), plan.shifts_back(now, 1)
+            # the shift being worked (an interim report); a shift with nothing logged yet (its first
+            # minutes) gives way to the last that ended, and the status says so
+            self.choose(current.start.date(), current.name)
+            self.reading = True
+            say(self.status, f"reading the {current.label} shift…")
+
+            def read(ws):
+                try:
+                    return ws.reads.shift_report(current.start.date(), current.name), None
+                except ReportError:
+                    return ws.reads.shift_report(last.start.date(), last.name), current
+            self.bridge.read_aside(read, self._opened, self._failed)
+            self._enable()
+
+    def _opened(self, got) -> None:
+        report, empty = got
+        if empty is not None:
+            self.choose(report.shift.start.date(), report.shift.name)
+        self._got(report)
+        if empty is not None:
+            say(self.status, f"{self.status.text()} · nothing is logged in the {empty.label} shift yet", OK)
 
     def choose(self, day: date, shift: str, load: bool = False) -> None:
         self.day.setDate(QDate(day.year, day.month, day.day))
@@ -164,9 +185,10 @@ class ReportsPage(QWidget):
         self.reading = False
         self.report = report
         t = sum(1 for s in report.tables if s.rounds)
+        interim = f" · INTERIM: the shift runs to {report.shift.end:%H:%M}" if report.interim else ""
         say(self.status, f"{LEVEL_MARK[OK]} {report.shift.label} shift ({report.shift.hours}): {report.rounds:,} "
-                         f"rounds at {t} tables · chain head {report.head_text[:24]}… · not numbered until printed "
-                         "or saved", OK)
+                         f"rounds at {t} tables{interim} · chain head {report.head_text[:24]}… · not numbered until "
+                         "printed or saved", OK)
         self.reads += 1
         self._parts(report)
         self.preview.updatePreview()

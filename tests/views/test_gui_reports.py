@@ -52,6 +52,8 @@ def test_the_view_opens_on_the_last_shift_and_previews_its_pages(qtbot, window):
     qtbot.waitUntil(lambda: page.preview.pageCount() >= 4, timeout=WAIT_MS)
     assert page.report.rounds == as_json(read_shift_report(window.db, date.fromisoformat(DAY), SHIFT))["pit"]["rounds"]
     assert "not numbered until printed" in page.status.text()
+    # the shift being worked (grave, from 00:00) has nothing logged yet: the last that ended, said so
+    assert "nothing is logged in the grave 2026-11-22 shift yet" in page.status.text()
     # a shift with no events is said, and nothing can be printed
     page.choose(date(2026, 11, 25), "day", load=True)
     qtbot.waitUntil(lambda: not page.reading and "no events in the day 2026-11-25 shift" in page.status.text(),
@@ -233,3 +235,21 @@ def test_a_printer_that_prints_to_a_file_saves_the_pdf_whole(qtbot, window, tmp_
     assert (tmp_path / "printed.pdf").read_bytes().startswith(b"%PDF-")
     (printed,) = logged(window.db, "report_printed")
     assert printed["data"]["where"] == f"file {tmp_path / 'printed.pdf'}"
+
+
+def test_the_view_opens_on_the_shift_being_worked_as_an_interim_report(themed, shift, tmp_path, qtbot,
+                                                                       no_threads_left):
+    """Issue 27, item 8: at 21:30 in the swing shift the view opens on it, INTERIM, not on the day shift."""
+    clock = Clock(datetime(2026, 11, 21, 21, 30))
+    tables = sorted({e["table"] for e in events(shift) if e["type"] == "table_configured"})
+    profiles = {e["table"]: e["data"]["profile"] for e in events(shift) if e["type"] == "table_configured"}
+    config = WorkstationConfig(tuple(TableSetup(t, profiles[t]) for t in tables), source="the reports test")
+    ws = Workstation(config, shift, clock=clock)
+    w = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "reports test")
+    try:
+        page = shown(qtbot, w)
+        assert page.chosen() == (date(2026, 11, 21), "swing")
+        assert page.report.interim and "INTERIM: the shift runs to 00:00" in page.status.text()
+        assert "nothing is logged" not in page.status.text()
+    finally:
+        close_window(w, ws)
