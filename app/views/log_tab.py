@@ -114,8 +114,8 @@ class LogTabPage(QWidget):
         h.setSortIndicatorShown(True)
         fm, hm = self.view.fontMetrics(), h.fontMetrics()
         # as wide as its usual words (a time to the second, a name), or its title and the sort mark
-        self.widths = [max(fm.horizontalAdvance("0" * c.chars) + 14, hm.horizontalAdvance(c.title) + 34)
-                       for c in self.model.columns]
+        self.widths = [max(fm.horizontalAdvance("0" * c.chars) + 14, hm.horizontalAdvance(c.title) + 34,
+                           h.sectionSizeHint(n)) for n, c in enumerate(self.model.columns)]
         for n, w in enumerate(self.widths):
             h.resizeSection(n, w)
         # the columns that do not fit are hidden from the right (the first are what is read first);

@@ -276,13 +276,16 @@ def squeeze_columns(v: QTableView) -> None:
     shown = [n for n in range(h.count()) if not h.isSectionHidden(n)]
     room = v.viewport().width() - sum(floor for n in stretch if n in shown)
     words = [n for n in shown if n not in stretch and n < len(columns) and not columns[n].numeric]
+    # never narrower than its heading's words
+    least = {n: min(natural[n], max(floor, h.sectionSizeHint(n))) for n in words}
     over = sum(sizes[n] for n in shown if n not in stretch) - room
     while over > 0:
-        wide = [n for n in words if sizes[n] > floor]
+        wide = [n for n in words if sizes[n] > least[n]]
         if not wide:
             break
         n = max(wide, key=lambda k: sizes[k])
-        cut = min(over, sizes[n] - floor, max(1, sizes[n] - max((sizes[k] for k in wide if k != n), default=floor)))
+        cut = min(over, sizes[n] - least[n],
+                  max(1, sizes[n] - max((sizes[k] for k in wide if k != n), default=least[n])))
         sizes[n] -= cut
         over -= cut
     h.blockSignals(True)

@@ -43,6 +43,11 @@ def _outside(window: MainWindow) -> list[str]:
         for n in range(header.count()):
             if header.isSectionHidden(n):
                 continue
+            title = view.model().headerData(n, header.orientation()) if view.model() else n
+            last = n == max(i for i in range(header.count()) if not header.isSectionHidden(i))
+            if header.sectionSizeHint(n) > header.sectionSize(n) + 2 and not last:
+                bad.append(f"{view.objectName()} heading {title!r} needs {header.sectionSizeHint(n)} px, has "
+                           f"{header.sectionSize(n)}")
             right = header.sectionViewportPosition(n) + header.sectionSize(n)
             if right > width + 1:
                 title = view.model().headerData(n, header.orientation()) if view.model() else n
