@@ -157,6 +157,8 @@ def approve_and_release(qtbot, rpit, table: str, result) -> None:
     supervisor with the W-2G data a slip needs."""
     w = rpit.window
     panel = w.round_panel
+    if result.approvals:
+        sign_in(qtbot, w, FLOOR)       # a supervisor decides; the pit manager counter-signs (issue 27, 6)
     for a in result.approvals:
         w.show_view("approvals")
         activate(qtbot, w)
