@@ -126,8 +126,8 @@ class People:
         if second.name == s.name:
             return None                     # their own PIN, confirmed
         if second.role not in roles:
-            raise NotPermitted(f"{second.name} is {a_or_an(second.role)}: to counter-sign, that is to {what}, "
-                               f"takes {roles_text(roles)}")
+            raise NotPermitted(f"{second.name} is {a_or_an(second.role)}; to {what} takes {roles_text(roles)} "
+                               "(a counter-signature too)")
         return second.name, second.role
 
     # -- a table's station ------------------------------------------------------------------------
