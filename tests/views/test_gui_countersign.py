@@ -210,3 +210,14 @@ def test_a_round_reopened_with_the_pit_managers_pin_leaves_the_session_as_it_was
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: panel.draft is not None and panel.draft.replaces == r.settlement, timeout=WAIT_MS)
     assert still_floor(w, ws)
+
+
+def test_the_logs_rule_column_cites_as_the_rule_texts_do():
+    """Every Logs tab with a Rule column writes a citation through app/engine/words.py ``citation``:
+    ``000 (s)(1)`` as logged by an older profile reads ``000(s)(1)``."""
+    tabs = [tab for tab, columns in COLUMNS.items() if any(c.title == "Rule" for c in columns)]
+    assert set(tabs) == {"decks", "dice", "approvals", "alarms", "irregularities"}
+    for tab in tabs:
+        rule = next(c for c in COLUMNS[tab] if c.title == "Rule")
+        assert rule.text({"rule": "000 (s)(1); 003 PLAYER BANK 3"}) == "000(s)(1); 003 PLAYER BANK 3"
+        assert rule.text({"rule": None}) == ""
