@@ -86,6 +86,10 @@ def test_an_alarm_acknowledged_with_the_pit_managers_pin_is_counter_signed(pit, 
     shown = m.index(m.row_of(alarm.id), [c.title for c in m.columns].index("Acknowledged")).data()
     assert shown.startswith(f"demo-floor (floor supervisor), {BY_PIT} ")
     assert log_texts(ws, "alarms", "By") == [f"demo-floor (floor supervisor), {BY_PIT}"]
+    # the irregularity the alarm stands for (000(n)): the engine's acknowledged row, and the Logs' tab
+    (irregularity,) = rows_of(ws, "acknowledged")
+    assert countersigned(irregularity) == (FLOOR.name, "floor supervisor", PIT.name, "pit manager")
+    assert any(f"demo-floor, {BY_PIT}" in t for t in log_texts(ws, "irregularities", "Supervisor"))
 
 
 @pytest.mark.commands("void_slip", "reissue_slip")
