@@ -68,6 +68,18 @@ def kind(name: str | None) -> str:
     return _KIND_WORDS.get(name, name.replace("_", " "))
 
 
+def signed(name: str | None, role: str | None = None, second: str | None = None,
+           second_role: str | None = None) -> str:
+    """Who decided, and who counter-signed at their session where someone did:
+    ``demo-floor (floor supervisor), counter-signed by demo-pit (pit manager)``; "" for nobody."""
+    if not name:
+        return ""
+    who = f"{name} ({role})" if role else name
+    if second:
+        who += f", counter-signed by {second} ({second_role})" if second_role else f", counter-signed by {second}"
+    return who
+
+
 def refusal(text: str) -> str:
     """A refusal of the procedures (``no_more_bets: not allowed while the table is round_complete``)
     with the events and states it names in words (``no more bets: ... is round complete``); a
@@ -124,4 +136,5 @@ def data(d: dict | str | None) -> str:
     return "; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET)
 
 
-__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "times_in", "value", "when"]
+__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "signed", "times_in",
+           "value", "when"]

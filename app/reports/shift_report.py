@@ -69,6 +69,11 @@ def _e(v) -> str:
     return escape("—" if v is None or v == "" else str(v))
 
 
+def _by(row: dict, name: str = "decided_by", second: str = "countersigned", role: str = "decided_role") -> str:
+    """Who decided a row, and who counter-signed it at their session (app/engine/words.py ``signed``)."""
+    return words.signed(row.get(name), row.get(role), row.get(f"{second}_by"), row.get(f"{second}_role"))
+
+
 def title(r: ShiftReport) -> str:
     return f"Shift report — {r.shift.label} ({r.shift.hours})"
 
@@ -262,15 +267,16 @@ def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
                  f"{'so far' if r.interim else 'at the end'} <b>{money(m['end_cents'])}</b> "
                  f"<span class='dim'>({escape(end)})</span></p>")
         events = [(hit["requested"], "hit", f"seat {hit['seat']}: {money(hit['cents'])} — {hit['status']}"
-                   + (f" by {hit['decided_by']}" if hit["decided_by"] else "")) for hit in t.hits]
+                   + (f" by {_by(hit)}" if hit["decided_by"] else "")) for hit in t.hits]
         events += [(z["time"], "reset", f"meter reset to {money(z['cents'])}") for z in m["resets"]]
         events.sort(key=lambda x: x[0])
         h.append(_table(["Time", "What", ""], [[_t(a), _e(b), _e(c)] for a, b, c in events], empty="no hit, no reset"))
     h.append("<h3>Payout slips (in number order)</h3>")
     h.append(_table(["No.", "Issued", "Seat", "Wager", "Win", "By", "Status"],
                     [[f"{s['number']:06d}", _t(s["time"]), _e(s["seat"]), _e(s["wager"]), money(s["win_cents"]),
-                      _e(s["issued_by"]),
-                      (f"<span class='late'>VOID</span> {_t(s['voided'])} by {_e(s['voided_by'])}: "
+                      _e(_by(s, "issued_by", "issue_countersigned")),
+                      (f"<span class='late'>VOID</span> {_t(s['voided'])} by "
+                       f"{_e(_by(s, 'voided_by', 'void_countersigned'))}: "
                        f"{_e(s['void_reason'])}") if s["status"] == "VOID" else "issued"] for s in t.slips], {4}))
     h.append("<h3>Deck changes against their due times</h3>")
     h.append(_table(["Deck", "Received", "Changed", "By", "Due", "", "Rule"],
@@ -285,17 +291,18 @@ def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
     h.append("<h3>Irregularities</h3>")
     h.append(_table(["Time", "Round", "What", "Consequence", "Rule", "Acknowledged by"],
                     [[_t(i["time"]), _e(i["round"]), _e(i["kind"].replace("_", " ")), _e(i["consequence"]),
-                      _e(i["rule"]), _e(i["acknowledged_by"])] for i in t.irregularities]))
+                      _e(i["rule"]), _e(_by(i, "acknowledged_by"))] for i in t.irregularities]))
     h.append("<h3>Alarms and who acknowledged them</h3>")
     h.append(_table(["Raised", "Alarm", "Cleared", "Acknowledged by", "When", "Why"],
                     [[_t(a["raised"]), _e(a["message"] or a["kind"]), _t(a["cleared"]) if a["cleared"] else "",
-                      _e(a["acknowledged_by"]) if a["acknowledged_by"] else "<span class='late'>NOT ACKNOWLEDGED</span>",
+                      _e(_by(a, "acknowledged_by", role="acknowledged_role")) if a["acknowledged_by"]
+                      else "<span class='late'>NOT ACKNOWLEDGED</span>",
                       _t(a["acknowledged"]), _e(a["acknowledged_reason"])] for a in t.alarms]))
     h.append("<h3>Approvals and who gave them</h3>")
     h.append(_table(["Requested", "What", "Seat", "Amount", "Asked by", "Decision", "By", "Reason"],
                     [[_t(a["requested"]), _e(a["kind"].replace("_", " ")), _e(a["seat"]), money(a["cents"]),
                       _e(a["requested_by"]), _e(a["status"]),
-                      _e(f"{a['decided_by']} ({a['decided_role']})" if a["decided_by"] else None),
+                      _e(_by(a) or None),
                       _e(a["decision_reason"])] for a in t.approvals], {2, 3}))
     return "".join(h)
 

@@ -109,6 +109,8 @@ TABS: dict[str, Tab] = {t.name: t for t in (
         Field("decided_role", "a.decided_role"),
         Field("decided", "a.decided"),
         Field("decision_reason", "a.decision_reason"),
+        Field("countersigned_by", "a.countersigned_by"),
+        Field("countersigned_role", "a.countersigned_role"),
     )),
     Tab("alarms", "Alarms", "alarms a", "a.seq", "a.seq", "a.raised", "a.table_id", (
         Field("alarm", "a.seq", numeric=True),
@@ -124,6 +126,8 @@ TABS: dict[str, Tab] = {t.name: t for t in (
         Field("acknowledged_by", "a.acknowledged_by"),
         Field("acknowledged_role", "a.acknowledged_role"),
         Field("acknowledged_reason", "a.acknowledged_reason"),
+        Field("countersigned_by", "a.countersigned_by"),
+        Field("countersigned_role", "a.countersigned_role"),
     )),
     Tab("devices", "Devices", "device_log v", "v.seq", "v.seq", "v.time", "v.table_id", (
         Field("time", "v.time"),
@@ -146,6 +150,8 @@ TABS: dict[str, Tab] = {t.name: t for t in (
         Field("needs_ack", "i.needs_ack", numeric=True),
         Field("acknowledged_by", "i.acknowledged_by"),
         Field("acknowledged", "i.acknowledged"),
+        Field("countersigned_by", "i.countersigned_by"),
+        Field("countersigned_role", "i.countersigned_role"),
     )),
     Tab("slips", "Payout slips", "slips s", "s.number", "s.seq", "s.time", "s.table_id", (
         Field("number", "s.number", numeric=True),
@@ -161,6 +167,10 @@ TABS: dict[str, Tab] = {t.name: t for t in (
         Field("voided", "s.voided"),
         Field("voided_by", "s.voided_by"),
         Field("void_reason", "s.void_reason"),
+        Field("issue_countersigned_by", "s.issue_countersigned_by"),
+        Field("issue_countersigned_role", "s.issue_countersigned_role"),
+        Field("void_countersigned_by", "s.void_countersigned_by"),
+        Field("void_countersigned_role", "s.void_countersigned_role"),
     )),
     Tab("sign_ins", "Sign-ins", "sign_ins g LEFT JOIN users u ON u.name = g.name", "g.seq", "g.seq", "g.time", None, (
         Field("time", "g.time"),

@@ -47,6 +47,8 @@ class HitRow:
     decided_role: str | None
     decided: datetime | None
     decision_reason: str | None
+    countersigned_by: str | None = None     # the second person whose PIN authorised the decision
+    countersigned_role: str | None = None
 
 
 def _meter(r: dict) -> MeterRow:
@@ -142,13 +144,15 @@ def hits(log: AuditLog, requests: list[int]) -> list[HitRow]:
     out = []
     marks = ",".join("?" * len(requests))
     for r in log.query("SELECT e.seq, e.time, e.actor, e.body, a.status, a.decided_by, a.decided_role, a.decided, "
-                       "a.decision_reason FROM events e JOIN approvals a ON a.request = e.seq WHERE e.seq IN "
+                       "a.decision_reason, a.countersigned_by, a.countersigned_role FROM events e JOIN approvals a "
+                       "ON a.request = e.seq WHERE e.seq IN "
                        f"({marks}) ORDER BY e.seq", tuple(requests)):
         d = json.loads(r["body"])["data"]
         out.append(HitRow(r["seq"], datetime.fromisoformat(r["time"]), r["actor"], d.get("seat"), d.get("cents"),
                           d.get("line", ""), d.get("reason", ""), d.get("rule", ""), d.get("role_needed", ""),
                           r["status"], r["decided_by"], r["decided_role"],
-                          datetime.fromisoformat(r["decided"]) if r["decided"] else None, r["decision_reason"]))
+                          datetime.fromisoformat(r["decided"]) if r["decided"] else None, r["decision_reason"],
+                          r["countersigned_by"], r["countersigned_role"]))
     return out
 
 

@@ -115,8 +115,10 @@ class Projector:
                          (table, irr.ref, new.round, irr.kind, irr.time.isoformat(), irr.consequence, irr.rule,
                           int(irr.needs_ack), irr.acknowledged_by, seq, actor))
         if type_ == "acknowledged":
-            conn.execute("UPDATE irregularities SET acknowledged_by = ?, acknowledged = ? WHERE table_id = ? AND "
-                         "ref = ?", (actor, time, table, data.get("ref")))
+            conn.execute("UPDATE irregularities SET acknowledged_by = ?, acknowledged = ?, countersigned_by = ?, "
+                         "countersigned_role = ? WHERE table_id = ? AND ref = ?",
+                         (actor, time, data.get("countersigned_by"), data.get("countersigned_role"), table,
+                          data.get("ref")))
 
     # -- money --------------------------------------------------------------------------------
     def _settlement(self, conn, seq, time, table, actor, role, data):
@@ -139,15 +141,19 @@ class Projector:
 
     def _slip_issued(self, conn, seq, time, table, actor, role, data):
         conn.execute("INSERT INTO slips (number, seq, table_id, seat, wager, wager_cents, win_cents, time, issued_by, "
-                     "status, w2g) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?)",
+                     "status, w2g, issue_countersigned_by, issue_countersigned_role) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'ISSUED', ?, ?, ?)",
                      (data["number"], seq, table, data.get("seat"), data["wager"], data["wager_cents"],
                       data["win_cents"], time, actor,
                       # as the log's body holds it (sorted keys), so that a rebuild gives the same text
-                      json.dumps(data["w2g"], sort_keys=True) if data.get("w2g") else None))
+                      json.dumps(data["w2g"], sort_keys=True) if data.get("w2g") else None,
+                      data.get("countersigned_by"), data.get("countersigned_role")))
 
     def _slip_voided(self, conn, seq, time, table, actor, role, data):
-        conn.execute("UPDATE slips SET status = 'VOID', void_reason = ?, voided_by = ?, voided = ? WHERE number = ?",
-                     (data["reason"], actor, time, data["number"]))
+        conn.execute("UPDATE slips SET status = 'VOID', void_reason = ?, voided_by = ?, voided = ?, "
+                     "void_countersigned_by = ?, void_countersigned_role = ? WHERE number = ?",
+                     (data["reason"], actor, time, data.get("countersigned_by"), data.get("countersigned_role"),
+                      data["number"]))
 
     # -- approvals, alarms, devices -----------------------------------------------------------
     def _approval_requested(self, conn, seq, time, table, actor, role, data):
@@ -170,7 +176,9 @@ class Projector:
 
     def _alarm_acknowledged(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE alarms SET acknowledged_by = ?, acknowledged = ?, acknowledged_role = ?, "
-                     "acknowledged_reason = ? WHERE seq = ?", (actor, time, role, data.get("reason"), data["alarm"]))
+                     "acknowledged_reason = ?, countersigned_by = ?, countersigned_role = ? WHERE seq = ?",
+                     (actor, time, role, data.get("reason"), data.get("countersigned_by"),
+                      data.get("countersigned_role"), data["alarm"]))
 
     def _alarm_cleared(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE alarms SET cleared = ?, cleared_how = ? WHERE seq = ?", (time, data.get("how"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from dataclasses import replace
 from datetime import datetime
 
 from app.engine.procedure import Event
@@ -150,6 +151,15 @@ def approval_decided(time: datetime, actor: str, role: str, table: str | None, r
     if countersigned is not None:
         data["countersigned_by"], data["countersigned_role"] = countersigned
     return Record("approval_decided", time, actor, role, table, data)
+
+
+def countersigned(records: list[Record], second: tuple[str, str] | None) -> list[Record]:
+    """``records`` of one decision, each naming in its data the second person whose PIN
+    authorised it at the actor's session (``second``: their name and role; None: as they are)."""
+    if second is None:
+        return records
+    return [replace(r, data={**r.data, "countersigned_by": second[0], "countersigned_role": second[1]})
+            for r in records]
 
 
 # -- rounds, payouts and slips --------------------------------------------------------------------------

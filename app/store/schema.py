@@ -207,6 +207,21 @@ def _v7_countersigned(db: sqlite_utils.Database) -> None:
     db["approvals"].add_column("countersigned_role", str)
 
 
+# migration 8, every PIN decision a counter-signature (issue 27): an alarm (and the irregularity
+# it stands for) acknowledged, a payout slip issued or voided at one person's session with a
+# second person's PIN names that person and their role. Empty for the rows before: nothing to
+# project again.
+COUNTERSIGNED = {"alarms": ("countersigned",), "irregularities": ("countersigned",),
+                 "slips": ("issue_countersigned", "void_countersigned")}
+
+
+def _v8_countersigned(db: sqlite_utils.Database) -> None:
+    for table, prefixes in COUNTERSIGNED.items():
+        for prefix in prefixes:
+            db[table].add_column(f"{prefix}_by", str)
+            db[table].add_column(f"{prefix}_role", str)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
@@ -215,6 +230,7 @@ MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (5, "releases", _v5_releases),
     (6, "pins", _v6_pins),
     (7, "counter-signatures", _v7_countersigned),
+    (8, "counter-signatures of every decision", _v8_countersigned),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")

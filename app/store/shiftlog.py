@@ -72,7 +72,7 @@ def approvals(conn, start: str, end: str, table: str | None = None, kind: str | 
     """Requests made in the period, in the order made; ``kind`` picks one kind."""
     return _rows(conn, f"""
 SELECT request, kind, table_id, seat, cents, role_needed, reason, rule, requested, requested_by, status,
-       decided_by, decided_role, decision_reason, decided FROM approvals
+       decided_by, decided_role, decision_reason, decided, countersigned_by, countersigned_role FROM approvals
 WHERE requested >= :start AND requested < :end AND {_TABLE} AND (:kind IS NULL OR kind = :kind)
 ORDER BY request""", {**_p(start, end, table), "kind": kind})
 
@@ -81,7 +81,8 @@ def slips(conn, start: str, end: str, table: str | None = None) -> list[dict]:
     """Payout slips issued in the period, in number order, with their voids."""
     return _rows(conn, f"""
 SELECT number, table_id, seat, wager, wager_cents, win_cents, time, issued_by, status, void_reason, voided_by,
-       voided FROM slips WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY number""", _p(start, end, table))
+       voided, issue_countersigned_by, issue_countersigned_role, void_countersigned_by, void_countersigned_role
+FROM slips WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY number""", _p(start, end, table))
 
 
 def decks(conn, start: str, end: str, table: str | None = None) -> list[dict]:
@@ -105,15 +106,15 @@ ORDER BY table_id, COALESCE(removed, :end), placed""", _p(start, end, table))
 
 def irregularities(conn, start: str, end: str, table: str | None = None) -> list[dict]:
     return _rows(conn, f"""
-SELECT table_id, ref, round, kind, time, consequence, rule, needs_ack, acknowledged_by, acknowledged, reported_by
-FROM irregularities WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY time, table_id, ref""",
+SELECT table_id, ref, round, kind, time, consequence, rule, needs_ack, acknowledged_by, acknowledged, reported_by,
+       countersigned_by, countersigned_role FROM irregularities WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY time, table_id, ref""",
                  _p(start, end, table))
 
 
 def alarms(conn, start: str, end: str, table: str | None = None) -> list[dict]:
     return _rows(conn, f"""
 SELECT seq, table_id, kind, message, rule, raised, cleared, cleared_how, acknowledged_by, acknowledged_role,
-       acknowledged, acknowledged_reason FROM alarms
+       acknowledged, acknowledged_reason, countersigned_by, countersigned_role FROM alarms
 WHERE raised >= :start AND raised < :end AND {_TABLE} ORDER BY seq""", _p(start, end, table))
 
 

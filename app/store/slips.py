@@ -32,13 +32,16 @@ class Slips:
                                                      payee)])[0]
         return self.log.query("SELECT number FROM slips WHERE seq = ?", (seq,))[0]["number"]
 
-    def void(self, number: int, reason: str, now: datetime, actor: str, role: str) -> None:
+    def void(self, number: int, reason: str, now: datetime, actor: str, role: str,
+             countersigned: tuple[str, str] | None = None) -> None:
+        """``countersigned``: the (name, role) whose PIN authorised the void at ``actor``'s session."""
         found = self.log.query("SELECT * FROM slips WHERE number = ?", (number,))
         if not found:
             raise SlipError(f"no slip {number}")
         if found[0]["status"] == "VOID":
             raise SlipError(f"slip {number} is already VOID")
-        self.log.append_many([rows.slip_voided(now, actor, role, found[0]["table_id"], number, reason)])
+        self.log.append_many(rows.countersigned([rows.slip_voided(now, actor, role, found[0]["table_id"], number,
+                                                                  reason)], countersigned))
 
     def book(self) -> list[dict]:
         return self.log.query("SELECT * FROM slips ORDER BY number")

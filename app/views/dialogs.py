@@ -97,7 +97,7 @@ class AcknowledgeDialog(PinDialog):
 
     def action(self):
         alarm, reason = self.alarm.id, self.why()
-        return self.identity.then(lambda ws: ws.decisions.acknowledge_alarm(alarm, reason))
+        return self.identity.then(lambda ws, signer: ws.decisions.acknowledge_alarm(alarm, reason, signer))
 
 
 # -- approving or denying a request ---------------------------------------------------------------
@@ -119,18 +119,10 @@ class DecideDialog(PinDialog):
                         else f"optional: approved under {request.rule}", "&Reason")
         if decision == "denied":
             self.reason_needed = "Say why: a denial records its reason."
-        if session is not None:
-            note = QLabel(f"Another supervisor's name and PIN counter-sign this decision; {session.name} stays "
-                          "signed in.")
-            note.setObjectName("countersign_note")
-            note.setWordWrap(True)
-            theme.set_dim(note)
-            form.addRow("", note)
 
     def action(self):
         request, decision, reason = self.request.request, self.decision, self.why()
-        signer = (self.name.text().strip(), self.pin.text())
-        return lambda ws: ws.decisions.decide(request, decision, reason, signer)
+        return self.identity.then(lambda ws, signer: ws.decisions.decide(request, decision, reason, signer))
 
 
 # -- the administrator's users dialog ----------------------------------------------------------------

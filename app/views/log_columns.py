@@ -57,9 +57,17 @@ def seat(v: int | None) -> str:
 
 
 def who(name: str | None, role: str | None = None) -> str:
-    if not name:
-        return ""
-    return f"{name} ({role})" if role else name
+    return words_for_people.signed(name, role)
+
+
+def signed(r: Row, name: str, role: str | None = None, second: str = "countersigned") -> str:
+    """Who decided a row (``r[name]``, in ``r[role]``), and who counter-signed it at their session."""
+    return words_for_people.signed(r[name], r[role] if role else None, r[f"{second}_by"], r[f"{second}_role"])
+
+
+def rule(r: Row) -> str:
+    """A rule's citation as the rule texts cite it (``000(s)(1)``, never ``000 (s)(1)``)."""
+    return words_for_people.citation(r["rule"])
 
 
 # -- against the deadline (decks and dice) -----------------------------------------------------
@@ -117,7 +125,7 @@ def device_level(r: Row) -> str:
 
 def irregularity_words(r: Row) -> str:
     if r["acknowledged_by"]:
-        return f"{LEVEL_MARK[OK]} {r['acknowledged_by']} {when(r['acknowledged'])}".rstrip()
+        return f"{LEVEL_MARK[OK]} {signed(r, 'acknowledged_by')} {when(r['acknowledged'])}".rstrip()
     if r["needs_ack"]:
         return f"{LEVEL_MARK[RED]} WAITING FOR A SUPERVISOR"
     return "not needed"
@@ -168,7 +176,7 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Changed", "changed", lambda r: when(r["changed"]), chars=19),
         C("Deadline", "due", lambda r: when(r["due"]), chars=19),
         C("Against the deadline", "margin", deadline_words, deadline_level, chars=27),
-        C("Rule", "rule", lambda r: r["rule"] or "", chars=24),
+        C("Rule", "rule", rule, chars=24),
         C("Received by", "received_by", lambda r: r["received_by"] or "", chars=12),
         C("Inspected by", "inspected_by", lambda r: "not inspected" if r["inspected_by"] is None
           else r["inspected_by"] or "inspected", chars=12),
@@ -182,7 +190,7 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Changed", "changed", lambda r: when(r["changed"]), chars=19),
         C("Deadline", "due", lambda r: when(r["due"]), chars=19),
         C("Against the deadline", "margin", deadline_words, deadline_level, chars=27),
-        C("Rule", "rule", lambda r: r["rule"] or "", chars=14),
+        C("Rule", "rule", rule, chars=14),
         C("Placed by", "placed_by", lambda r: r["placed_by"] or "", chars=12),
         C("Changed by", "changed_by", lambda r: r["changed_by"] or "", chars=12),
     ),
@@ -195,9 +203,9 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Amount", "cents", lambda r: money(r["cents"]) if r["cents"] is not None else "", numeric=True, chars=12),
         # the decision first: a narrow list hides from the right (app/views/log_tab.py)
         C("Decision", "status", approval_words, lambda r: APPROVAL.get(r["status"], (NONE,))[0], chars=11),
-        C("Decided by", "decided_by", lambda r: who(r["decided_by"], r["decided_role"]), chars=26),
+        C("Decided by", "decided_by", lambda r: signed(r, "decided_by", "decided_role"), chars=26),
         C("Why", "reason", lambda r: r["reason"] or "", chars=30),
-        C("Rule", "rule", lambda r: r["rule"] or "", chars=14),
+        C("Rule", "rule", rule, chars=14),
         C("Requested by", "requested_by", lambda r: r["requested_by"] or "", chars=12),
         C("Role needed", "role_needed", lambda r: r["role_needed"] or "", chars=15),
         C("Decided", "decided", lambda r: when(r["decided"]), chars=19),
@@ -209,12 +217,12 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Table", "table", table, chars=6),
         C("Kind", "kind", lambda r: words(r["kind"]), chars=18),
         C("Message", "message", lambda r: r["message"] or "", chars=40),
-        C("Rule", "rule", lambda r: r["rule"] or "", chars=14),
+        C("Rule", "rule", rule, chars=14),
         C("Acknowledged", "acknowledged", alarm_words, alarm_level, chars=24),
         C("Device", "serial", lambda r: r["serial"] or "", chars=12),
         C("Cleared by itself", "cleared", lambda r: f"{when(r['cleared'])}: {r['cleared_how']}" if r["cleared"]
           else "", chars=24),
-        C("By", "acknowledged_by", lambda r: who(r["acknowledged_by"], r["acknowledged_role"]), chars=26),
+        C("By", "acknowledged_by", lambda r: signed(r, "acknowledged_by", "acknowledged_role"), chars=26),
         C("Why", "acknowledged_reason", lambda r: r["acknowledged_reason"] or "", chars=30),
     ),
     "devices": (
@@ -231,7 +239,7 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Table", "table", table, chars=6),
         C("Irregularity", "kind", lambda r: words(r["kind"]), chars=24),
         C("Consequence", "consequence", lambda r: r["consequence"] or "", chars=44),
-        C("Rule", "rule", lambda r: r["rule"] or "", chars=22),
+        C("Rule", "rule", rule, chars=22),
         C("Supervisor", "acknowledged", irregularity_words, irregularity_level, chars=30),
         C("Round", "round", lambda r: "" if r["round"] is None else str(r["round"]), numeric=True, chars=6),
         C("Ref", "ref", lambda r: str(r["ref"]), numeric=True, chars=4),
@@ -245,11 +253,11 @@ COLUMNS: dict[str, tuple[LogColumn, ...]] = {
         C("Wager", "wager", lambda r: words(r["wager"]), chars=14),
         C("Wagered", "wager_cents", lambda r: money(r["wager_cents"]), numeric=True, chars=10),
         C("Pays", "win_cents", lambda r: money(r["win_cents"]), numeric=True, chars=12),
-        C("Issued by", "issued_by", lambda r: r["issued_by"] or "", chars=12),
+        C("Issued by", "issued_by", lambda r: signed(r, "issued_by", second="issue_countersigned"), chars=12),
         C("W-2G", "w2g", lambda r: r["w2g"], chars=5),
         C("Status", "status", slip_words, lambda r: RED if r["status"] == "VOID" else OK, chars=9),
         C("Voided", "voided", lambda r: when(r["voided"]), chars=19),
-        C("Voided by", "voided_by", lambda r: r["voided_by"] or "", chars=12),
+        C("Voided by", "voided_by", lambda r: signed(r, "voided_by", second="void_countersigned"), chars=12),
         C("Why void", "void_reason", lambda r: r["void_reason"] or "", chars=30),
     ),
     "sign_ins": (

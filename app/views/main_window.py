@@ -415,6 +415,7 @@ class MainWindow(QMainWindow):
         report = why_not_role(s, SUPERVISORS, "print or save a shift report (it is numbered and logged)")
         allow(a["print_report"], report)
         allow(a["save_report"], report)
+        self.reports_page.allow_issue(report)
         self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
 
     def _why_no_request(self) -> str:

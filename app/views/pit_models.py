@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.engine import words as words_for_people
+from app.engine.words import signed
 from . import theme
 from app.qt import QModelIndex
 from .records import Column, RecordModel
@@ -46,8 +47,10 @@ class AlarmModel(RecordModel):
         Column("Device", lambda a: a.serial or ""),
         Column("Cleared", lambda a: f"{when(a.cleared)}: {a.cleared_how}" if a.cleared else "",
                sort=lambda a: stamp(a.cleared)),
-        Column("Acknowledged", lambda a: (f"{a.acknowledged_by} ({a.acknowledged_role}) {when(a.acknowledged)}"
-                                          if a.acknowledged else ""), sort=lambda a: stamp(a.acknowledged), done=True),
+        Column("Acknowledged", lambda a: (signed(a.acknowledged_by, a.acknowledged_role, a.countersigned_by,
+                                                 a.countersigned_role) + f" {when(a.acknowledged)}"
+                                          if a.acknowledged else ""),
+               sort=lambda a: stamp(a.acknowledged), done=True),
         Column("Why", lambda a: a.reason or "", done=True),
     )
 
@@ -64,8 +67,8 @@ def decided_text(r) -> str:
     """Who decided, when and why; a counter-signature named with its role."""
     if not r.decided_by:
         return ""
-    second = f", counter-signed by {r.countersigned_by} ({r.countersigned_role})" if r.countersigned_by else ""
-    return f"{r.decided_by} ({r.decided_role}){second} {when(r.decided)}: {r.decision_reason}"
+    return (f"{signed(r.decided_by, r.decided_role, r.countersigned_by, r.countersigned_role)} {when(r.decided)}: "
+            f"{r.decision_reason}")
 
 
 class ApprovalModel(RecordModel):

@@ -7,6 +7,8 @@ readout gives it. Nothing here decides a rule.
 
 from __future__ import annotations
 
+from app.engine.words import signed
+
 from .records import Column, RecordModel
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 from .widgets import seat_text, stamp, when
@@ -70,7 +72,7 @@ def hit_reset(h) -> str:
 
 def hit_validated(h) -> str:
     if h.decided_by:
-        return f"{h.decided_by} ({h.decided_role}) {clock(h.decided)}"
+        return f"{signed(h.decided_by, h.decided_role, h.countersigned_by, h.countersigned_role)} {clock(h.decided)}"
     return f"waits for a {h.role_needed} · {h.validate_rule}"
 
 

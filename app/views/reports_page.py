@@ -49,6 +49,7 @@ class ReportsPage(QWidget):
         self.issues = 0                 # reports printed or saved (tests wait on it)
         self.dialog = None
         self._shown = False
+        self.why_not_issue = ""         # why the person signed in cannot print or save ('' when they can)
 
         title = QLabel("Shift report")
         title.setObjectName("title")
@@ -227,10 +228,19 @@ class ReportsPage(QWidget):
         if self.report is not None:
             paper.print_report(self.report, printer, self.paper.currentData(), self.preview_tables())
 
+    def allow_issue(self, why_not: str) -> None:
+        """Who is signed in may print or save a report ('') or not, saying why (the window's
+        ``_enable``: nobody signed in, or a role that may not)."""
+        self.why_not_issue = why_not
+        self._enable()
+
     def _enable(self) -> None:
-        ready = self.report is not None and not self.reading
-        self.print_button.setEnabled(ready)
-        self.save_button.setEnabled(ready)
+        why = self.why_not_issue or ("Reading the report…" if self.reading else "") \
+            or ("" if self.report is not None else "No report shown: choose a day and a shift and press Show")
+        for button, tip in ((self.print_button, "print the report shown, numbered and logged"),
+                            (self.save_button, "save the report shown as a PDF, numbered and logged")):
+            button.setEnabled(not why)
+            button.setToolTip(f"{why} · {tip}" if why else tip)
         self.show_button.setEnabled(not self.reading)
 
     # -- printing and saving ------------------------------------------------------------------------

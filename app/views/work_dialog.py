@@ -100,7 +100,10 @@ class WorkDialog(QDialog):
 
 class IdentityFields:
     """Name and PIN. ``pin_optional``: an empty PIN acts as whoever is signed in under that
-    name; a PIN signs the name in first (over whoever was signed in)."""
+    name. Another person's name and PIN counter-sign this one decision (issue 27): their PIN is
+    checked as a sign-in's, the rows name them, and whoever is signed in stays signed in (the
+    workstation's ``signer``, app/workstation/desks/people.py ``countersigner``). Nobody signed in:
+    the workstation asks for a sign-in first (docs/views.md)."""
 
     def __init__(self, form: QFormLayout, session, pin_optional: bool):
         self.name = QLineEdit()
@@ -113,9 +116,12 @@ class IdentityFields:
             self.name.setText(session.name)
         form.addRow("&Name", self.name)
         form.addRow("&PIN", self.pin)
-        if self.pin_optional:
-            hint = QLabel(f"Signed in: {session.name} ({session.role}). Leave the PIN empty to act as "
-                          f"{session.name}; another name needs its PIN.")
+        if session is not None:
+            others = (f"Leave the PIN empty to act as {session.name}; another" if self.pin_optional
+                      else "Another")
+            hint = QLabel(f"Signed in: {session.name} ({session.role}). {others} person's name and PIN "
+                          f"counter-sign this one decision, and {session.name} stays signed in.")
+            hint.setObjectName("countersign_note")
             hint.setWordWrap(True)
             theme.set_dim(hint)
             form.addRow("", hint)
@@ -128,17 +134,15 @@ class IdentityFields:
             return f"Type {name}'s PIN."
         return ""
 
-    def then(self, act):
-        """The work ``act(ws)``, after signing in if a PIN was typed (values read now, on the
-        GUI thread; the function returned runs on the lane)."""
-        name, pin = self.name.text().strip(), self.pin.text()
+    def signer(self) -> tuple[str, str]:
+        """The name and PIN typed (read now, on the GUI thread), as the workstation takes them."""
+        return self.name.text().strip(), self.pin.text()
 
-        def work(ws):
-            if not pin:
-                return act(ws)
-            first = ws.people.sign_in(name, pin)
-            return act(ws) | first
-        return work
+    def then(self, act):
+        """The work ``act(ws, signer)``: ``signer`` the name and PIN typed, bound now (the function
+        returned runs on the lane)."""
+        signer = self.signer()
+        return lambda ws: act(ws, signer)
 
     def focus(self) -> None:
         (self.pin if self.name.text() else self.name).setFocus()

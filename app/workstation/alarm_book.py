@@ -230,7 +230,7 @@ class AlarmBook:
                 datetime.fromisoformat(r["raised"]), datetime.fromisoformat(clr["time"]) if clr else None,
                 clr["how"] if clr else "", datetime.fromisoformat(r["acknowledged"]) if r["acknowledged"] else None,
                 r["acknowledged_by"], ack["role"] if ack else None, ack["reason"] if ack else None,
-                data.get("ref")))
+                data.get("ref"), r["countersigned_by"], r["countersigned_role"]))
         return tuple(out)
 
     def open_counts(self) -> dict[str | None, int]:

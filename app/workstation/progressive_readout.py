@@ -112,6 +112,8 @@ class HitInfo:
     reset: MeterPoint | None  # the controller's reset that followed the hit
     reset_rule: str
     reset_cents: int          # the profile's reset amount
+    countersigned_by: str | None = None     # who counter-signed the decision at the decider's session
+    countersigned_role: str | None = None
 
     @property
     def payout(self) -> HitPayout | None:
@@ -257,7 +259,8 @@ class MeterBook:
             out.append(HitInfo(n, c["order"], h.request, h.time, h.serial, table, h.seat, h.line, key, h.cents,
                                _STATE.get(h.status, h.status.upper()), c["validate"], h.role_needed, h.decided_by,
                                h.decided_role, h.decided, h.decision_reason, meter, payouts, agrees, _point(reset),
-                               c["reset"], rules.progressive_reset_cents))
+                               c["reset"], rules.progressive_reset_cents, h.countersigned_by,
+                               h.countersigned_role))
         return tuple(out)
 
     def record(self, table: str, rules: RuleProfile, start: datetime, end: datetime,

@@ -80,6 +80,8 @@ class AlarmInfo:
     acknowledged_role: str | None
     reason: str | None              # why, as the person acknowledging it wrote
     irregularity: int | None = None  # the engine's irregularity ref an acknowledgement also acknowledges
+    countersigned_by: str | None = None     # the second person whose PIN authorised the acknowledgement
+    countersigned_role: str | None = None
 
     @property
     def open(self) -> bool:
@@ -388,6 +390,8 @@ class SlipInfo:
     settlement: int | None          # the round (settlement seq) it pays, if issued for one
     replaces: int | None            # the void slip it was issued again for
     commission_cents: int | None = None     # the commission taken of the win (None: a slip issued without it)
+    issue_countersigned: tuple[str, str] | None = None  # (name, role) whose PIN authorised the issue
+    void_countersigned: tuple[str, str] | None = None   # ... and the void
 
 
 @dataclass(frozen=True)

@@ -138,5 +138,11 @@ def slip_book(log: AuditLog, table: str | None = None) -> tuple[SlipInfo, ...]:
     return tuple(SlipInfo(r["number"], r["seq"], r["table_id"], r["seat"], r["wager"], r["wager_cents"],
                           r["win_cents"], datetime.fromisoformat(r["time"]), r["issued_by"], r["status"],
                           r["void_reason"], r["voided_by"], json.loads(r["w2g"]) if r["w2g"] else None,
-                          r["data"].get("settlement"), r["data"].get("replaces"), r["data"].get("commission_cents"))
+                          r["data"].get("settlement"), r["data"].get("replaces"), r["data"].get("commission_cents"),
+                          _pair(r, "issue_countersigned"), _pair(r, "void_countersigned"))
                  for r in slips.book_rows(log, table))
+
+
+def _pair(r: dict, prefix: str) -> tuple[str, str] | None:
+    """A read model's (name, role) of a counter-signature, None when there is none."""
+    return (r[f"{prefix}_by"], r[f"{prefix}_role"]) if r.get(f"{prefix}_by") else None

@@ -61,6 +61,22 @@ def test_the_view_opens_on_the_last_shift_and_previews_its_pages(qtbot, window):
     assert not page.save_button.isEnabled() and not page.print_button.isEnabled()
 
 
+def test_print_and_save_are_disabled_saying_why_while_nobody_who_may_print_is_signed_in(qtbot, window):
+    page = shown(qtbot, window)
+    assert page.report is not None
+    for button in (page.print_button, page.save_button):
+        assert not button.isEnabled()
+        assert button.toolTip().startswith("Sign in (F9) to print or save a shift report")
+    done = []
+    window.bridge.act(lambda ws: ws.people.sign_in("floor-1", SIM_PIN), lambda _: done.append(1))
+    qtbot.waitUntil(lambda: bool(done) and page.print_button.isEnabled() and page.save_button.isEnabled(),
+                    timeout=WAIT_MS)
+    assert not page.print_button.toolTip().startswith("Sign in")
+    window.bridge.act(lambda ws: ws.people.sign_out(), lambda _: done.append(2))
+    qtbot.waitUntil(lambda: done[-1] == 2 and not page.save_button.isEnabled(), timeout=WAIT_MS)
+    assert page.save_button.toolTip().startswith("Sign in (F9)")
+
+
 def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_second_is_a_copy(qtbot, window,
                                                                                                 tmp_path):
     page = shown(qtbot, window)

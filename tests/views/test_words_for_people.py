@@ -153,12 +153,12 @@ def settle_example(qtbot, w, path: Path) -> object:
 
 
 def approve_and_release(qtbot, rpit, table: str, result) -> None:
-    """Each pending request approved by the pit manager, then the round released by the floor
-    supervisor with the W-2G data a slip needs."""
+    """The floor supervisor signs in; each pending request approved with the pit manager's
+    counter-signature (issue 27, 6), then the round released by the floor supervisor with the W-2G
+    data a slip needs."""
     w = rpit.window
     panel = w.round_panel
-    if result.approvals:
-        sign_in(qtbot, w, FLOOR)       # a supervisor decides; the pit manager counter-signs (issue 27, 6)
+    sign_in(qtbot, w, FLOOR)
     for a in result.approvals:
         w.show_view("approvals")
         activate(qtbot, w)

@@ -564,21 +564,20 @@ class RoundPanel(QWidget):
             return
         if any(p.slip_reason for p in r.payouts):
             d = ReleaseDialog(self.bridge, r, self.session(), self)
-            d.accepted.connect(lambda d=d: self._released(*d.result_value))
+            d.accepted.connect(lambda d=d: self._released(d.result_value))
             self.open_dialog(d)
             return
         settlement = r.settlement
-        self.bridge.act(lambda ws: ws.rounds.release(settlement), lambda out: self._released(None, out), self._refused())
+        self.bridge.act(lambda ws: ws.rounds.release(settlement), self._released, self._refused())
 
-    def _released(self, first, out) -> None:
+    def _released(self, out) -> None:
         self._show_result(out.result)
         self.tabs.setCurrentWidget(self.result_view)
         slips = [p.slip for p in out.result.payouts if p.slip is not None]
         self.tell(f"{LEVEL_MARK[OK]} Round {out.result.round} released"
                   + (f": payout slip{'s' if len(slips) > 1 else ''} {', '.join(map(str, slips))}" if slips
                      else "") + ".", OK)
-        changes = out.changes | first if first is not None else out.changes
-        self._broadcast(changes)
+        self._broadcast(out.changes)
 
     def open_round(self, settlement: int) -> None:
         def shown(r):

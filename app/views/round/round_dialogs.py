@@ -10,8 +10,6 @@ the dialog. A dialog refuses to send only an empty field it needs (a reason, the
 
 from __future__ import annotations
 
-from app.workstation.changes import NOTHING
-
 from .. import theme
 from app.qt import (QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, Qt,
                  QVBoxLayout, QWidget)
@@ -164,7 +162,7 @@ class CorrectCardsDialog(PinDialog):
 
     def action(self):
         table, pos, cards, reason = self.table, self.position, self.cards.text(), self.why()
-        return self.identity.then(lambda ws: ws.rounds.correct_cards(table, pos, cards, reason))
+        return self.identity.then(lambda ws, signer: ws.rounds.correct_cards(table, pos, cards, reason, signer))
 
 
 class ChooseReadingDialog(PinDialog):
@@ -193,7 +191,7 @@ class ChooseReadingDialog(PinDialog):
 
     def action(self):
         table, pos, use, reason = self.table, self.position, self.use, self.why()
-        return self.identity.then(lambda ws: ws.rounds.choose_reading(table, pos, use, reason))
+        return self.identity.then(lambda ws, signer: ws.rounds.choose_reading(table, pos, use, reason, signer))
 
 
 def w2g_group(seat: int, what: str, given: dict | None = None) -> tuple[QGroupBox, dict[str, QLineEdit]]:
@@ -219,7 +217,8 @@ def w2g_missing(seat: int, data: dict[str, str]) -> str:
 
 class ReleaseDialog(PinDialog):
     """Release a settled round's payouts that need payout slips: a floor supervisor or pit manager
-    signs for them (a PIN signs that name in), with the W-2G data of each win that needs it."""
+    signs for them (signed in, or counter-signing with their name and PIN at the session of whoever
+    is signed in), with the W-2G data of each win that needs it."""
 
     def __init__(self, bridge, result, session=None, parent: QWidget | None = None):
         super().__init__(bridge, f"Release round {result.round} at {result.table}", parent)
@@ -247,13 +246,8 @@ class ReleaseDialog(PinDialog):
                                                      self.payees().items())), "")
 
     def action(self):
-        name, pin = self.identity.name.text().strip(), self.identity.pin.text()
         settlement, payees = self.result.settlement, self.payees()
-
-        def work(ws):
-            first = ws.people.sign_in(name, pin) if pin else NOTHING
-            return first, ws.rounds.release(settlement, payees)
-        return work
+        return self.identity.then(lambda ws, signer: ws.rounds.release(settlement, payees, signer))
 
 
 def slip_rows(slip) -> list[tuple[str, str]]:
@@ -278,7 +272,7 @@ class VoidSlipDialog(PinDialog):
 
     def action(self):
         number, reason = self.slip.number, self.why()
-        return self.identity.then(lambda ws: ws.rounds.void_slip(number, reason))
+        return self.identity.then(lambda ws, signer: ws.rounds.void_slip(number, reason, signer))
 
 
 class ReissueSlipDialog(PinDialog):
@@ -308,7 +302,7 @@ class ReissueSlipDialog(PinDialog):
 
     def action(self):
         number, payee = self.slip.number, self.payee()
-        act = self.identity.then(lambda ws: ws.rounds.reissue_slip(number, payee))
+        act = self.identity.then(lambda ws, signer: ws.rounds.reissue_slip(number, payee, signer))
 
         def work(ws):
             changed = act(ws)
@@ -331,4 +325,4 @@ class ReopenRoundDialog(PinDialog):
 
     def action(self):
         settlement = self.result.settlement
-        return self.identity.then(lambda ws: ws.rounds.reopen(settlement))
+        return self.identity.then(lambda ws, signer: ws.rounds.reopen(settlement, signer))

@@ -9,6 +9,8 @@ nothing. Every one passes pytest-qt's ``qtmodeltester`` (tests/views/test_gui_ro
 
 from __future__ import annotations
 
+from app.engine import words
+
 from ..records import Column, RecordModel
 from ..theme import AMBER, LEVEL_MARK, NONE, OK, RED, money
 from ..widgets import seat_text, stamp, when
@@ -159,6 +161,11 @@ def slip_level(s) -> str:
     return RED if s.status == "VOID" else OK
 
 
+def by(name: str | None, second: tuple[str, str] | None) -> str:
+    """Who issued or voided a slip, and who counter-signed it at their session."""
+    return words.signed(name, None, *(second or (None, None)))
+
+
 class SlipModel(RecordModel):
     """The payout slips in number order (``SlipInfo``); a void one says VOID, why and by whom."""
     columns = (
@@ -168,9 +175,10 @@ class SlipModel(RecordModel):
         Column("Wager", lambda s: f"{wager_text(s.wager)} {money(s.wager_cents)}"),
         Column("Win", lambda s: money(s.win_cents), sort=lambda s: s.win_cents, numeric=True, bold=True),
         Column("Issued", lambda s: when(s.time), sort=lambda s: stamp(s.time)),
-        Column("By", lambda s: s.issued_by),
+        Column("By", lambda s: by(s.issued_by, s.issue_countersigned)),
         Column("W-2G", lambda s: "W-2G" if s.w2g else ""),
-        Column("Note", lambda s: (f"void: {s.void_reason} ({s.voided_by})" if s.status == "VOID" else "")
+        Column("Note", lambda s: (f"void: {s.void_reason} ({by(s.voided_by, s.void_countersigned)})"
+                                  if s.status == "VOID" else "")
                + (f"replaces {s.replaces:06d}" if s.replaces else ""), stretch=True),
     )
 

@@ -26,14 +26,18 @@ class Decisions:
         self.ws = ws
         self._approvals = Approvals(ws.log)
 
-    def acknowledge_alarm(self, alarm_id: int, reason: str) -> Changes:
+    def acknowledge_alarm(self, alarm_id: int, reason: str, signer: tuple[str, str] | None = None) -> Changes:
         """A floor supervisor or pit manager acknowledges an alarm, saying why; logged with who and
         when (``alarm_acknowledged``), together with the engine's ``acknowledged`` of the
-        irregularity it stands for. ``Refused``: no such alarm, already acknowledged, no reason."""
+        irregularity it stands for. ``Refused``: no such alarm, already acknowledged, no reason.
+        ``signer``: the (name, PIN) typed, as ``decide`` takes it: another supervisor's
+        counter-signs this one acknowledgement (both rows name them), the session untouched."""
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "acknowledge an alarm")
+            second = self.ws.people.countersigner(s, signer, SUPERVISORS, "acknowledge an alarm")
             records, table = self.ws.book.acknowledgement(alarm_id, s.name, s.role, reason, now, self.ws.state_of)
-            return self.ws.write(records) | changes(tables=[table] if table else [], alarms=[alarm_id])
+            return (self.ws.write(rows.countersigned(records, second))
+                    | changes(tables=[table] if table else [], alarms=[alarm_id]))
 
     def decide(self, request: int, decision: str, reason: str = "", signer: tuple[str, str] | None = None) -> Changes:
         """Approve (``approved``) or deny (``denied``) a pending request as the signed-in floor

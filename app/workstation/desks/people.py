@@ -111,6 +111,25 @@ class People:
         except StoreStopped as e:
             raise LogStopped(str(e)) from None
 
+    def countersigner(self, s: SignedIn, signer: tuple[str, str] | None, roles: tuple[str, ...],
+                      what: str) -> tuple[str, str] | None:
+        """The (name, role) of the second person whose name and PIN (``signer``) authorise one
+        decision at ``s``'s session, or None: no signer, or ``s``'s own name (with a PIN: theirs confirmed). Their PIN
+        is checked as a sign-in checks it (``confirm``: a wrong one logged and counted toward the
+        lockout); ``NotPermitted`` when their role may not ``what``. Nobody signs in by it."""
+        if signer is None:
+            return None
+        name, pin = signer
+        if name == s.name and not pin:
+            return None                     # the signed-in person acts, as signed in
+        second = self.confirm(name, pin)
+        if second.name == s.name:
+            return None                     # their own PIN, confirmed
+        if second.role not in roles:
+            raise NotPermitted(f"{second.name} is {a_or_an(second.role)}; to {what} takes {roles_text(roles)} "
+                               "(a counter-signature too)")
+        return second.name, second.role
+
     # -- a table's station ------------------------------------------------------------------------
     def sign_in_at(self, table: str, name: str, pin: str) -> Station:
         """``name`` signs in with ``pin`` at ``table``'s station (logged, as every sign-in, with the

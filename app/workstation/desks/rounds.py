@@ -217,13 +217,15 @@ class Rounds:
             d.set_hands(position, " ".join(hw.high), " ".join(hw.low))
         return self._edit(table, "enter the hands", do)
 
-    def correct_cards(self, table: str, position: int, cards: str, reason: str) -> Changes:
+    def correct_cards(self, table: str, position: int, cards: str, reason: str,
+                      signer: tuple[str, str] | None = None) -> Changes:
         """A person corrects the hand the shuffler read at a position: the seven cards as they are,
         and why. Logged as ``hand_corrected`` {position, was, cards, reason, deck, serial, round},
         who and when. Refused: nothing read there, not seven cards, a card at another position
-        (naming it), no reason."""
+        (naming it), no reason. ``signer``: a counter-signature (``Decisions.decide``)."""
         with self.ws.lock:
             s, now = self.ws.require(AT_THE_TABLE, "correct a card the shuffler read")
+            second = self.ws.people.countersigner(s, signer, AT_THE_TABLE, "correct a card the shuffler read")
             self.ws.check_table(table)
             d = self._drafts.get(table)
             if d is None:
@@ -236,17 +238,20 @@ class Rounds:
             if not reason:
                 raise Refused("a correction of a card the shuffler read records why")
             held = d.hands[position]
-            changed = self.ws.write([rows.hand_corrected(now, s.name, s.role, table, position,
-                                                         cards_str(held.cards) + list(held.unreadable), cards_str(new),
-                                                         reason, held.deck, held.serial, d.round)])
+            changed = self.ws.write(rows.countersigned(
+                [rows.hand_corrected(now, s.name, s.role, table, position, cards_str(held.cards) + list(held.unreadable),
+                                     cards_str(new), reason, held.deck, held.serial, d.round)], second))
             return changed | changes(tables=[table], rounds=[table])
 
-    def choose_reading(self, table: str, position: int, use: str, reason: str) -> Changes:
+    def choose_reading(self, table: str, position: int, use: str, reason: str,
+                       signer: tuple[str, str] | None = None) -> Changes:
         """Where the shuffler's reading disagrees with the cards a person typed, the person chooses
         one (``use``: ``reading`` or ``typed``) and says why; logged as ``reading_chosen`` with both
-        sets of cards. Refused: no such disagreement there, no reason."""
+        sets of cards. Refused: no such disagreement there, no reason. ``signer``: a counter-signature."""
         with self.ws.lock:
-            s, now = self.ws.require(AT_THE_TABLE, "choose between the typed cards and the shuffler's reading")
+            what = "choose between the typed cards and the shuffler's reading"
+            s, now = self.ws.require(AT_THE_TABLE, what)
+            second = self.ws.people.countersigner(s, signer, AT_THE_TABLE, what)
             self.ws.check_table(table)
             d = self._drafts.get(table)
             if d is None:
@@ -262,7 +267,7 @@ class Rounds:
                                           held.deal, held.reading_serial, d.round)
             except rows.RowError as e:
                 raise Refused(str(e)) from None
-            return self.ws.write([row]) | changes(tables=[table], rounds=[table])
+            return self.ws.write(rows.countersigned([row], second)) | changes(tables=[table], rounds=[table])
 
     def settle(self, table: str) -> RoundOutcome:
         """Settle the round being entered: its round file (docs/round-format.md) through exactly
@@ -306,16 +311,20 @@ class Rounds:
             self._deliver_waiting(table)
             return RoundOutcome(changed, self._round(seqs[0]))
 
-    def release(self, settlement: int, payees: Mapping[int, dict] | None = None) -> RoundOutcome:
+    def release(self, settlement: int, payees: Mapping[int, dict] | None = None,
+                signer: tuple[str, str] | None = None) -> RoundOutcome:
         """Pay a settled round once every approval it needs is approved: one ``round_released``
         row, and a ``payout`` row per payout, each that needs one after its payout slip, numbered
         next in sequence (app/store/slips.py), in one append. ``payees`` gives, by seat, the W-2G
         data (name, address, tin, id_type, id_number) of a win of $600 and 300 times the wager.
         Refused: a request pending (naming it and the role it needs), a request denied (the round
         went back), already released, W-2G data missing. Payouts with slips take a floor
-        supervisor or pit manager."""
+        supervisor or pit manager: signed in, or counter-signing (``signer``, the name and PIN
+        typed: their PIN checked as a sign-in's, every row of the release names them, the session
+        untouched)."""
         with self.ws.lock:
             s, now = self.ws.require(AT_THE_TABLE, "release a round's payouts")
+            second = self.ws.people.countersigner(s, signer, AT_THE_TABLE, "release a round's payouts")
             res = self._round(settlement)
             table = res.table
             if res.status == roundlog.RELEASED:
@@ -323,10 +332,12 @@ class Rounds:
             if res.status in (roundlog.PENDING, roundlog.DENIED):
                 raise Refused(f"table {table} round {res.round} ({settlement}): its payouts wait: {res.status_text}")
             slips = [p for p in res.payouts if p.slip_reason]
-            if slips and s.role not in SUPERVISORS:
-                raise NotPermitted(f"{s.name} is {a_or_an(s.role)}; payouts with a payout slip (seat "
+            if slips and s.role not in SUPERVISORS and (second is None or second[1] not in SUPERVISORS):
+                who = f"{s.name} is {a_or_an(s.role)}" + (f" and {second[0]} is {a_or_an(second[1])}" if second else "")
+                raise NotPermitted(f"{who}; payouts with a payout slip (seat "
                                    f"{', '.join(str(p.seat) for p in slips)}: {slips[0].slip_reason}) are released "
-                                   f"by {roles_text(SUPERVISORS)}")
+                                   f"by {roles_text(SUPERVISORS)}" + ("" if second else
+                                                                      ", signed in or counter-signing with their PIN"))
             payees = payees or {}
             records = [rows.round_released(now, s.name, s.role, table, settlement, res.round, len(res.payouts))]
             for p in res.payouts:
@@ -340,14 +351,17 @@ class Rounds:
                         raise Refused(f"table {table} seat {p.seat} {words.kind(p.wager)}: {e}") from None
                 records.append(rows.payout(now, s.name, s.role, table, settlement, res.round, p.seat, p.bettor, p.to,
                                            p.wager, p.line, p.cents, bool(p.slip_reason)))
-            changed = self.ws.write(records) | changes(tables=[table], rounds=[table])
+            changed = self.ws.write(rows.countersigned(records, second)) | changes(tables=[table], rounds=[table])
             return RoundOutcome(changed, self._round(settlement))
 
-    def reopen(self, settlement: int) -> Changes:
+    def reopen(self, settlement: int, signer: tuple[str, str] | None = None) -> Changes:
         """A round a denial sent back, entered again at its table (done by ``decide`` itself when
-        nothing else is being entered there)."""
+        nothing else is being entered there). ``signer``: another person's name and PIN, checked
+        as a sign-in's; nothing is logged of the reopening itself (the settlement that follows is
+        the signed-in person's), and the session is untouched."""
         with self.ws.lock:
-            self.ws.require(AT_THE_TABLE, "enter a round")
+            s, _ = self.ws.require(AT_THE_TABLE, "enter a round")
+            self.ws.people.countersigner(s, signer, AT_THE_TABLE, "enter a round again")
             res = self._round(settlement)
             if res.status != roundlog.DENIED:
                 raise Refused(f"round {settlement} at {res.table} is {res.status}; only a round a denial sent back "
@@ -379,13 +393,15 @@ class Rounds:
         with self.ws.reading():
             return roundlog.slip_book(self.ws.log, table)
 
-    def void_slip(self, number: int, reason: str) -> Changes:
+    def void_slip(self, number: int, reason: str, signer: tuple[str, str] | None = None) -> Changes:
         """A floor supervisor or pit manager voids a slip, saying why; it stays in the book as VOID
-        and its number is never used again (``reissue_slip`` gives the payout a new one)."""
+        and its number is never used again (``reissue_slip`` gives the payout a new one).
+        ``signer``: a counter-signature (``Decisions.decide``)."""
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "void a payout slip")
+            second = self.ws.people.countersigner(s, signer, SUPERVISORS, "void a payout slip")
             try:
-                self.ws.slips.void(number, reason, now, s.name, s.role)
+                self.ws.slips.void(number, reason, now, s.name, s.role, second)
             except SlipError as e:
                 raise Refused(str(e)) from None
             except StoreStopped as e:
@@ -393,11 +409,13 @@ class Rounds:
             slip = slip_store.slip(self.ws.log, number)
             return self.ws.journal.changes() | changes(tables=[slip["table_id"]] if slip and slip["table_id"] else [])
 
-    def reissue_slip(self, number: int, payee: dict | None = None) -> Changes:
+    def reissue_slip(self, number: int, payee: dict | None = None, signer: tuple[str, str] | None = None) -> Changes:
         """A new slip, numbered next, for the payout of a void slip (with W-2G data again where the
-        win needs it). Refused: the slip is not void, or was already issued again."""
+        win needs it). Refused: the slip is not void, or was already issued again. ``signer``: a
+        counter-signature (``Decisions.decide``)."""
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "issue a payout slip")
+            second = self.ws.people.countersigner(s, signer, SUPERVISORS, "issue a payout slip")
             old = slip_store.slip(self.ws.log, number)
             if old is None:
                 raise Refused(f"no slip {number}")
@@ -414,7 +432,8 @@ class Rounds:
                                                                if data.get(k) is not None}})
             except SlipError as e:
                 raise Refused(str(e)) from None
-            return self.ws.write([rec]) | changes(tables=[old["table_id"]] if old["table_id"] else [])
+            return self.ws.write(rows.countersigned([rec], second)) | changes(tables=[old["table_id"]] if old["table_id"]
+                                                                          else [])
 
 
     def denied(self, request: int, settlement: int) -> None:
