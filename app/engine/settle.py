@@ -186,6 +186,13 @@ def additional_win(stake: int, rules: RuleProfile) -> int:
 
 
 # -- settlement ---------------------------------------------------------------------------
+
+def meter_rise(rules, stake: int) -> int:
+    """000(q)(5): what a progressive wager of ``stake`` cents adds to the meter, by the rate of
+    progression of its pay table ($1: progressive-1, $5: progressive-5)."""
+    table = rules.paytables["progressive_1" if stake == 100 else "progressive_5"]
+    return stake * table.extras["rate_of_progression_percent"] // 100
+
 def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) -> Settlement:
     if rnd.profile != rules.name:
         raise RoundError(f"round.profile: the round is for {rnd.profile!r}, not {rules.name!r}")
@@ -214,8 +221,7 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
     for seat in rnd.seats:
         stake = seat.wagers.get("progressive", 0)
         if stake:
-            table = rules.paytables["progressive_1" if stake == 100 else "progressive_5"]
-            rise = stake * table.extras["rate_of_progression_percent"] // 100
+            rise = meter_rise(rules, stake)
             book.move(seat.party, HOUSE, stake, seat.seat, "progressive", "wager into the table inventory",
                       "000(q)(2)")
             book.move(HOUSE, METER, rise, seat.seat, "progressive", "rate of progression", "000(q)(5)")

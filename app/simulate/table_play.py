@@ -35,6 +35,7 @@ from app.engine import position as positions
 from app.engine.deadlines import dice_deadline, table_deck_deadline
 from app.engine.layout import clockwise_from
 from app.engine.rotation import cut_offers
+from app.engine.settle import meter_rise
 from app.rules.resources import profile
 from app.workstation.errors import NotPermitted, Refused, WorkstationError
 
@@ -385,8 +386,9 @@ class Dealer:
         seats = sorted(stakes)
         for seat in seats:
             yield 0.3
-            # 21% of the wager goes to the meter (000(q)(5); progressive-1)
-            self.say("progressive", "increment", seat=seat, cents=stakes[seat] * 21 // 100)
+            # the rate of progression of the wager's pay table goes to the meter (000(q)(5)), as the
+            # settlement counts it: the controller and the log tell one story
+            self.say("progressive", "increment", seat=seat, cents=meter_rise(self.rules, stakes[seat]))
         lit = {"lit": sum(1 << (x - 1) for x in seats)}
         self.say("progressive", "acceptor_lights", **lit)
         yield 0.5

@@ -64,6 +64,10 @@ class Heard:
     counts: dict[str, int] = field(default_factory=dict)      # deck -> the shuffler's last card count
     doors: dict[str, bool] = field(default_factory=dict)      # serial -> its door open, as last reported
     meter: int | None = None
+    # (round, the meter before that round's first increment): the meter at the round's start, which
+    # a settlement raises by each progressive wager's rate (000(q)(5)); the last reading, taken
+    # after the increments, already holds them
+    round_meter: tuple[int, int] | None = None
     alarms: int = 0
     faults: int = 0
     refused: int = 0
@@ -262,6 +266,10 @@ class Pit:
                     heard.counts[a.values["deck"]] = a.values["count"]
                 elif a.what == "door_open":
                     heard.doors[a.serial] = bool(a.values["open"])
+                elif a.what == "increment":
+                    at = states[table].round_at_hand()
+                    if (heard.round_meter is None or heard.round_meter[0] != at) and heard.meter is not None:
+                        heard.round_meter = (at, heard.meter)
                 elif a.what == "rng_number":
                     # 000(k)(3): the number shown while the table waits for its starting position counts it
                     event = mapping.rng_position(a.values["number"], states[table], rules, time, a.serial)

@@ -100,6 +100,24 @@ def disagreements(ws: Workstation, compared: list | None = None) -> list[str]:
         wins = [(x.get("seat"), x.get("wager"), x.get("win")) for x in s["settlement"].get("results", [])]
         if (d["seat"], d["wager"], d["win_cents"]) not in wins:
             out.append(f"slip {d} pays nothing the settlement {d['settlement']} paid")
+    # the meter the controller broadcasts and the meter the settlements count are one meter: it
+    # never falls but at a hit paid or a reset (000(q)(5)-(6))
+    hits: dict[str, list[int]] = {}
+    for r in _rows(ws, "approval_requested"):
+        if r["data"].get("kind") == "progressive_meter_payout":
+            hits.setdefault(r["table_id"], []).append(r["seq"])
+    last: dict[str, tuple[int, int]] = {}
+    fell: dict[str, int] = {}           # the row after which a hit's fall was last allowed
+    for r in ws.log.query("SELECT seq, table_id, cents, source FROM meter_readings ORDER BY seq"):
+        t = r["table_id"]
+        if t in last and r["cents"] < last[t][1] and r["source"] != "reset":
+            hit = [q for q in hits.get(t, []) if fell.get(t, 0) < q < r["seq"]]
+            if hit:
+                fell[t] = r["seq"]
+            else:
+                out.append(f"{t}: the meter fell from {last[t][1]} (row {last[t][0]}) to {r['cents']} (row "
+                           f"{r['seq']}, {r['source']}) with no hit or reset between")
+        last[t] = (r["seq"], r["cents"])
     return out
 
 

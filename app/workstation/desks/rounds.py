@@ -110,7 +110,7 @@ class Rounds:
             if d is None:
                 return None
             offers, note = self._offers(table)
-            info = d.info(offers, note, self.ws.journal.meters.get(table))
+            info = d.info(offers, note, self.meter_at_start(table, d.round))
             deal = self._waiting.get(table)
             if deal is None:
                 return info
@@ -148,6 +148,14 @@ class Rounds:
     def set_surrender(self, table: str, seat: int, surrender: bool = True) -> Changes:
         """The player surrenders (where the profile allows it: 000(l)(4), 004(9))."""
         return self._edit(table, "enter a round", lambda d: d.set_surrender(seat, surrender))
+
+    def meter_at_start(self, table: str, rnd: int) -> int | None:
+        """The progressive meter when round ``rnd`` started: the controller's before the round's
+        first increment, else the meter last logged (no wager has moved it yet); 000(q)(5)."""
+        heard = self.ws.pit.heard.get(table)
+        if heard is not None and heard.round_meter is not None and heard.round_meter[0] == rnd:
+            return heard.round_meter[1]
+        return self.ws.journal.meters.get(table)
 
     def set_round_info(self, table: str, meter: str | None = None, rng_number: int | None = None) -> Changes:
         """The progressive meter when the round starts, typed (default: the meter last logged) and
@@ -291,7 +299,7 @@ class Rounds:
                               "player's bank) to settle it")
             rules = self.ws.pit.rules[table]
             self._check_bank(table, d.banking["mode"], d.banking.get("seat"))
-            obj = d.round_file(self.ws.journal.meters.get(table))
+            obj = d.round_file(self.meter_at_start(table, d.round))
             prof = profile(rules.name)
             try:
                 result = settle(parse_round(obj, rules, self.ws.limits[table]), rules, prof.ranker(), prof.house())
