@@ -103,6 +103,7 @@ class _Reads:
     round: bool = False
     book: int = 0
     seen: set = field(default_factory=set)
+    newest: int | None = None      # the watched table's newest settlement, as last read
 
 
 class Bridge(QObject):
@@ -337,7 +338,15 @@ class Bridge(QObject):
         if wanted.round and wanted.table is not None:
             # a decision changes where a settled round stands; a shuffler's hands, arriving many
             # times a second, change the round being entered only
-            book = first or new_round or bool(changes.approvals)
+            book = first or new_round or bool(changes.approvals) or wanted.table in changes.books
+            if tick and not book:
+                # a round settled by another hand (a dealer's terminal, the demo's dealers): its
+                # Changes went to whoever settled it, so once a second the newest is looked at
+                newest = ws.rounds.settled(wanted.table, limit=1)
+                book = (newest[0].settlement if newest else None) != r.newest
+            if book:
+                newest = ws.rounds.settled(wanted.table, limit=1)
+                r.newest = newest[0].settlement if newest else None
             if book or wanted.table in changes.rounds:
                 round_ = self._read_round(wanted, book)
         needs = ws.people.needs_first_administrator() if first else False

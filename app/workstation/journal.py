@@ -21,6 +21,9 @@ USER_EVENTS = frozenset({"user_added", "role_changed", "pin_changed", "user_lock
 
 Folder = Callable[[list[Logged]], Iterable[str]]   # rows in; the tables whose round panel they changed
 
+# the rows that change a table's settled rounds or its slips (the round panel's Rounds and Slips)
+BOOK_EVENTS = frozenset({"settlement", "round_released", "payout", "slip_issued", "slip_voided", "approval_decided"})
+
 
 class Journal:
     def __init__(self, log: AuditLog, tables: Iterable[str], meters: dict[str, int]):
@@ -51,10 +54,12 @@ class Journal:
         rounds: set[str] = set()
         for fold in self._folders:
             rounds.update(fold(rows))
-        tables, alarms, approvals, users = set(), set(), set(), set()
+        tables, alarms, approvals, users, books = set(), set(), set(), set(), set()
         for r in rows:
             if r.table in self._tables:
                 tables.add(r.table)
+                if r.type in BOOK_EVENTS:
+                    books.add(r.table)
             if r.type == "alarm_raised":
                 alarms.add(r.seq)
             elif r.type == "approval_requested":
@@ -69,4 +74,4 @@ class Journal:
                     users.add(r.data["name"])
             elif r.type in ("alarm_acknowledged", "alarm_cleared"):
                 alarms.add(r.data["alarm"])
-        return changes(tables, alarms, approvals, users, seqs=[r.seq for r in rows], rounds=rounds)
+        return changes(tables, alarms, approvals, users, seqs=[r.seq for r in rows], rounds=rounds, books=books)

@@ -573,3 +573,31 @@ def test_the_tables_header_its_tile_and_the_round_panel_name_the_same_round(rpit
     qtbot.waitUntil(lambda: w.table_page.facts.text().startswith("ROUND 3 "), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: w.floor.tiles["M1"].round.text() == "ROUND 3", timeout=WAIT_MS)
     assert panel.result_view.head.text().startswith("ROUND 2 AT M1")
+
+
+def test_a_round_settled_elsewhere_comes_into_the_panels_rounds_list(rpit, qtbot):
+    """A round settled by another hand (a dealer's terminal, the demo's dealers, another process on
+    the log) comes into the open panel's Rounds tab without a click: the panel said round 3 while
+    the table had settled 5 (issue 27, the supervisor's shift under Xvfb)."""
+    w = rpit.window
+    obj = json.loads((ROOT / "docs" / "rounds" / "casino-house.json").read_text())
+    table = obj["profile"]
+    sign_in(qtbot, w, DEALER)
+    open_round_panel(qtbot, w, table)
+    panel = w.round_panel
+    idle(qtbot, w)
+    before = panel.history.rowCount()
+    done = []
+    failed = []
+
+    def elsewhere(ws):
+        ws.rounds.load(table, obj)
+        return ws.rounds.settle(table)
+    w.bridge.act(elsewhere, on_done=done.append, on_error=failed.append)
+    qtbot.waitUntil(lambda: bool(done or failed), timeout=WAIT_MS)
+    assert not failed, failed
+    qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
+    rpit.clock.advance(seconds=2)        # the window looks again once a second
+    qtbot.waitUntil(lambda: panel.history.rowCount() == before + 1, timeout=WAIT_MS)
+    newest = panel.history.record(0)
+    assert newest.settlement == done[0].result.settlement
