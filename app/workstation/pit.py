@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -96,10 +97,11 @@ Vet = Callable[[str, TableState, "Heard", list, datetime], tuple[list, list[Reco
 
 class Pit:
     def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = SYSTEM,
-                 clock: Callable[[], datetime] = datetime.now, vet: Vet | None = None):
+                 clock: Callable[[], datetime] = datetime.now, vet: Vet | None = None,
+                 monotonic: Callable[[], float] = time.monotonic):
         self.log = log
         self.vet = vet
-        self.clock = clock
+        self.monotonic = monotonic   # the clock of the links' ``received``: for the repeats held
         self.repeats = Repeats()   # a device's repeated alarms and faults, at most two rows a second (repeats.py)
         self.floor = Floor(log)
         self.actor = actor
@@ -143,11 +145,11 @@ class Pit:
         (at close)."""
         return self.commit(self.take(events, flush=flush), before)
 
-    def take(self, events: list[LinkEvent], now: datetime | None = None, flush: bool = False) -> "Batch":
+    def take(self, events: list[LinkEvent], flush: bool = False) -> "Batch":
         """A batch worked out and not yet logged: its rows, the engine deciding what it accepts
         from the log's states, and what the pit heard with it, on copies. A device's repeated
-        alarms and faults are held (app/workstation/repeats.py); those whose time is up at ``now``
-        (the pit's clock), or all of them with ``flush``, end the batch."""
+        alarms and faults are held (app/workstation/repeats.py); those whose time is up, or all of
+        them with ``flush``, end the batch."""
         states = self.states()     # one look at the log for every table; moved below as the engine accepts
         work = {table: h.copy() for table, h in self.heard.items()}
         repeats = self.repeats.copy()
@@ -165,7 +167,7 @@ class Pit:
                     made += self._act(work[table], states, actions, ev.time)
                     kind = str(ev.message.get("type")) if isinstance(ev.message, dict) else "?"
                     for r in made:
-                        records += repeats.offer(kind, r)
+                        records += repeats.offer(kind, r, ev.received)
             elif isinstance(ev, LinkState):
                 table = self.by_serial.get(ev.serial or "")
                 if table is not None:
@@ -195,8 +197,7 @@ class Pit:
                 records.append(rows.device_fault(ev.time, self.actor, table, "link", "link", ev.text, ev.url))
                 if table is not None:
                     work[table].faults += 1
-        if repeats.holding:   # the clock is asked only then (a test's clock moves when asked)
-            records += repeats.flush() if flush else repeats.due(now or self.clock())
+        records += repeats.flush() if flush else repeats.due(self.monotonic())
         return Batch(records, work, repeats)
 
     def commit(self, batch: "Batch", before: Iterable[Record] = ()) -> list[Logged]:

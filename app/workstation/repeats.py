@@ -15,13 +15,14 @@ Only ``alarm_raised`` and ``device_fault`` rows are thinned. A table event, a ha
 approval and a meter reading are the record the procedures need and are never held; a misread
 names the hand that waits for a person (000(j)(1), (n)(8)), so it is never held either.
 
-Pure: records in (their ``time`` is when the device's message arrived), records out.
+Pure: records in, each with when its message arrived (the link's monotonic ``received``, one
+clock for every process of the machine, app/devices/host.py), records out. Not the wall clock:
+the workstation's may be a test's, standing still, or set back.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
 
 from app.devices.coalesce import EVERY_S
 from app.store.log import Record
@@ -35,6 +36,7 @@ Key = tuple[str, str, str, str, str | None]   # row type, device serial, message
 @dataclass
 class _Held:
     record: Record
+    at: float          # when its message arrived (monotonic seconds)
     repeats: int = 0   # rows like it before it, not written
 
 
@@ -52,14 +54,13 @@ class Repeats:
     pump, ``flush`` at close. ``copy`` for a batch that may not be written (``Pit.take``)."""
 
     def __init__(self, every_s: float = EVERY_S):
-        self.every = timedelta(seconds=every_s)
+        self.every_s = every_s
         self._held: dict[Key, _Held] = {}
-        self._last_out: dict[Key, datetime] = {}   # when a row of the key was last written
+        self._last_out: dict[Key, float] = {}   # when the message of the row last written arrived
 
     def copy(self) -> "Repeats":
-        out = Repeats()
-        out.every = self.every
-        out._held = {k: _Held(h.record, h.repeats) for k, h in self._held.items()}
+        out = Repeats(self.every_s)
+        out._held = {k: _Held(h.record, h.at, h.repeats) for k, h in self._held.items()}
         out._last_out = dict(self._last_out)
         return out
 
@@ -67,38 +68,38 @@ class Repeats:
     def holding(self) -> int:
         return len(self._held)
 
-    def offer(self, message: str, record: Record) -> list[Record]:
-        """``record``, made by a device's message of type ``message``: written now, or held."""
+    def offer(self, message: str, record: Record, at: float) -> list[Record]:
+        """``record``, made by a device's message of type ``message`` that arrived ``at``: written
+        now, or held."""
         key = _key(message, record)
         if key is None:
             return [record]
         held = self._held.get(key)
-        if held is None and self._free(key, record.time):
-            self._last_out[key] = record.time
+        if held is None and self._free(key, at):
+            self._last_out[key] = at
             return [record]
         if held is None:
-            self._held[key] = _Held(record)
+            self._held[key] = _Held(record, at)
         else:
-            held.record, held.repeats = record, held.repeats + 1
+            held.record, held.at, held.repeats = record, at, held.repeats + 1
         return []
 
-    def due(self, now: datetime) -> list[Record]:
-        """The held rows whose half second is up at ``now`` (the same clock as the rows' times)."""
+    def due(self, now: float) -> list[Record]:
+        """The held rows whose half second is up at ``now`` (the clock of ``at``)."""
         ready = [k for k in self._held if self._free(k, now)]
         for k in ready:
-            # the half second runs from the row's own time (its message's arrival), not the pump's:
-            # a backlog in the inbox does not make the messages after it look early or late
-            self._last_out[k] = self._held[k].record.time
+            # the half second runs from its message's arrival, not the pump's: a backlog in the
+            # inbox does not make the messages after it look early or late
+            self._last_out[k] = self._held[k].at
         return [self._release(k) for k in ready]
 
     def flush(self) -> list[Record]:
         """Every held row, in the order first held."""
         return [self._release(k) for k in list(self._held)]
 
-    def _free(self, key: Key, now: datetime) -> bool:
+    def _free(self, key: Key, now: float) -> bool:
         last = self._last_out.get(key)
-        # a wall clock set back must not hold rows until it catches up
-        return last is None or now - last >= self.every or now < last
+        return last is None or now - last >= self.every_s
 
     def _release(self, key: Key) -> Record:
         h = self._held.pop(key)

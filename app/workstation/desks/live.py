@@ -46,7 +46,7 @@ class Live:
             now = now or ws.clock()
             events = drain(ws.events, PUMP_LIMIT)
             states = ws.states()
-            batch = ws.pit.take(events, now)
+            batch = ws.pit.take(events)
             # the workstation's own rows, for the floor as it stood, go first in the batch's
             # append: one pump, one append
             extra = ws.book.automatic(now, states, ws.pit.links(), batch.doors(), self.clocks.all(states, now))
