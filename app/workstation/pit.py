@@ -197,7 +197,10 @@ class Pit:
                 records.append(rows.device_fault(ev.time, self.actor, table, "link", "link", ev.text, ev.url))
                 if table is not None:
                     work[table].faults += 1
-        records += repeats.flush() if flush else repeats.due(self.monotonic())
+        # the half second is the arrivals': with a backlog in the inbox, the latest arrival in the
+        # batch, not the clock (which would let one row out a pump); with none known, the clock
+        arrived = [ev.received for ev in events if isinstance(ev, DeviceMessage) and ev.received > 0]
+        records += repeats.flush() if flush else repeats.due(max(arrived) if arrived else self.monotonic())
         return Batch(records, work, repeats)
 
     def commit(self, batch: "Batch", before: Iterable[Record] = ()) -> list[Logged]:

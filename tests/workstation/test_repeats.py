@@ -4,6 +4,8 @@ thinning is pure (the arrival times are the test's); the pit writes through a re
 
 from datetime import datetime, timedelta
 
+import pytest
+
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
 from app.store import rows
@@ -79,7 +81,10 @@ def test_messages_that_arrive_together_are_written_as_the_first_and_one_row_with
     assert held.data["repeats"] == 1 and held.time == at(2)
 
 
-def test_the_pit_writes_a_run_of_repeated_alarms_as_two_rows_a_second_with_the_count(log):
+@pytest.mark.parametrize("backlog_ms", [0, 5_000])
+def test_the_pit_writes_a_run_of_repeated_alarms_as_two_rows_a_second_with_the_count(log, backlog_ms):
+    # with a backlog the pump takes messages that arrived seconds ago: the half second is theirs,
+    # not one row a pump
     now = [s_(0)]
     pit = Pit(log, [TableConfig("T1", "section6", {"PRG-1": "progressive"})], clock=lambda: T0,
               monotonic=lambda: now[0])
@@ -89,8 +94,8 @@ def test_the_pit_writes_a_run_of_repeated_alarms_as_two_rows_a_second_with_the_c
         return DeviceMessage("socket://127.0.0.1:1", "PRG-1", "progressive", m, at(ms), s_(ms))
 
     sent = 0
-    for tick in range(20):                                          # two seconds of pumps, 100 ms apart
-        now[0] = s_(tick * 100 + 99)
+    for tick in range(20):                                          # two seconds of arrivals, a pump each 100 ms
+        now[0] = s_(tick * 100 + 99 + backlog_ms)
         pit.handle([increment(tick * 100 + k, sent + k) for k in range(50)])
         sent += 50
     assert pit.repeats.holding == 1
