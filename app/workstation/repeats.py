@@ -106,6 +106,6 @@ class Repeats:
         if not h.repeats:
             return h.record
         n = h.repeats
-        data = {**h.record.data, "repeats": n,
-                "message": f"{h.record.data.get('message', '')} (and {n} more like it before this one, not logged one by one)"}
+        said = f"(and {n} more like it before this one, not logged one by one)"
+        data = {**h.record.data, "repeats": n, "message": f"{h.record.data.get('message', '')} {said}"}
         return replace(h.record, data=data)

@@ -67,7 +67,7 @@ def test_other_devices_kinds_and_rows_are_never_held_by_another_ones_run():
     fault = rows.device_fault(at(3), "PRG-1", "T1", "progressive", "bad_seat", "an increment for seat 9", "PRG-1")
     assert r.offer("increment", fault, s_(3)) == [fault]                                       # another row type
     reading = rows.meter_reading(at(4), "PRG-1", "device", "T1", 1_000_000, "controller", "PRG-1")
-    assert r.offer("meter", reading, s_(4)) == [reading] and r.offer("meter", reading, s_(4)) == [reading]   # never thinned
+    assert r.offer("meter", reading, s_(4)) == [reading] == r.offer("meter", reading, s_(4))   # never thinned
     misread = rows.device_fault(at(5), "SHF-1", "T1", "shuffler", "misread", "seat 2's hand", "SHF-1")
     assert r.offer("hand_read", misread, s_(5)) == [misread] and r.offer("hand_read", misread, s_(5)) == [misread]
 

@@ -126,7 +126,8 @@ def test_a_flood_of_messages_that_each_raise_an_alarm_logs_two_rows_a_second_wit
     ws.live.last_words()            # what is still held is written, as at close
     alarms = ws.log.query("SELECT json_extract(body, '$.data.kind') AS kind, IFNULL(json_extract(body, "
                           "'$.data.repeats'), 0) AS repeats, json_extract(body, '$.data.message') AS m "
-                          "FROM events WHERE type = 'alarm_raised' AND json_extract(body, '$.data.kind') = 'meter_rate'")
+                          "FROM events WHERE type = 'alarm_raised' AND json_extract(body, '$.data.kind') = "
+                          "'meter_rate'")
     dropped = ws.log.query("SELECT IFNULL(SUM(json_extract(body, '$.data.count')), 0) AS n FROM events "
                            "WHERE type = 'device_fault' AND json_extract(body, '$.data.code') = 'dropped'")[0]["n"]
     delivered = link.session.counters.delivered
