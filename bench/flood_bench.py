@@ -10,13 +10,18 @@ real one (links, inbox, pump, pit, audit log) pumped every 50 ms as the window's
 - ``ignore``: it ignores the window and every acknowledgement (``--ignore-acks``): it is cut off
   and reconnected with a doubling backoff.
 
+``--message`` picks what it floods (tests/support/flooder.py ``MESSAGES``): ``meter`` (the
+default), ``low-increment`` (an increment under the rate of progression: alarm ``meter_rate``
+each, 000(q)(5)) or ``bad-seat`` (an increment for a seat the table has not: fault ``bad_seat``
+each), to measure the rows a flood of valid messages that are not readings makes.
+
 Measured: meter frames the flooder sent, the readings they stand for in the log (rows, and rows
 plus their ``coalesced`` counts), meter rows a second, device faults and alarms, the log file's
 growth, this process's resident memory before and after (and the links' process's, when the links
 run in one: ``--process``), and the pump: how long each took (median, p99, longest).
 
 Run alone: ``.venv/bin/python bench/flood_bench.py [--seconds N] [--ignore-acks] [--process]
-[--json]``; not part of ``make bench`` (it takes the machine's cores for its whole run).
+[--message M] [--json]``; not part of ``make bench`` (it takes the machine's cores for its whole run).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -34,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig  # noqa: E402
 from app.workstation.workstation import Workstation  # noqa: E402
-from tests.support.flooder import Flooder  # noqa: E402
+from tests.support.flooder import MESSAGES, Flooder  # noqa: E402
 
 SERIAL = "PRG-FLOOD"
 
@@ -47,11 +53,11 @@ def rss_mb(pid: int | str = "self") -> float:
         return float("nan")
 
 
-def run(seconds: float, ignore_acks: bool, process: bool) -> dict:
+def run(seconds: float, ignore_acks: bool, process: bool, message: str = "meter") -> dict:
     home = tempfile.mkdtemp(prefix="pitdesk-flood-")
     os.environ["PITDESK_HOME"] = str(Path(home) / "home")
     db = Path(home) / "flood.db"
-    flood = Flooder(SERIAL, ignore_acks=ignore_acks).start()
+    flood = Flooder(SERIAL, ignore_acks=ignore_acks, message=message).start()
     cfg = WorkstationConfig((TableSetup("T1", "section6-even", (DeviceSetup("progressive", SERIAL, flood.url),)),),
                             source="flood bench")
     ws = Workstation(cfg, db, link_process=process).start()
@@ -77,15 +83,23 @@ def run(seconds: float, ignore_acks: bool, process: bool) -> dict:
         child_after = rss_mb(child) if child else None
         rows = ws.log.query("SELECT IFNULL(json_extract(body, '$.data.coalesced'), 0) AS c FROM events "
                             "WHERE type = 'meter_reading'")
-        faults = ws.log.query("SELECT json_extract(body, '$.data.code') AS code FROM events WHERE type = 'device_fault'")
-        alarms = ws.log.query("SELECT json_extract(body, '$.data.kind') AS kind FROM events WHERE type = 'alarm_raised'")
         links = getattr(ws.runner, "links", {})
         counters = links[SERIAL].session.counters if SERIAL in links else None
     finally:
         ws.close()
+    # after the close, which writes the repeats still held (app/workstation/repeats.py)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
+        faults = conn.execute("SELECT json_extract(body, '$.data.code') AS code, IFNULL(json_extract(body, "
+                              "'$.data.repeats'), 0) AS r FROM events WHERE type = 'device_fault'").fetchall()
+        alarms = conn.execute("SELECT json_extract(body, '$.data.kind') AS kind, IFNULL(json_extract(body, "
+                              "'$.data.repeats'), 0) AS r FROM events WHERE type = 'alarm_raised'").fetchall()
+        log_rows = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    conn.close()
     pumps.sort()
     out = {
         "flood": "ignores the window" if ignore_acks else "keeps to the window",
+        "message": message,
         "links": "own process" if process else "this process",
         "seconds": round(elapsed, 1),
         "frames_sent": flood.sent,
@@ -97,6 +111,9 @@ def run(seconds: float, ignore_acks: bool, process: bool) -> dict:
         "device_faults": len(faults),
         "dropped_faults": sum(1 for f in faults if f["code"] == "dropped"),
         "alarms": len(alarms),
+        "alarms_and_faults_said": sum(1 + r["r"] for r in alarms + faults),   # rows plus their repeats
+        "messages_taken": getattr(counters, "delivered", None),   # by the link (its own process: not seen)
+        "log_rows": log_rows,
         "log_growth_kb": round((db.stat().st_size - size_before) / 1024),
         "rss_before_mb": round(before), "rss_after_mb": round(rss_mb()), "rss_peak_mb": round(peak),
         "pumps": len(pumps),
@@ -116,9 +133,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--ignore-acks", action="store_true")
     ap.add_argument("--process", action="store_true", help="the links in a process of their own (the window's way)")
+    ap.add_argument("--message", choices=sorted(MESSAGES), default="meter", help="what the controller floods")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    got = run(a.seconds, a.ignore_acks, a.process)
+    got = run(a.seconds, a.ignore_acks, a.process, a.message)
     if a.json:
         print(json.dumps(got))
     else:

@@ -76,7 +76,7 @@ def run_floor(tables: int, db: Path, seconds: float | None = None, faults: tuple
                 handle.stop()
             stop.set()
             consumer.join(5)
-            pit.handle(drain(events))
+            pit.handle(drain(events), flush=True)   # with the repeated alarms still held
         summary = _summary(pit, links, db, log)
     summary["still_open"] = _still_open(links, served, log)
     out.write(json.dumps(summary) + "\n")

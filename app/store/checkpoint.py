@@ -13,6 +13,10 @@ So an edit made while the workstation was closed to any row written since the la
 to the row the last check ended at, is found before a row is written on top of it. An edit to
 an earlier row, already checked, is left to ``audit verify`` (which walks the whole chain and
 derives the read models); the read models are not derived here (docs/audit.md).
+
+The rows are walked as ``audit verify`` walks them (app/store/walk.py, in this process: SQLite
+vouches for the columns, Python only links and seals); the head is checked by verify.py's own
+``check_heads``, so a finding has the kind and the words ``verify_rows`` gives it.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import chain, heads
-from .verify import Finding, verify_rows
+from .verify import Finding, Report, check_heads, wanted_hashes
+from .walk import walk
 
 __all__ = ["Checked", "Finding", "check", "checkpoint_file", "read", "record"]
 
@@ -117,7 +122,22 @@ def check(conn: sqlite3.Connection, key: bytes, db_id: str, head_file: Path | No
                     **({"pending": h.pending} if h.pending else {})}
             if h.seq < c:       # the committed head is behind the checkpoint: its pending batch is checked
                 head = {"seq": c, "hash": ch, "source": f"in {head_file}", "pending": h.pending}
-    rep = verify_rows(conn.execute(_ROWS + " WHERE seq > ? ORDER BY seq", (c,)), key, head, after=after)
+    rep = _walked(conn, key, head, after)
     if rep.finding is None and cp_path is not None and (rep.last_seq, rep.last_hash) != after:
         record(cp_path, key, db_id, rep.last_seq, rep.last_hash)
     return done(rep.rows, rep.last_seq, rep.finding)
+
+
+def _walked(conn: sqlite3.Connection, key: bytes, head: dict | None, after: tuple[int, str]) -> Report:
+    """The rows after ``after`` walked fast, then the head: ``verify_rows``'s report for them. The
+    head is read before the last row is, so the walk reaches every row the head can name."""
+    heads_ = [head] if head is not None else []
+    wanted = wanted_hashes(heads_)
+    upto = conn.execute("SELECT IFNULL(MAX(seq), 0) FROM events").fetchone()[0]
+    part = walk(conn, key, after, upto, wanted)
+    rep = Report(rows=part.rows, finding=part.finding)
+    rep.last_seq, rep.last_hash = part.last
+    if part.finding is None:
+        seen = {after[1]: after[0]} if after[0] and after[1] in wanted else {}
+        check_heads(rep, {**seen, **part.seen}, heads_)
+    return rep

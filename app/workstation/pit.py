@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -29,6 +30,8 @@ from app.store import rows
 from app.store.approvals import ApprovalError
 from app.store.floor import Floor
 from app.store.log import AuditLog, Logged, Record
+
+from .repeats import Repeats
 
 
 def drain(events: "queue.Queue[LinkEvent]", limit: int | None = None) -> list[LinkEvent]:
@@ -84,6 +87,7 @@ class Batch:
     """A batch of link events mapped and applied on copies, waiting for ``Pit.commit``."""
     records: list[Record]
     heard: dict[str, Heard]
+    repeats: Repeats | None = None   # the devices' repeated alarms and faults held, as the batch leaves them
 
     def doors(self) -> dict[str, bool]:
         """serial -> its door open, as the batch leaves it."""
@@ -97,9 +101,12 @@ Vet = Callable[[str, TableState, "Heard", list, datetime], tuple[list, list[Reco
 
 class Pit:
     def __init__(self, log: AuditLog, tables: list[TableConfig], actor: str = SYSTEM,
-                 clock: Callable[[], datetime] = datetime.now, vet: Vet | None = None):
+                 clock: Callable[[], datetime] = datetime.now, vet: Vet | None = None,
+                 monotonic: Callable[[], float] = time.monotonic):
         self.log = log
         self.vet = vet
+        self.monotonic = monotonic   # the clock of the links' ``received``: for the repeats held
+        self.repeats = Repeats()   # a device's repeated alarms and faults, at most two rows a second (repeats.py)
         self.floor = Floor(log)
         self.actor = actor
         self.heard: dict[str, Heard] = {}
@@ -135,17 +142,21 @@ class Pit:
         return {serial: state for h in self.heard.values() for serial, state in h.links.items()}
 
     # -- the consumer ----------------------------------------------------------------------
-    def handle(self, events: list[LinkEvent], before: Iterable[Record] = ()) -> list[Logged]:
+    def handle(self, events: list[LinkEvent], before: Iterable[Record] = (), flush: bool = False) -> list[Logged]:
         """Map, apply and log a batch of link events; the rows logged. ``before`` are rows of the
         caller's (the workstation's own alarms) written first in the same append, so that a
-        batch is one transaction."""
-        return self.commit(self.take(events), before)
+        batch is one transaction. ``flush``: every repeated alarm or fault held is written too
+        (at close)."""
+        return self.commit(self.take(events, flush=flush), before)
 
-    def take(self, events: list[LinkEvent]) -> "Batch":
+    def take(self, events: list[LinkEvent], flush: bool = False) -> "Batch":
         """A batch worked out and not yet logged: its rows, the engine deciding what it accepts
-        from the log's states, and what the pit heard with it, on copies."""
+        from the log's states, and what the pit heard with it, on copies. A device's repeated
+        alarms and faults are held (app/workstation/repeats.py); those whose time is up, or all of
+        them with ``flush``, end the batch."""
         states = self.states()     # one look at the log for every table; moved below as the engine accepts
         work = {table: h.copy() for table, h in self.heard.items()}
+        repeats = self.repeats.copy()
         records: list[Record] = []
         for ev in events:
             if isinstance(ev, (DeviceMessage, LinkState)) and ev.serial:
@@ -154,10 +165,13 @@ class Pit:
                 table = self._table_of(ev.serial, ev.url, ev.time, records)
                 if table is not None:
                     actions = self.feeds[table].on_message(ev.message, ev.time, ev.serial)
+                    made: list[Record] = []
                     if self.vet is not None and actions:
-                        actions, own = self.vet(table, states[table], work[table], actions, ev.time)
-                        records += own
-                    records += self._act(work[table], states, actions, ev.time)
+                        actions, made = self.vet(table, states[table], work[table], actions, ev.time)
+                    made += self._act(work[table], states, actions, ev.time)
+                    kind = str(ev.message.get("type")) if isinstance(ev.message, dict) else "?"
+                    for r in made:
+                        records += repeats.offer(kind, r, ev.received)
             elif isinstance(ev, LinkState):
                 table = self.by_serial.get(ev.serial or "")
                 if table is not None:
@@ -187,7 +201,11 @@ class Pit:
                 records.append(rows.device_fault(ev.time, self.actor, table, "link", "link", ev.text, ev.url))
                 if table is not None:
                     work[table].faults += 1
-        return Batch(records, work)
+        # the half second is the arrivals': with a backlog in the inbox, the latest arrival in the
+        # batch, not the clock (which would let one row out a pump); with none known, the clock
+        arrived = [ev.received for ev in events if isinstance(ev, DeviceMessage) and ev.received > 0]
+        records += repeats.flush() if flush else repeats.due(max(arrived) if arrived else self.monotonic())
+        return Batch(records, work, repeats)
 
     def commit(self, batch: "Batch", before: Iterable[Record] = ()) -> list[Logged]:
         """Log ``batch`` after ``before`` in one append; the rows logged. The log first, then what
@@ -197,6 +215,8 @@ class Pit:
         records = [*before, *batch.records]
         logged = self.log.write(records) if records else []
         self.heard = batch.heard
+        if batch.repeats is not None:
+            self.repeats = batch.repeats
         return logged
 
     def run(self, events: "queue.Queue[LinkEvent]", stop: threading.Event, batch_s: float = 0.05,
@@ -206,6 +226,10 @@ class Pit:
             try:
                 batch = [events.get(timeout=batch_s)]
             except queue.Empty:
+                if self.repeats.holding:   # a device's repeats held: written when their time is up
+                    logged = self.handle([])
+                    if on_batch is not None and logged:
+                        on_batch(logged)
                 continue
             while True:
                 try:

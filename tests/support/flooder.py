@@ -2,6 +2,11 @@
 as a loopback socket takes them (issue 26, finding 4). Shared by the device and workstation
 tests and bench/flood_bench.py.
 
+``message`` picks what it floods (``MESSAGES``): ``meter`` (a broadcast, coalesced at the link),
+``increment`` (21 cents for seat 1: never coalesced, a reading with no row), ``low-increment``
+(5 cents: each makes alarm ``meter_rate``, 000(q)(5)) or ``bad-seat`` (seat 9, which no table
+has: each makes fault ``bad_seat``).
+
 ``Flooder(ignore_acks=True)`` ignores the window and every acknowledgement: it writes frames in a
 tight loop, numbering on, and reads what the workstation says only to throw it away (so the
 socket never fills up and the flood is about the window, not TCP). ``ignore_acks=False`` keeps to
@@ -22,6 +27,12 @@ from app.devices.frame import Decoder, encode
 from app.devices.messages import decode_message, encode_message
 
 WINDOW = 8
+MESSAGES = {   # name -> (message type, its fields); the meter's cents are the flooder's running figure
+    "meter": ("meter", {}),
+    "increment": ("increment", {"seat": 1, "cents": 21}),
+    "low-increment": ("increment", {"seat": 1, "cents": 5}),
+    "bad-seat": ("increment", {"seat": 9, "cents": 21}),
+}
 CHUNK = 64   # frames written in one sendall when ignoring the window
 
 
@@ -29,7 +40,9 @@ class Flooder:
     def __init__(self, serial: str = "PRG-FLOOD", *, ignore_acks: bool = True, start_cents: int = 1_000_000,
                  message: str = "meter"):
         self.serial = serial
-        self.message = message        # "meter" (a broadcast, coalesced) or "increment" (never coalesced)
+        if message not in MESSAGES:
+            raise ValueError(f"message {message!r}: one of {', '.join(MESSAGES)}")
+        self.message = message        # a name of MESSAGES
         self.ignore_acks = ignore_acks
         self.cents = start_cents
         self.seq = 0
@@ -141,10 +154,8 @@ class Flooder:
     def _meter(self) -> bytes:
         self.cents += 1
         self.sent += 1
-        if self.message == "increment":
-            frame = encode(encode_message("increment", self.seq, seat=1, cents=21))
-        else:
-            frame = encode(encode_message("meter", self.seq, cents=self.cents))
+        kind, fields = MESSAGES[self.message]
+        frame = encode(encode_message(kind, self.seq, **(fields or {"cents": self.cents})))
         self.seq = (self.seq + 1) % 256
         return frame
 

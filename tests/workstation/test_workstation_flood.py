@@ -2,7 +2,8 @@
 "Bounded input"), over a real loopback socket, through the real link, inbox, pump, pit and audit
 log: a 10-second flood of valid meter frames logs at most two readings a second with the count
 said and leaves the process's memory bounded; a controller that ignores the window is cut off,
-reported and reconnected with a longer backoff each time; a full inbox drops and says so. With the
+reported and reconnected with a longer backoff each time; a flood of messages that each raise an
+alarm logs two alarms a second with the count said; a full inbox drops and says so. With the
 links in their own process (the floor's way, app/devices/host.py), the inbox and the child's own
 queue each hold their limit and say what they dropped.
 
@@ -104,6 +105,42 @@ def test_a_ten_second_flood_logs_at_most_two_readings_a_second_with_the_count_an
     assert rows[-1]["cents"] == flood.cents or delivered < flood.sent   # the latest kept
     assert grew < 150, f"the process grew by {grew:.0f} MB during the flood"
     assert not faults(ws, "dropped")
+
+
+
+def test_a_flood_of_messages_that_each_raise_an_alarm_logs_two_rows_a_second_with_the_count(floor):
+    # increments under the rate of progression (000(q)(5)) each make alarm meter_rate: not readings,
+    # so the link does not coalesce them; the pit writes the alarm of one kind from one device at
+    # most once a half second, the latest kept and how many it stands for said
+    flood = Flooder(SERIAL, ignore_acks=False, message="low-increment").start()
+    ws = floor(flood)
+    link = ws.runner.links[SERIAL]
+    until(ws, lambda: link.session.counters.delivered > 0, "the flood begins")
+    start = time.monotonic()
+    while time.monotonic() - start < 3.0:
+        ws.live.pump()
+        time.sleep(0.05)
+    flood.stop()
+    until(ws, lambda: ws.pit.links().get(SERIAL) == "offline", "the flooder's link offline")
+    elapsed = time.monotonic() - start
+    ws.live.last_words()            # what is still held is written, as at close
+    alarms = ws.log.query("SELECT json_extract(body, '$.data.kind') AS kind, IFNULL(json_extract(body, "
+                          "'$.data.repeats'), 0) AS repeats, json_extract(body, '$.data.message') AS m "
+                          "FROM events WHERE type = 'alarm_raised' AND json_extract(body, '$.data.kind') = "
+                          "'meter_rate'")
+    dropped = ws.log.query("SELECT IFNULL(SUM(json_extract(body, '$.data.count')), 0) AS n FROM events "
+                           "WHERE type = 'device_fault' AND json_extract(body, '$.data.code') = 'dropped'")[0]["n"]
+    delivered = link.session.counters.delivered
+    assert delivered > 1_000, "not a flood"
+    assert link.session.counters.cut_off == 0
+    assert len(alarms) <= 2 * (elapsed + 2) + 2
+    # every increment the link took made one alarm: in the log as a row, in a row's count, or
+    # said dropped by a full queue
+    assert sum(1 + a["repeats"] for a in alarms) + dropped == delivered
+    counted = [a for a in alarms if a["repeats"]]
+    assert counted and max(a["repeats"] for a in counted) > 10
+    assert all(a["m"].endswith(f"(and {a['repeats']} more like it before this one, not logged one by one)")
+               for a in counted)
 
 
 def test_a_controller_that_ignores_the_window_is_cut_off_reported_and_backs_off_longer(floor):

@@ -53,7 +53,7 @@ class Live:
             extra += ws.acceptors.rows(now, {t: s for t, (s, _) in states.items()}, self._controllers())
             extra += ws.rounds.notes()
             try:
-                if events or extra:
+                if events or extra or batch.records:   # records: repeated alarms released
                     ws.pit.commit(batch, before=extra)
             except StoreStopped as e:
                 ws.book.forget_pending()   # nothing more is written; the log says why
@@ -66,11 +66,12 @@ class Live:
             ws.lock.release()
 
     def last_words(self) -> None:
-        """At close: what the links said last, logged (closed by us is not an outage)."""
+        """At close: what the links said last, logged (closed by us is not an outage), with the
+        devices' repeated alarms and faults still held."""
         batch = drain(self.ws.events)
-        if batch and not self.ws.log.stopped:
+        if (batch or self.ws.pit.repeats.holding) and not self.ws.log.stopped:
             try:
-                self.ws.pit.handle(batch)
+                self.ws.pit.handle(batch, flush=True)
             except StoreStopped:
                 pass
 
