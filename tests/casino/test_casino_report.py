@@ -1,6 +1,6 @@
-"""The floor-wide shift report from the casino's server (issue 28): ``pitdesk report shift --pg``
-gives every pit's report as the pit's own ``--json`` gives it, and the floor's sum equal to the sum
-of the pits', to the cent."""
+"""The floor-wide shift report and hold from the casino's server (issue 28): ``pitdesk report shift
+--pg`` and ``pitdesk hold --pg`` give every pit's as the pit's own ``--json`` gives it, and the
+floor's sum equal to the sum of the pits', to the cent."""
 
 from __future__ import annotations
 
@@ -39,12 +39,27 @@ def _sum(pits: list[dict], path: tuple[str, ...]) -> int:
 
 
 def test_the_floor_report_is_each_pits_own_and_their_sum_to_the_cent(casino, pits, tmp_path):
-    local = {}
+    local, holds = {}, {}
     for d in pits:
         rc, own, err = pitdesk("report", "shift", "--db", str(d / "log.db"), *SHIFT, home=d / "home")
         assert rc == 0, err
         local[own["db_id"]] = own
+        rc, holds[own["db_id"]], err = pitdesk("hold", "--db", str(d / "log.db"), "--from", "2026-11-21 16:00",
+                                               "--json", home=d / "home")
+        assert rc == 0, err
         assert pitdesk("ship", "--db", str(d / "log.db"), "--to", casino.ship)[0] == 0
+
+    # the hold: each pit's own, and the floor's sum of them
+    rc, floor, err = pitdesk("hold", "--pg", casino.floor, "--from", "2026-11-21 16:00", "--json")
+    assert rc == 0, err
+    assert {p["db_id"]: {k: v for k, v in p.items() if k not in ("db", "db_id")} for p in floor["pits"]} == \
+           {ws: {k: v for k, v in h.items() if k != "db"} for ws, h in holds.items()}
+    mine = [h["pit"] for h in holds.values()]
+    assert floor["floor"]["rounds"] == sum(h["rounds"] for h in holds.values())
+    assert floor["floor"]["total"]["wagered"] == _sum(mine, ("total", "wagered")) > 0
+    assert floor["floor"]["total"]["house_net"] == _sum(mine, ("total", "house_net"))
+    for w, line in floor["floor"]["wagers"].items():
+        assert line["house_net"] == _sum(mine, ("wagers", w, "house_net")), w
 
     rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT)
     assert rc == 0, err
@@ -78,3 +93,7 @@ def test_the_floor_report_bad_input_exit_2(casino, tmp_path):
         rc, out, err = pitdesk("report", "shift", "--pg", casino.floor, *args)
         assert rc == 2 and words in err, (args, rc, err)
         assert len(err.strip().splitlines()) == 1
+    for args, words in (((), "--pg gives the floor's hold as --json"),
+                        (("--json", "--from", "2026-11-22", "--to", "2026-11-21"), "--from must be before --to")):
+        rc, out, err = pitdesk("hold", "--pg", casino.floor, *args)
+        assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (args, rc, err)
