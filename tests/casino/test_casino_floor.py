@@ -8,6 +8,7 @@ import json
 
 from app.store import chain
 from tests.support.casino import Pit, pitdesk
+from tests.support.pg import OWNER
 
 
 def _lines(casino, *keys: str) -> tuple[int, dict[str, str], str]:
@@ -95,3 +96,12 @@ def test_floor_verify_bad_input_exit_2(casino, tmp_path):
         rc, out, err = pitdesk("floor", "verify", *args)
         assert rc == 2 and words in err, (args, rc, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_floor_migrate_applies_once_and_refuses_a_database_not_in_utf8(casino, pg_server):
+    rc, out, err = pitdesk("floor", "migrate", "--pg", casino.owner)
+    assert rc == 0 and out["applied"] == [] and out["version"] == 1, err
+    pg_server.sql(f"CREATE DATABASE latin OWNER {OWNER} ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' "
+                  "LC_CTYPE 'C'")
+    rc, out, err = pitdesk("floor", "migrate", "--pg", pg_server.url(OWNER, "latin"))
+    assert rc == 2 and "is in LATIN1; pitdesk needs UTF8" in err and len(err.strip().splitlines()) == 1

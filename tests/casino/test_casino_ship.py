@@ -39,7 +39,7 @@ def test_ship_copies_the_new_rows_once_with_their_hashes_and_seals(casino, tmp_p
 
 
 def test_three_workstations_shipped_at_once_each_by_two_racing_shippers(casino, tmp_path):
-    pits = [Pit(tmp_path / f"pit{n}", 600 + 70 * n, marker=f"pit {n}") for n in range(3)]
+    pits = [Pit(tmp_path / f"pit{n}", 600 + 70 * n, marker=f"pit {n}, Zoë’s") for n in range(3)]
     results: list[shipping.Shipped] = []
     errors: list[BaseException] = []
 

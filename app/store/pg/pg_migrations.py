@@ -247,6 +247,11 @@ def migrate(url: str) -> dict:
     applied = []
     with connect(url) as conn:
         try:
+            encoding = conn.execute("SHOW server_encoding").fetchone()[0]
+            if encoding.upper() not in ("UTF8", "UTF-8"):
+                # a body is hashed as UTF-8 text (app/store/chain.py): the server must hold it as such
+                raise MigrationError(f"the database at {where(parts)} is in {encoding}; pitdesk needs UTF8 "
+                                     "(CREATE DATABASE ... ENCODING 'UTF8')")
             with conn.transaction():
                 conn.execute("CREATE SCHEMA IF NOT EXISTS pitdesk")
                 conn.execute("CREATE TABLE IF NOT EXISTS pitdesk.migrations (version int PRIMARY KEY, "

@@ -119,7 +119,7 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
                           f"{'ends at row ' + str(last) if last else 'has no row ' + str(before[0])}: it lost rows "
                           f"(pitdesk audit verify --db {db})")
     new = [r for r in rows if r[0] > before[0]]
-    if not new and not again:
+    if not rows or (not new and not again):
         return False
     with conn.cursor() as cur, cur.copy(_COPY) as copy:
         copy.set_types(_TYPES)
