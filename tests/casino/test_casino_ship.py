@@ -135,3 +135,18 @@ def test_bad_input_and_an_unreachable_server_are_named_exit_2(casino, pg_server,
         assert rc == 2 and words in err, (args, rc, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert held(casino.floor, pit.id) == []
+
+
+def test_another_pits_login_cannot_append_to_a_workstations_chain(casino, pg_server, tmp_path):
+    """A shipping login may compute hashes, not another workstation's seals; it may not ship
+    another workstation's log at all: one login a workstation, the first that shipped it."""
+    pit = Pit(tmp_path, 40)
+    assert pitdesk("ship", "--db", str(pit.db), "--to", casino.ship)[0] == 0
+    pit.add(5)
+    pg_server.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'pit_other') THEN "
+                  "CREATE ROLE pit_other LOGIN IN ROLE pitdesk_ship; END IF; END $$")
+    rc, out, err = pitdesk("ship", "--db", str(pit.db), "--to", pg_server.url("pit_other", casino.name))
+    assert rc == 1 and out["shipped"] == 0
+    assert f"workstation {pit.id} is shipped by the login {SHIPPER}, not pit_other" in err
+    assert held(casino.floor, pit.id) == pit.rows()[:40]
+    assert refusals(casino.floor, pit.id)[-1][3] == "pit_other"

@@ -8,7 +8,9 @@ runs as the schema's owner): its seq follows the last row held of its workstatio
 ``digest``), its body is a JSON object whose fields are its columns. A row already held and
 sent again is kept once; a row that differs from the one held, or that does not follow, is not
 stored: the refusal is recorded (``refusals``) and nothing more of that workstation is taken in
-that transaction. The head moves once a statement (``events_arrived``).
+that transaction. A workstation is shipped by the login that shipped it first (``shipper``; the
+owner may change it): another pit's login cannot append to its chain. The head moves once a
+statement (``events_arrived``).
 
 Who may do what is the grants' business, not the program's: ``pitdesk_ship`` may INSERT events
 and read the heads and the refusals, and nothing else (no UPDATE, no DELETE, no reading
@@ -40,6 +42,7 @@ CREATE TABLE pitdesk.workstations (
     workstation text PRIMARY KEY,                  -- the workstation's log id (its SQLite meta db_id)
     head_seq bigint NOT NULL DEFAULT 0,            -- the last row held, and its hash
     head_hash text NOT NULL DEFAULT '{GENESIS}',
+    shipper text NOT NULL DEFAULT session_user,   -- the login that shipped it first, the only one that may
     first_shipped timestamptz NOT NULL DEFAULT now(),
     last_shipped timestamptz,
     shipped_by text
@@ -110,7 +113,7 @@ CREATE FUNCTION pitdesk.event_arrives() RETURNS trigger LANGUAGE plpgsql SECURIT
 SET search_path = pitdesk, pg_temp AS $$
 DECLARE
     c text[] := string_to_array(current_setting('pitdesk.arrived', true), ' ');
-    h_seq bigint; h_hash text; p_seq bigint; p_hash text; same boolean; b jsonb; col text; why text;
+    h_seq bigint; h_hash text; p_seq bigint; p_hash text; same boolean; b jsonb; col text; why text; owner text;
 BEGIN
     IF c[1] = NEW.workstation AND c[2] = 'refused' THEN
         RETURN NULL;  -- refused once in this transaction: nothing more of it
@@ -120,10 +123,13 @@ BEGIN
     ELSE
         INSERT INTO workstations (workstation) VALUES (NEW.workstation) ON CONFLICT DO NOTHING;
         -- the head row locked: two shippers of one workstation take turns
-        SELECT w.head_seq, w.head_hash INTO h_seq, h_hash FROM workstations w
+        SELECT w.head_seq, w.head_hash, w.shipper INTO h_seq, h_hash, owner FROM workstations w
          WHERE w.workstation = NEW.workstation FOR UPDATE;
         p_seq := h_seq; p_hash := h_hash;
-        IF NEW.seq <= h_seq THEN
+        IF owner <> session_user THEN
+            -- one login a workstation: another pit's login cannot append to its chain
+            why := format('workstation %s is shipped by the login %s, not %s', NEW.workstation, owner, session_user);
+        ELSIF NEW.seq <= h_seq THEN
             -- the whole row, not only its hash: an edited column or seal is a rewrite too
             SELECT (e.time, e.table_id, e.type, e.actor, e.role, e.body, e.prev_hash, e.hash, e.hmac)
                    IS NOT DISTINCT FROM (NEW.time, NEW.table_id, NEW.type, NEW.actor, NEW.role, NEW.body,
