@@ -6,6 +6,7 @@ password (``where``)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -15,6 +16,11 @@ from psycopg.conninfo import conninfo_to_dict
 SCHEMES = ("postgresql://", "postgres://")
 CONNECT_TIMEOUT = 10  # seconds, unless the URL says otherwise: an unreachable server is named, not waited on
 SCHEMA = "pitdesk"
+
+# psycopg logs, besides raising it, a COPY cut off by a server that went away ("error ignored
+# terminating <psycopg.Copy>"); the error raised is named in one line (``speaking``, app/cli), so
+# its log line is not printed as well
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 
 class BadUrl(ValueError):
