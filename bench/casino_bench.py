@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -87,6 +88,7 @@ def main() -> int:
         size = server.sql("SELECT pg_size_pretty(pg_total_relation_size('pitdesk.events'))", name).strip()
     finally:
         server.remove()
+        shutil.rmtree(folder, ignore_errors=True)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}, PostgreSQL {bins.parent.name}; local log made in {made:.1f} s; "
           f"pitdesk.events {size}")
