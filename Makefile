@@ -7,7 +7,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup run test test-slow test-print bench dist test-dist clean
 
+# The casino tests' PostgreSQL server (tests/support/pg.py) is installed when missing, as root on
+# Debian (installer/postgres.sh; elsewhere it says what to install).
 setup: $(STAMP)
+	@installer/postgres.sh
 
 # Re-install only when pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml

@@ -20,7 +20,11 @@ def add_parser(sub) -> None:
                                    "and for the pit, from the settled rounds as logged, beside the theoretical hold "
                                    "the engine computes for the table's profile and pay tables (exact, or for the "
                                    "base game an estimate with its 95%% interval). Reads the database only.")
-    h.add_argument("--db", help="the audit database (default: the user data directory)")
+    src = h.add_mutually_exclusive_group()
+    src.add_argument("--db", help="the audit database (default: the user data directory)")
+    src.add_argument("--pg", metavar="postgresql://USER@HOST/DB",
+                     help="the floor: every workstation's hold from the casino's server, and their sum (--json; "
+                          "docs/casino.md)")
     h.add_argument("--from", dest="start", metavar="DATETIME",
                    help="from this time on (local, 'YYYY-MM-DD HH:MM' or 'YYYY-MM-DD'; default: the log's start)")
     h.add_argument("--to", dest="end", metavar="DATETIME", help="up to, not including, this time (default: now and on)")
@@ -57,6 +61,8 @@ def run(args) -> int:
     from app.workstation.theoretical import TheoryUnavailable
     start = parse_time(args.start, "--from") if args.start else None
     end = parse_time(args.end, "--to") if args.end else None
+    if args.pg is not None:
+        return _floor(args, start, end)
     db = _db(args)
     try:
         check_period(start, end)
@@ -71,6 +77,26 @@ def run(args) -> int:
         print(json.dumps({"db": str(db), **data}, indent=2))
     else:
         print(text(data))
+    return 0
+
+
+def _floor(args, start: datetime | None, end: datetime | None) -> int:
+    """``--pg``: every workstation's hold from the casino's server, and the floor's sum."""
+    from app.store.pg import server
+    from app.workstation.floor_report import floor_hold_json, read_floor_hold
+    from app.workstation.hold import HoldError, check_period
+    from app.workstation.theoretical import TheoryUnavailable
+    if not args.json:
+        raise InputError("--pg gives the floor's hold as --json (the floor's readable table is not made yet)")
+    try:
+        check_period(start, end)
+        holds = read_floor_hold(args.pg, start, end, args.table)
+    except server.BadUrl as e:
+        raise InputError(str(e)) from None
+    except (HoldError, TheoryUnavailable, server.Unreachable, server.NoSchema, server.Refused) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(floor_hold_json(holds, start, end, args.table), indent=2))
     return 0
 
 

@@ -3,6 +3,7 @@
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --out FILE.pdf
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --print PRINTER
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --json
+    pitdesk report shift --pg URL --date YYYY-MM-DD --shift NAME --json    (the floor: docs/casino.md)
 
 A report written or printed is logged in the audit database with its own number (and says COPY
 when its shift was printed before); ``--json`` only reads. It is logged as printed (``report_printed``)
@@ -40,7 +41,11 @@ def add_parser(sub) -> None:
                                     "times, irregularities, alarms, approvals, actual against theoretical hold, "
                                     "and the audit chain's head at the shift's end. A PDF or a print is logged with "
                                     "the report's own number; --json only reads.")
-    s.add_argument("--db", help="the audit database (default: the user data directory)")
+    src = s.add_mutually_exclusive_group()
+    src.add_argument("--db", help="the audit database (default: the user data directory)")
+    src.add_argument("--pg", metavar="postgresql://USER@HOST/DB",
+                     help="the floor: every workstation's report from the casino's server, and their sum (--json; "
+                          "docs/casino.md)")
     s.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="the day the shift starts on")
     s.add_argument("--shift", required=True, metavar="NAME", help="the shift's name (default shifts: grave, day, "
                                                                   "swing; a configuration's [[shifts]] otherwise)")
@@ -94,7 +99,9 @@ def run(args) -> int:
     day = _day(args.date)
     if args.out is not None:
         _out_path(args.out)
-    db = _db(args)
+    if args.pg is not None and not args.json:
+        raise InputError("--pg makes the floor's report as --json (the floor's PDF and print are not made yet)")
+    db = None if args.pg is not None else _db(args)
     plan, tables = DEFAULT, None
     try:
         if args.config:
@@ -105,6 +112,8 @@ def run(args) -> int:
             except ConfigError as e:
                 raise InputError(str(e)) from None
             plan, tables = cfg.shifts, [t.id for t in cfg.tables]
+        if db is None:
+            return _floor(args, day, plan)
         if not db.exists():
             raise FileNotFoundError(missing(db))
         plan.shift_named(args.shift, day)          # an unknown shift before the database is read
@@ -123,6 +132,22 @@ def run(args) -> int:
                   f"{', '.join(names) or 'none'})", file=sys.stderr)
             return EXIT_BAD_INPUT
     return _issue(args, db, report)
+
+
+def _floor(args, day: date, plan) -> int:
+    """``--pg``: every workstation's report from the casino's server and the floor's sum."""
+    from app.store.pg import server
+    from app.workstation.floor_report import floor_json, read_floor_report
+    plan.shift_named(args.shift, day)          # an unknown shift before the server is asked
+    try:
+        reports, quiet = read_floor_report(args.pg, day, args.shift, plan)
+    except server.BadUrl as e:
+        raise InputError(str(e)) from None
+    except (server.Unreachable, server.NoSchema, server.Refused) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps(floor_json(reports, quiet), indent=2))
+    return 0
 
 
 class Terminated(BaseException):

@@ -252,15 +252,26 @@ def hold(conn, start: datetime | None = None, end: datetime | None = None, table
                                 datetime.fromisoformat(r["last"]) if r["last"] else None))
     if table is not None and not tables:
         tables.append(TableHold(table, (), 0, 0, [], None, None))   # asked for, and quiet all period
+    return HoldReport(start, end, table, tables, summed([t.lines for t in tables]))
+
+
+def summed(line_lists: list[list[HoldLine]]) -> list[HoldLine]:
+    """The lines of several tables (or pits) added up per wager type, in the hold's order: the
+    pit's of its tables, the floor's of its pits (app/workstation/floor_report.py)."""
     pit: dict[str, HoldLine] = {}
-    for t in tables:
-        for ln in t.lines:
+    for lines in line_lists:
+        for ln in lines:
             p = pit.setdefault(ln.wager, HoldLine(ln.wager, expected=None))
             p.add(ln)
     for w, p in pit.items():
         if w in NOT_PRICED:
             p.expected, p.unpriced = None, 0
-    return HoldReport(start, end, table, tables, sorted(pit.values(), key=lambda ln: _order(ln.wager)))
+    return sorted(pit.values(), key=lambda ln: _order(ln.wager))
+
+
+def total_of(lines: list[HoldLine]) -> Total:
+    """The totals of a set of lines (a table's, the pit's, the floor's)."""
+    return _total(lines)
 
 
 def _order(wager: str) -> tuple[int, str]:

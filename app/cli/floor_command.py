@@ -1,0 +1,82 @@
+"""``pitdesk floor migrate|verify --pg URL``: the casino's server (app/store/pg, docs/casino.md).
+
+``floor migrate`` applies the casino's schema, its roles and their grants, as the database's
+owner. ``floor verify`` checks every workstation's chain as the server holds it, the seals too
+where a key is given (``--key WS_ID=FILE``, repeated), and prints one line per workstation (or
+JSON with ``--json``): exit 0 if every chain is good, 1 naming the first bad row of each that is
+not, 2 for bad input or a server that cannot be reached."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_BAD_INPUT, InputError
+
+EXIT_NOT_VERIFIED = 1
+
+
+def add_parser(sub) -> None:
+    f = sub.add_parser("floor", help="the casino's PostgreSQL: its schema, and every workstation's chain verified")
+    fsub = f.add_subparsers(dest="floor_command", metavar="ACTION", required=True)
+    m = fsub.add_parser("migrate", help="apply the casino's schema, roles and grants (as the database's owner)",
+                        description="Create or bring up to date the pitdesk schema on the casino's server: the events "
+                                    "of every workstation, their heads, the refusals, the checks the server makes of "
+                                    "every row that arrives, and the roles pitdesk_ship (may only insert) and "
+                                    "pitdesk_floor (reads). Run as the database's owner (docs/casino.md).")
+    m.add_argument("--pg", required=True, metavar="postgresql://USER@HOST/DB", help="the casino's server, as its owner")
+    v = fsub.add_parser("verify", help="check every workstation's chain the server holds; one line each",
+                        description="Check every workstation's chain as the casino's server holds it: the sequence, "
+                                    "the links, every hash and the columns (in the server), the seals with the keys "
+                                    "given, and the head the server recorded. One line per workstation. Exit 0 if all "
+                                    "are good, 1 naming the first bad row of each that is not.")
+    v.add_argument("--pg", required=True, metavar="postgresql://USER@HOST/DB", help="the casino's server")
+    v.add_argument("--key", action="append", default=[], metavar="WS_ID=FILE",
+                   help="a workstation's install key (a copy of its install.key) to check its seals; repeated for "
+                        "each workstation (without it, that workstation's seals are not checked)")
+    v.add_argument("--json", action="store_true", help="print JSON instead of one line per workstation")
+
+
+def _keys(given: list[str]) -> dict[str, bytes]:
+    from app.store import paths
+    keys: dict[str, bytes] = {}
+    for text in given:
+        ws, sep, file = text.partition("=")
+        if not sep or not ws or not file:
+            raise InputError(f"--key {text!r} is not WS_ID=FILE (the workstation's id, as floor verify prints it, "
+                             "and its key file)")
+        if ws in keys:
+            raise InputError(f"--key names the workstation {ws} twice")
+        try:
+            keys[ws] = paths.read_key(Path(file))
+        except KeyError as e:
+            raise InputError(f"--key {ws}=...: {e.args[0]}") from None
+    return keys
+
+
+def run(args) -> int:
+    from app.store.pg import floor_check, pg_migrations, server
+    try:
+        if args.floor_command == "migrate":
+            print(json.dumps(pg_migrations.migrate(args.pg), indent=2))
+            return 0
+        held = floor_check.verify_floor(args.pg, _keys(args.key))
+    except (server.BadUrl, floor_check.UnknownWorkstation) as e:
+        raise InputError(str(e)) from None
+    except (server.Unreachable, server.NoSchema, server.Refused, pg_migrations.MigrationError) as e:
+        print(f"pitdesk: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    ok = all(h.ok for h in held)
+    if args.json:
+        print(json.dumps({"ok": ok, "workstations": [h.as_json() for h in held]}, indent=2))
+    else:
+        for h in held:
+            print(h.line())
+        if not held:
+            print("the server holds no workstation's log yet")
+    if not ok:
+        bad = [h for h in held if not h.ok]
+        print(f"pitdesk: {len(bad)} of {len(held)} workstations' chains do not verify on the server", file=sys.stderr)
+        return EXIT_NOT_VERIFIED
+    return 0

@@ -1,0 +1,144 @@
+"""``pitdesk floor verify``: every workstation's chain as the casino's server holds it.
+
+The server walks each chain itself, in one query (``_FIRST_BAD``: the sequence, the links,
+every hash with pgcrypto, the columns against the sealed body); the first row it finds is then
+read and checked once more by ``app.store.verify.check_row``, so that a finding has the kind and
+the words ``audit verify`` gives it. The seals are checked here, with the workstation's key where
+one is given (``--key WS=FILE``): the keys never go to the server. Last, the head the server
+recorded for each workstation must be its last row. Everything is read in one snapshot, while
+shipping goes on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import psycopg
+
+from app.store import chain
+from app.store.verify import Finding, check_row
+
+from .server import check_url, connect, schema_version, speaking
+
+_FIRST_BAD = """
+SELECT seq, before_seq, before_hash FROM (
+    SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash,
+           lag(seq, 1, 0::bigint) OVER w AS before_seq, lag(hash, 1, %(genesis)s) OVER w AS before_hash
+      FROM pitdesk.events WHERE workstation = %(ws)s WINDOW w AS (ORDER BY seq)) r
+ WHERE seq <> before_seq + 1 OR prev_hash <> before_hash OR pitdesk.row_hash(prev_hash, body) <> hash
+    OR pitdesk.column_differs(pitdesk.json_object_or_null(body), seq, time, table_id, type, actor, role) IS NOT NULL
+ ORDER BY seq LIMIT 1"""
+_ROW = ("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac FROM pitdesk.events "
+        "WHERE workstation = %s AND seq = %s")
+
+
+@dataclass
+class Held:
+    """One workstation's chain as the server holds it, and what was found."""
+
+    workstation: str
+    rows: int
+    head: tuple[int, str]            # the head the server recorded
+    finding: Finding | None
+    seals: str                       # "checked" or "not checked"
+    refusals: int
+    last_refusal: dict | None
+
+    @property
+    def ok(self) -> bool:
+        return self.finding is None
+
+    def line(self) -> str:
+        if self.finding is not None:
+            return f"{self.workstation}: {self.finding}"
+        seals = "seals checked" if self.seals == "checked" else "seals not checked (no --key for it)"
+        text = f"{self.workstation}: ok, {self.rows:,} rows, head {self.head[0]} {self.head[1][:16]}, {seals}"
+        if self.refusals:
+            r = self.last_refusal
+            text += (f"; {self.refusals} refused batch{'es' if self.refusals > 1 else ''}, the last at row {r['seq']}: "
+                     f"{r['reason']}")
+        return text
+
+    def as_json(self) -> dict:
+        return {"workstation": self.workstation, "ok": self.ok, "rows": self.rows,
+                "head": {"seq": self.head[0], "hash": self.head[1]},
+                "first_bad": None if self.finding is None else {"seq": self.finding.seq, "kind": self.finding.kind,
+                                                                "detail": self.finding.detail},
+                "seals": self.seals, "refusals": self.refusals, "last_refusal": self.last_refusal}
+
+
+class UnknownWorkstation(ValueError):
+    """A key was given for a workstation the server holds nothing of."""
+
+
+def verify_floor(url: str, keys: dict[str, bytes] | None = None) -> list[Held]:
+    """Every workstation the server holds, in the order of their ids."""
+    keys = keys or {}
+    parts = check_url(url, "--pg")
+    with connect(url) as conn, speaking(parts, "read the workstations' chains"):
+        schema_version(conn, parts)
+        conn.commit()
+        with conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            held = conn.execute("SELECT workstation, head_seq, head_hash FROM pitdesk.workstations "
+                                "ORDER BY workstation").fetchall()
+            unknown = sorted(set(keys) - {w for w, _, _ in held})
+            if unknown:
+                raise UnknownWorkstation(f"--key {unknown[0]}=...: the server holds no workstation {unknown[0]}")
+            return [_one(conn, ws, (hs, hh), keys.get(ws)) for ws, hs, hh in held]
+
+
+def _one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None) -> Held:
+    rows, last_seq, last_hash = conn.execute(
+        "SELECT count(*), max(seq), (SELECT hash FROM pitdesk.events WHERE workstation = %(ws)s ORDER BY seq DESC "
+        "LIMIT 1) FROM pitdesk.events WHERE workstation = %(ws)s", {"ws": ws}).fetchone()
+    bad = conn.execute(_FIRST_BAD, {"ws": ws, "genesis": chain.GENESIS}).fetchone()
+    finding = _explain(conn, ws, bad, key) if bad else None
+    forged = _forged(conn, ws, key, finding.seq if finding else None) if key is not None else None
+    if forged is not None:
+        finding = forged
+    if finding is None:
+        finding = _head(head, last_seq or 0, last_hash or chain.GENESIS)
+    n, r = conn.execute("SELECT (SELECT count(*) FROM pitdesk.refusals WHERE workstation = %(ws)s), "
+                        "(SELECT json_build_object('seq', seq, 'reason', reason, 'at', at) FROM pitdesk.refusals "
+                        "WHERE workstation = %(ws)s ORDER BY id DESC LIMIT 1)", {"ws": ws}).fetchone()
+    return Held(ws, rows, head, finding, "checked" if key is not None else "not checked", n, r)
+
+
+def _explain(conn: psycopg.Connection, ws: str, bad: tuple, key: bytes | None) -> Finding:
+    """The row the server found, in ``audit verify``'s words (the seal is checked by ``_forged``)."""
+    seq, before_seq, before_hash = bad
+    row = conn.execute(_ROW, (ws, seq)).fetchone()
+
+    def locate(h: str) -> int | None:
+        r = conn.execute("SELECT seq FROM pitdesk.events WHERE workstation = %s AND hash = %s", (ws, h)).fetchone()
+        return r[0] if r else None
+    f, _ = check_row(row, before_seq + 1, before_hash, None, locate)
+    return f or Finding(seq, "edited", "the server's check of its chain finds this row wrong")
+
+
+def _forged(conn: psycopg.Connection, ws: str, key: bytes, before: int | None) -> Finding | None:
+    """The first row before ``before`` whose seal is not ``key``'s."""
+    mac = chain.sealer(key)
+    with conn.cursor(name=f"seals_{abs(hash(ws))}") as cur:
+        cur.itersize = 20_000
+        cur.execute("SELECT seq, hash, hmac FROM pitdesk.events WHERE workstation = %s AND seq < %s ORDER BY seq",
+                    (ws, before if before is not None else 2 ** 62))
+        for seq, h, m in cur:
+            if mac(h.encode()) != m:
+                return Finding(seq, "forged", "the seal does not match: the row was not written with this "
+                                              "workstation's key")
+    return None
+
+
+def _head(head: tuple[int, str], last_seq: int, last_hash: str) -> Finding | None:
+    """The head the server recorded must be its last row."""
+    hs, hh = head
+    if hs > last_seq:
+        return Finding(last_seq + 1, "truncated", f"the server's copy ends at row {last_seq} but the head it recorded "
+                                                  f"is row {hs}")
+    if hs < last_seq:
+        return Finding(hs + 1, "edited", f"row {hs + 1} is past the head the server recorded (row {hs}): it did not "
+                                         "arrive through shipping")
+    if hh != last_hash:
+        return Finding(hs, "edited", f"row {hs} differs from the head the server recorded")
+    return None

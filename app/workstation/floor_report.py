@@ -1,0 +1,82 @@
+"""The floor-wide shift report and hold from the casino's server (issue 28, ``pitdesk report shift
+--pg``, ``pitdesk hold --pg``): every workstation's own report, made by the workstation's own code
+over its log as the server holds it (app/store/pg/rebuild.py), and the floor's sum.
+
+Its JSON keeps the workstation report's shape: ``pits``, one entry per workstation with events in
+the shift, each as that workstation's own ``--json`` report (its ``db`` names the server and the
+workstation), and ``floor``, the sum, with the keys of a report's ``pit``: its figures are added
+from every pit's tables as a pit's are from its tables (``hold.summed``), so they are the sum of
+the pits' to the cent."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from app.store.pg.rebuild import rebuilt_logs
+
+from .hold import HoldError, HoldReport, as_json as hold_json, hold, summed, total_of
+from .shift_figures import ReportError, ShiftReport, as_json, shift_report
+from .shifts import DEFAULT, ShiftPlan
+
+
+def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT,
+                      made: datetime | None = None) -> tuple[list[ShiftReport], list[str]]:
+    """Each workstation's report of shift ``name`` starting on ``day``, and the workstations that
+    logged nothing in it; ReportError if none did."""
+    shift = plan.shift_named(name, day)
+    made = made or datetime.now()
+    reports, quiet = [], []
+    for log in rebuilt_logs(url):
+        try:
+            reports.append(shift_report(log.conn, shift, None, made, log.where, log.workstation))
+        except ReportError:
+            quiet.append(log.workstation)   # this workstation logged nothing in the shift
+    if not reports:
+        raise ReportError(f"no workstation the server holds logged an event in the {shift.label} shift "
+                          f"({shift.hours}): nothing to report")
+    return reports, quiet
+
+
+def floor_figures(reports: list[ShiftReport]) -> ShiftReport:
+    """The floor as one report: every pit's tables, their lines summed as one pit's."""
+    tables = [t for r in reports for t in r.tables]
+    lines = summed([t.lines for t in tables])
+    first = reports[0]
+    return ShiftReport(first.shift, "floor", "floor", tables, lines, total_of(lines), None,
+                       sum(r.events for r in reports), first.made)
+
+
+def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:
+    first = as_json(reports[0])
+    floor = as_json(floor_figures(reports))
+    return {"report": "shift", "scope": "floor", "shift": first["shift"], "date": first["date"],
+            "from": first["from"], "to": first["to"], "made": first["made"], "interim": first["interim"],
+            "events": floor["events"], "pits": [as_json(r) for r in reports], "quiet": quiet, "floor": floor["pit"]}
+
+
+def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
+                    table: str | None = None) -> list[tuple[str, str, HoldReport]]:
+    """Each workstation's hold over the period (``hold``, as ``pitdesk hold`` reads its own log):
+    (its id, where it was read, its hold); with ``table``, the workstations that have that table,
+    HoldError if none has."""
+    out = []
+    for log in rebuilt_logs(url):
+        try:
+            out.append((log.workstation, log.where, hold(log.conn, start, end, table)))
+        except HoldError:
+            if table is None:
+                raise
+    if table is not None and not out:
+        raise HoldError(f"no workstation the server holds has a table {table!r}")
+    return out
+
+
+def floor_hold_json(holds: list[tuple[str, str, HoldReport]], start: datetime | None, end: datetime | None,
+                    table: str | None) -> dict:
+    """``pits``: each workstation's ``pitdesk hold --json``; ``floor``: the pit's keys over every
+    pit's tables, with their rounds."""
+    tables = [t for _, _, h in holds for t in h.tables]
+    floor = hold_json(HoldReport(start, end, table, tables, summed([t.lines for t in tables])))
+    return {"scope": "floor", "from": floor["from"], "to": floor["to"], "table": table,
+            "pits": [{"db": where, "db_id": ws, **hold_json(h)} for ws, where, h in holds],
+            "floor": {"rounds": floor["rounds"], "sent_back": floor["sent_back"], **floor["pit"]}}
