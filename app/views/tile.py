@@ -31,7 +31,7 @@ def tile_level(t) -> str:
     if t.open_alarms or t.pending_acknowledgements or t.clock_level == RED or RED in links \
             or t.progressive == "closed":
         return RED
-    if t.pending_approvals or t.clock_level == AMBER or AMBER in links:
+    if t.pending_approvals or t.waits or t.clock_level == AMBER or AMBER in links:
         return AMBER
     return OK
 
@@ -152,7 +152,7 @@ class TileWidget(QFrame):
              ("_show_clocks", ("deck", "dice")),
              ("_show_lights", ("lights",)),
              ("_show_progressive", ("meter_cents", "progressive")),
-             ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements")))
+             ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements", "waits")))
 
     def show_tile(self, t) -> bool:
         """Show ``t``; True when the tile may need another size (a text changed length, a line
@@ -238,10 +238,14 @@ class TileWidget(QFrame):
         self._put(self.approvals, f"{LEVEL_MARK[AMBER] if t.pending_approvals else LEVEL_MARK[NONE]} "
                                   f"{t.pending_approvals} APPROVAL{plural}")
         theme.set_level(self.approvals, AMBER if t.pending_approvals else NONE, filled=bool(t.pending_approvals))
-        self._shown(self.irregularities, bool(t.pending_acknowledgements))
+        self._shown(self.irregularities, bool(t.pending_acknowledgements or t.waits))
         if t.pending_acknowledgements:
             self._put(self.irregularities, f"{LEVEL_MARK[RED]} IRREGULARITY: NEEDS A SUPERVISOR")
             theme.set_level(self.irregularities, RED, filled=True)
+        elif t.waits:
+            # Settle waits for a person (a misread, 000(j)(1), (n)(8)): the round panel (F10) says which card
+            self._put(self.irregularities, f"{LEVEL_MARK[AMBER]} {t.waits.upper()}: CARDS TO CHECK (F10)")
+            theme.set_level(self.irregularities, AMBER, filled=True)
 
     def _show_lights(self, t) -> None:
         lights = t.lights
@@ -276,6 +280,8 @@ class TileWidget(QFrame):
                  f"{self.deck_name.text()} {self.deck.text()}", f"DICE {self.dice.text()}"]
         parts += [lb.text() for lb in self.lights.values()]
         parts += [self.meter.text(), self.progressive.text(), self.alarms.text(), self.approvals.text()]
+        if not self.irregularities.isHidden():
+            parts.append(self.irregularities.text())
         return "; ".join(p for p in parts if p)
 
     # -- keyboard and mouse ----------------------------------------------------------------------

@@ -62,6 +62,8 @@ class Tile:
     pending_acknowledgements: int   # irregularities waiting for a supervisor (no_more_bets is refused meanwhile)
     round_now: int = 0              # the round the table is on: in progress or just complete, else the one being
                                     # wagered on (round + 1); a round entered now is for it (RoundDraftInfo.round)
+    waits: str = ""                 # the round being entered waits for a person: whose cards to check (a
+                                    # misread, a reading against the typed cards); "" nothing waits
 
 
 @dataclass(frozen=True)

@@ -660,6 +660,22 @@ class RoundDraft:
                 out.append(duplicate_card(c, held, ", ".join(readers)))
         return out
 
+    def waits(self) -> str:
+        """Whose cards a person must check before Settle (a shuffler's misread, a card read twice,
+        a reading against the typed cards), as the floor's tile says it; "" nothing waits."""
+        for pos in self.positions:
+            h = self.hands.get(pos)
+            if h is not None and ((h.source == "shuffler" and self.position_problem(pos)) or h.reading is not None):
+                return position_name(pos)
+        seen: dict[int, int] = {}
+        for pos in self.positions:      # one card read at two positions (000(b)(1))
+            h = self.hands.get(pos)
+            for c in (h.cards if h is not None else ()):
+                if c in seen and seen[c] != pos:
+                    return position_name(seen[c])
+                seen[c] = pos
+        return ""
+
     def position_problem(self, pos: int, twice: bool = True) -> str | None:
         """What is wrong with the position's hand alone (``twice``: a card in it twice too)."""
         h = self.hands.get(pos)

@@ -142,5 +142,13 @@ def test_a_misread_by_the_simulated_shuffler_blocks_settle_with_its_reason_and_w
         faults = [json.loads(r["body"])["data"] for r in ws.log.query(
             "SELECT body FROM events WHERE type = 'device_fault' AND table_id = 'T1'")]
         assert [f["serial"] for f in faults if f["code"] == "misread"] == ["SHF-T1"], faults
+        # the floor says it too: T1's tile names whose cards wait for a person, in amber
+        # (the supervisor watching the floor saw only SETTLING: issue 27, the shift under Xvfb)
+        w.show_view("floor")
+        tile = w.floor.tiles["T1"]
+        where = "DEALER" if pos == 0 else f"SEAT {pos}"
+        assert ws.rounds.waiting() == {"T1": where.lower()}, ws.rounds.waiting()
+        qtbot.waitUntil(lambda: f"{where}: CARDS TO CHECK (F10)" in tile.summary(), timeout=WAIT_MS)
+        assert tile.property("level") in ("amber", "red") and tile.irregularities.property("level") == "amber"
     finally:
         close_window(p.window, p.ws)

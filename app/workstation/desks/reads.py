@@ -9,6 +9,7 @@ report, which read the log on a read-only connection of their own and may run on
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 
 from app.store import approvals as approval_store
@@ -34,8 +35,10 @@ class Reads:
             states = ws.states()
             watches = ws.live.clocks.all(states, now)
         meters = ws.journal.meters
-        return tuple(tile(ws.setup(t), ws.positions[t], state, rules, watches[t], links, meters.get(t),
-                          alarms.get(t, 0), pending.get(t, 0), now) for t, (state, rules) in states.items())
+        waits = ws.rounds.waiting()
+        return tuple(replace(tile(ws.setup(t), ws.positions[t], state, rules, watches[t], links, meters.get(t),
+                                  alarms.get(t, 0), pending.get(t, 0), now), waits=waits.get(t, ""))
+                     for t, (state, rules) in states.items())
 
     def tile(self, table: str, now: datetime | None = None) -> Tile:
         self.ws.check_table(table)

@@ -149,6 +149,11 @@ class Rounds:
         """The player surrenders (where the profile allows it: 000(l)(4), 004(9))."""
         return self._edit(table, "enter a round", lambda d: d.set_surrender(seat, surrender))
 
+    def waiting(self) -> dict[str, str]:
+        """Table -> whose cards a person must check before its round can be settled (the tiles)."""
+        with self.ws.reading():
+            return {t: w for t, d in self._drafts.items() if (w := d.waits())}
+
     def meter_at_start(self, table: str, rnd: int) -> int | None:
         """The progressive meter when round ``rnd`` started: the controller's before the round's
         first increment, else the meter last logged (no wager has moved it yet); 000(q)(5)."""
