@@ -514,7 +514,8 @@ class MainWindow(QMainWindow):
         self._watch_input(self)
 
     def eventFilter(self, obj, event) -> bool:
-        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress) and not self._closed:
+        # a key, a click or the wheel (a supervisor scrolling a long round is not idle)
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel) and not self._closed:
             self.bridge.touch()
         return False
 

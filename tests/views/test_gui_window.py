@@ -560,3 +560,14 @@ def test_a_key_pressed_in_the_window_keeps_the_session_alive(pit, qtbot):
     qtbot.waitUntil(lambda: "signs out after 0:03:00 idle" in w.who.text() or "0:02:59" in w.who.text(),
                     timeout=WAIT_MS)
     assert "SIGNED IN: demo-floor" in w.who.text()
+    # the wheel too: a supervisor scrolling a long round panel is not idle (seen under Xvfb)
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+    qtbot.waitUntil(lambda: w.bridge.lane.pending == 0, timeout=WAIT_MS)
+    pit.clock.advance(minutes=2)
+    touched = w.bridge._last_touch
+    wheel = QWheelEvent(QPointF(50, 50), QPointF(50, 50), QPoint(0, 0), QPoint(0, -120), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(w.windowHandle(), wheel)
+    qtbot.waitUntil(lambda: w.bridge._last_touch != touched, timeout=WAIT_MS)
