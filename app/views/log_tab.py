@@ -14,8 +14,8 @@ import os
 from . import theme
 from .log_columns import COLUMNS, recorder
 from .log_models import LogModel
-from app.qt import (QAbstractItemView, QAction, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                    QMenu, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
+from app.qt import (QAbstractItemView, QAction, QComboBox, QEvent, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                    QLineEdit, QMenu, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
 from .widgets import save_dialog, say
 
@@ -124,6 +124,7 @@ class LogTabPage(QWidget):
         h.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         h.customContextMenuRequested.connect(lambda pos: self.column_menu().popup(h.mapToGlobal(pos)))
         h.setToolTip("Right-click a heading to show or hide columns")
+        self.view.viewport().installEventFilter(self)
         time_col = next(n for n, c in enumerate(self.model.columns) if c.field == tab.time_field)
         h.setSortIndicator(time_col, Qt.SortOrder.DescendingOrder)
         self.view.setSortingEnabled(True)      # a click on a header: model.sort, a new query
@@ -184,8 +185,15 @@ class LogTabPage(QWidget):
         self.chosen[n] = show
         self.fit_columns()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
+    def eventFilter(self, obj, event) -> bool:
+        # the list's own width, whenever it changes (a page's resize may come before its list's,
+        # and a tab not shown is laid out when it is)
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return False
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
         self.fit_columns()
 
     def _edit(self, name: str, hint: str) -> QLineEdit:
