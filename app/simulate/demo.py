@@ -29,7 +29,7 @@ from app.devices.session import Policy
 from app.engine.procedure import IN_ROUND, Event, apply
 from app.engine.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, SYSTEM
 from app.rules.resources import profile
-from app.store import rows
+from app.store import meters, rows
 from app.store.floor import Floor
 from app.store.log import AuditLog, StoreError
 
@@ -91,16 +91,18 @@ class DemoDevices:
 
     def __init__(self, tables=DEMO_TABLES, *, faults: tuple[str, ...] = DEMO_FAULTS,
                  fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0, seed: int | None = None,
-                 driven: bool = False):
+                 driven: bool = False, meters: dict[str, int] | None = None):
         from app.simulate.device_kinds import applies
         from app.simulate.sim_device import SimDevice
         self.tables = tables
         self.devices: dict[str, SimDevice] = {}
         n = 0
-        for table, profile, _, classes in tables:
+        for table, game, _, classes in tables:
             for cls in classes:
                 # 002: the shoe deals seven stacks to seats 1-7, no house hand (app/engine/layout.py)
-                tuning = {"positions": tuple(range(1, 8))} if cls == "shoe" and profile == "face-up-ca" else {}
+                tuning = {"positions": tuple(range(1, 8))} if cls == "shoe" and game == "face-up-ca" else {}
+                if cls == "progressive" and (meters or {}).get(table) is not None:
+                    tuning = {"meter": meters[table]}     # where the kept log left it
                 self.devices[serial(cls, table)] = SimDevice(
                     cls, serial(cls, table), faults=tuple(f for f in faults if applies(f, cls)),
                     seed=None if seed is None else seed * 1000 + n, pace=pace,
@@ -204,6 +206,22 @@ def carry_over(db: Path | str, tables=DEMO_TABLES, clock: Callable[[], datetime]
     return tuple((t, kept.get(t, name), pos, classes) for t, name, pos, classes in tables)
 
 
+def kept_meters(db: Path | str) -> dict[str, int]:
+    """Each table's progressive meter as a kept log last says it: the demo's controllers start
+    there, as a real controller keeps its meter across the workstation's restarts (000(q)(5))."""
+    path = Path(db)
+    if not path.exists():
+        return {}
+    try:
+        log = AuditLog(path)
+    except (StoreError, OSError, KeyError):
+        return {}
+    try:
+        return meters.latest(log)
+    finally:
+        log.close()
+
+
 def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, tables=DEMO_TABLES,
               faults: tuple[str, ...] = DEMO_FAULTS, fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0,
               seed: int | None = None, policy: Policy | None = None,
@@ -215,7 +233,7 @@ def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, t
     devices too."""
     tables = carry_over(db, tables, clock)
     devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed,
-                          driven=play is not None)
+                          driven=play is not None, meters=kept_meters(db))
     urls = devices.start()
     try:
         ws = Workstation(demo_config(urls, tables), db, clock=clock, policy=policy, install_serial="pitdesk-demo",

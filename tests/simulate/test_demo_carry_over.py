@@ -128,3 +128,25 @@ def test_a_table_in_a_round_keeps_its_profile_until_a_later_run(tmp_path, home):
     with Workstation(demo_config(urls, tables), db) as ws:
         assert (ws.pit.rules["T1"].name, ws.pit.rules["T5"].name) == ("section6-even", "section6")
     assert verify(db)["ok"] is True
+
+
+def test_a_demo_controller_starts_where_the_kept_log_left_its_meter(tmp_path, home):
+    """A real controller keeps its meter when the workstation restarts; the demo's did not (every
+    run began at $10,000.00, and the log showed the meter falling with no hit or reset)."""
+    from app.simulate.demo import DemoDevices, kept_meters
+    from app.store import rows
+    db = tmp_path / "demo.db"
+    ws, _ = open_demo(db, faults=(), fault_rate=0, seed=3, policy=QUICK)
+    ws.close()
+    log = AuditLog(db)       # the controller's last reading before the workstation stopped
+    try:
+        log.append_many([rows.meter_reading(datetime.now(), "PRG-T1", "device", "T1", 1_004_321, "controller",
+                                            "PRG-T1")])
+    finally:
+        log.close()
+    kept = kept_meters(db)
+    assert kept["T1"] == 1_004_321 and "T3" not in kept          # T3 has no progressive controller
+    devices = DemoDevices(meters=kept)
+    assert devices.devices["PRG-T1"]._class.broadcast() == ("meter", {"cents": 1_004_321})
+    assert devices.devices["PRG-T2"]._class.broadcast() == ("meter", {"cents": kept.get("T2", 1_000_000)})
+    assert kept_meters(tmp_path / "none.db") == {}
