@@ -37,10 +37,10 @@ for size in $SIZES; do
     sleep 2
     shot floor F2
     shot table-T1 F2 Home Return F3
-    shot round-panel F10
+    shot round-entry F10
     shot alarms F4
     shot approvals F5
-    shot progressive ctrl+m
+    shot meters ctrl+m
     shot logs ctrl+l
     shot hold ctrl+shift+h
     shot reports ctrl+shift+r
