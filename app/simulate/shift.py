@@ -169,6 +169,7 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         desk = shift.desk = Desk(ws, clock, SIM_PIN, shift.floor_supervisors, start)
         play(shift, desk)
         desk.end("the end of the shift")
+        ws.live.last_words()     # the devices' repeated alarms held (app/workstation/repeats.py), written now
         ws.log.flush()
         events, head = ws.log.seq, f"{ws.log.seq}:{ws.log.head_hash}"
         last = ws.log.last_time()

@@ -204,7 +204,15 @@ class Pit:
         # the half second is the arrivals': with a backlog in the inbox, the latest arrival in the
         # batch, not the clock (which would let one row out a pump); with none known, the clock
         arrived = [ev.received for ev in events if isinstance(ev, DeviceMessage) and ev.received > 0]
-        records += repeats.flush() if flush else repeats.due(max(arrived) if arrived else self.monotonic())
+        released = repeats.flush() if flush else repeats.due(max(arrived) if arrived else self.monotonic())
+        if released:
+            # a row held for its half second is logged now: never stamped before the rows already
+            # logged (a simulated shift's hours pass in a real second), its first time kept in it
+            last = self.log.last_time()
+            latest = max([r.time for r in records] + ([datetime.fromisoformat(last)] if last else []), default=None)
+            released = [r if latest is None or r.time >= latest else
+                        replace(r, time=latest, data={**r.data, "held_since": r.time.isoformat()}) for r in released]
+        records += released
         return Batch(records, work, repeats)
 
     def commit(self, batch: "Batch", before: Iterable[Record] = ()) -> list[Logged]:
