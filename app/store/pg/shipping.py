@@ -137,3 +137,13 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
         out.refused = {"seq": r[0], "reason": r[1], "server_head": {"seq": r[2], "hash": r[3]},
                        "at": r[4].isoformat()}
     return len(new) >= batch  # a batch short of full: caught up with the log as it was read
+
+
+def backlog(db: Path, shipped: int) -> tuple[int, str | None]:
+    """The local log's last row, and the time of its first row after ``shipped`` (the oldest the
+    server lacks; None when it lacks none)."""
+    def work(conn, _):
+        last = conn.execute("SELECT COALESCE(max(seq), 0) FROM events").fetchone()[0]
+        row = conn.execute("SELECT time FROM events WHERE seq = ?", (shipped + 1,)).fetchone()
+        return last, row[0] if row and last > shipped else None
+    return read_db(db, work)[0]
