@@ -99,6 +99,7 @@ class Shipper:
         except server.NoSchema as e:
             error, short = str(e), "no pitdesk schema on the server"
         except shipping.LocalBehind as e:
+            s = replace(s, shipped=e.server_head[0])
             refused = str(e)
         except (server.Refused, server.BadUrl) as e:
             error, short = str(e), "refused by the server"

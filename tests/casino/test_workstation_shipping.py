@@ -114,6 +114,7 @@ def test_a_copy_of_the_log_gone_another_way_is_refused_and_alarmed(casino, tmp_p
             assert time.monotonic() < end, ws.shipping()
             time.sleep(0.02)
         assert "it lost rows" in ws.shipping().refused
+        assert (ws.shipping().shipped, ws.shipping().local) == (shipped, ws.log.seq)
         ws.live.pump()
         alarm, = [a for a in ws.reads.alarms() if a.kind == "shipping_refused"]
         assert "refused this log's rows" in alarm.message and "nothing more is shipped" in alarm.message

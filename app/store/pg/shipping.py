@@ -36,6 +36,10 @@ _LOCAL = ("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash,
 class LocalBehind(RuntimeError):
     """The local log ends before the row the server holds as its head: it lost rows."""
 
+    def __init__(self, message: str, server_head: tuple[int, str] = (0, chain.GENESIS)):
+        super().__init__(message)
+        self.server_head = server_head
+
 
 @dataclass
 class Shipped:
@@ -117,7 +121,7 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
         last = rows[-1][0] if rows else None
         raise LocalBehind(f"the server holds rows up to {before[0]} of this log but the local log "
                           f"{'ends at row ' + str(last) if last else 'has no row ' + str(before[0])}: it lost rows "
-                          f"(pitdesk audit verify --db {db})")
+                          f"(pitdesk audit verify --db {db})", before)
     new = [r for r in rows if r[0] > before[0]]
     if not rows or (not new and not again):
         return False
