@@ -63,6 +63,8 @@ def main() -> int:
     ap.add_argument("--times", type=float, default=1)
     ap.add_argument("--seconds", type=float, default=120)
     ap.add_argument("--every", type=float, default=5.0, help="[shipping] every_seconds")
+    ap.add_argument("--outage", type=float, default=0, metavar="S",
+                    help="the server stopped for S seconds a third of the way in, then started again")
     args = ap.parse_args()
     bins = bin_dir()
     if bins is None:
@@ -102,8 +104,17 @@ def main() -> int:
         shipper.start()
         sampler.start()
         start, owed, i, ticks = time.monotonic(), 0.0, 1, 0
+        down = up = caught = None     # the outage: stopped, started again (its last row then), caught up
         while time.monotonic() - start < args.seconds:
             ticks += 1
+            if args.outage and down is None and time.monotonic() - start >= args.seconds / 3:
+                server.stop("fast")
+                down = time.monotonic()
+            if down is not None and up is None and time.monotonic() - down >= args.outage:
+                server.start()
+                up = (time.monotonic(), max(appended))
+            if up is not None and caught is None and shipper.state.shipped >= up[1]:
+                caught = time.monotonic() - up[0]
             owed += rate * TICK
             n, owed = int(owed), owed - int(owed)
             if n:
@@ -126,6 +137,9 @@ def main() -> int:
         server.remove()
         shutil.rmtree(folder, ignore_errors=True)
     rows = max(appended)
+    if args.outage:
+        print(f"outage: the server stopped {args.outage:g} s; started again with {up[1]:,} rows logged, all of them "
+              f"on the server {caught:.2f} s later" if caught is not None else "outage: never caught up")
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.machine()) if Path("/proc/cpuinfo").exists() else ""
     print(f"machine: {cpu}, {os.cpu_count()} cores, Python "
