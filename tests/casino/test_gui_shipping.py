@@ -13,10 +13,10 @@ from tests.support.pg import free_port
 from tests.support.views import Clock, close_window, open_window
 
 
-def _window(qapp, qtbot, tmp_path, monkeypatch, url):
+def _window(qapp, qtbot, tmp_path, monkeypatch, url, more=""):
     theme.apply(qapp)
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    text = f'[[tables]]\nid = "T1"\nprofile = "sd"\n\n[shipping]\nto = "{url}"\nevery_seconds = 0.05\n'
+    text = f'[[tables]]\nid = "T1"\nprofile = "sd"\n\n[shipping]\nto = "{url}"\nevery_seconds = 0.05\n{more}'
     ws = Workstation(config.parse(text, "floor.toml"), tmp_path / "pit.db", clock=Clock())
     add_demo_users(ws)
     ws.start()
@@ -35,10 +35,17 @@ def test_the_status_bar_shows_the_row_the_server_holds(casino, qapp, qtbot, tmp_
 
 
 def test_the_status_bar_says_the_server_cannot_be_reached(qapp, qtbot, tmp_path, monkeypatch, no_threads_left):
-    ws, window = _window(qapp, qtbot, tmp_path, monkeypatch, f"postgresql://pit_ship@127.0.0.1:{free_port()}/casino")
+    ws, window = _window(qapp, qtbot, tmp_path, monkeypatch, f"postgresql://pit_ship@127.0.0.1:{free_port()}/casino",
+                         "alarm_lag_events = 3\n")
     try:
-        qtbot.waitUntil(lambda: f"SHIPPING: server unreachable · LAG {ws.log.seq:,}" in window.shipping.text(),
-                        timeout=30_000)
+        qtbot.waitUntil(lambda: "SHIPPING: server unreachable · LAG " in window.shipping.text(), timeout=30_000)
         assert "cannot be reached" in window.shipping.toolTip()
+        # past the lag configured: the alarm, a row of the floor's (no table), in the window's alarms
+        qtbot.waitUntil(lambda: any(a.kind == "shipping_lag" for a in window.alarms), timeout=30_000)
+        alarm, = [a for a in window.alarms if a.kind == "shipping_lag"]
+        assert alarm.table is None and "server unreachable" in alarm.message
+        model = window.alarms_page.view.model()
+        shown = [str(model.index(r, c).data()) for r in range(model.rowCount()) for c in range(model.columnCount())]
+        assert any("shipping lag" in t for t in shown), shown
     finally:
         close_window(window, ws)
