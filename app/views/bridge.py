@@ -82,6 +82,8 @@ class Update:
     first: bool = False                       # the first update: everything is in it
     round: TableRound | None = None           # the watched table's round (while its round panel is shown)
     needs_administrator: bool = False         # the first update: the log has no user yet
+    shipping: Any = None                      # the background shipper's ShippingState (once a second; None:
+    #                                           not read, or the log is not shipped: app/workstation/shipper.py)
 
 
 @dataclass
@@ -350,7 +352,9 @@ class Bridge(QObject):
             if book or wanted.table in changes.rounds:
                 round_ = self._read_round(wanted, book)
         needs = ws.people.needs_first_administrator() if first else False
-        return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first, round_, needs)
+        shipping = ws.shipping() if (first or tick) and hasattr(ws, "shipping") else None
+        return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first, round_, needs,
+                      shipping)
 
     def _read_round(self, wanted: _Wanted, book: bool) -> TableRound:
         """The watched table's round being entered and, ``book``, its rounds, its slips and the

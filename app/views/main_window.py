@@ -108,6 +108,17 @@ def fits_a_screen(window: QRect, screens: list[QRect]) -> bool:
     return any(a.contains(window) for a in screens)
 
 
+def shipping_words(s) -> tuple[str, str]:
+    """The status bar's few words for the shipper's state, and their level."""
+    if s.refused:
+        return "SHIPPING REFUSED BY THE SERVER", RED
+    if not s.heard:
+        return "SHIPPING: STARTING", NONE
+    if s.error:
+        return f"SHIPPING: {s.short} · LAG {s.lag_events:,}", AMBER
+    return f"SHIPPED {s.shipped:,} · LAG {s.lag_events:,}", OK
+
+
 class MainWindow(QMainWindow):
     def __init__(self, workstation, settings: QSettings | None = None, clock=None, pump_ms: int = 100,
                  title: str = "", parent: QWidget | None = None):
@@ -173,7 +184,12 @@ class MainWindow(QMainWindow):
         self.waiting.setObjectName("waiting")
         self.waiting.setFont(theme.font(1.1, bold=True))
         self.waiting.setMargin(4)
+        self.shipping = QLabel()     # the log's copy at the casino's server ([shipping]); hidden without
+        self.shipping.setObjectName("shipping")
+        self.shipping.setMargin(4)
+        self.shipping.hide()
         self.statusBar().addWidget(self.who)
+        self.statusBar().addPermanentWidget(self.shipping)
         self.statusBar().addPermanentWidget(self.waiting)
         self._show_session(None, None)
 
@@ -367,7 +383,19 @@ class MainWindow(QMainWindow):
             self._show_waiting()
         if u.needs_administrator:
             self._first_administrator()
+        if u.shipping is not None:
+            self._show_shipping(u.shipping)
         self._enable()
+
+    def _show_shipping(self, s) -> None:
+        """``SHIPPED 1,234 · LAG 12``, or what stops it; its whole story in the tooltip."""
+        text, level = shipping_words(s)
+        self.shipping.setText(f"{LEVEL_MARK[level]} {text}")
+        self.shipping.setToolTip(f"The log shipped to {s.to}: the server holds row {s.shipped:,} of {s.local:,}, "
+                                 f"{s.lag_seconds:,.0f} s behind" + (f"\n{s.refused or s.error}" if s.refused or s.error
+                                                                     else ""))
+        theme.set_level(self.shipping, level)
+        self.shipping.show()
 
     def on_failed(self, text: str) -> None:
         self.banner.setText(f"{LEVEL_MARK[RED]} THE WORKSTATION STOPPED: {text}")

@@ -51,7 +51,7 @@ class _Alarm:
 
     @property
     def clears(self) -> bool:
-        return self.kind.endswith(("_offline", "_door_open")) or self.kind in ("deck_overdue", "dice_overdue")
+        return self.kind.endswith(("_offline", "_door_open")) or self.kind in ("deck_overdue", "dice_overdue", "shipping_lag")
 
     @property
     def live(self) -> bool:

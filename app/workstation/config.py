@@ -25,12 +25,15 @@ from .shifts import ShiftError, ShiftPlan
 
 IDLE_DEFAULT = timedelta(minutes=5)   # sign out after five idle minutes unless configured
 
-_TOP = {"workstation", "tables", "shifts"}
+_TOP = {"workstation", "tables", "shifts", "shipping"}
 _SHIFT = {"name", "start"}
 _HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 _WORKSTATION = {"database", "idle_minutes", "slip_cents"}
 _TABLE = {"id", "profile", "row", "col", "limits", "devices"}
 _DEVICE = {"class", "serial", "url"}
+_SHIPPING = {"to", "every_seconds", "alarm_lag_events", "alarm_lag_seconds"}
+SHIP_EVERY_DEFAULT = 5.0         # seconds between the background shipper's runs
+SHIP_ALARM_SECONDS_DEFAULT = 600.0   # the lag alarm when neither alarm_lag_* is given
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,16 @@ class TableSetup:
 
 
 @dataclass(frozen=True)
+class ShippingSetup:
+    """``[shipping]``: the casino's server the workstation ships its log to in the background
+    (docs/casino.md, app/workstation/shipper.py), how often, and the lag that raises an alarm."""
+    to: str                                  # postgresql://USER@HOST/DB, a login of pitdesk_ship
+    every_seconds: float = SHIP_EVERY_DEFAULT
+    alarm_lag_events: int | None = None      # rows the server lacks past which the alarm is raised
+    alarm_lag_seconds: float | None = None   # age of the oldest row the server lacks, the same
+
+
+@dataclass(frozen=True)
 class WorkstationConfig:
     tables: tuple[TableSetup, ...]
     idle: timedelta = IDLE_DEFAULT
@@ -67,6 +80,8 @@ class WorkstationConfig:
     slip_cents: int | None = None
     # the pit's shifts (``[[shifts]]``; default grave, day, swing: app/workstation/shifts.py)
     shifts: ShiftPlan = DEFAULT_SHIFTS
+    # ``[shipping]``: the log shipped in the background to the casino's server; None: not shipped
+    shipping: ShippingSetup | None = None
 
     def table(self, table_id: str) -> TableSetup:
         for t in self.tables:
@@ -170,7 +185,36 @@ class _Checker:
             raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
         out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
         self.unique(out)
-        return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts())
+        return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts(), self.shipping())
+
+    def shipping(self) -> ShippingSetup | None:
+        if "shipping" not in self.doc:
+            return None
+        path = ("shipping",)
+        s = self.table_of(self.doc["shipping"], path)
+        self.keys(s, path, _SHIPPING, ("to",))
+        to = self.text(s["to"], path + ("to",))
+        from app.store.pg.server import BadUrl, check_url   # psycopg, only when shipping is configured
+        try:
+            check_url(to, "to")
+        except BadUrl as e:
+            raise self.bad(path + ("to",), str(e).removeprefix("to ")) from None
+        every = self.number(s, path, "every_seconds", SHIP_EVERY_DEFAULT, 3600)
+        events = s.get("alarm_lag_events")
+        if events is not None and (isinstance(events, bool) or not isinstance(events, int) or events <= 0):
+            raise self.bad(path + ("alarm_lag_events",), f"a positive whole number of rows, got {events!r}")
+        seconds = self.number(s, path, "alarm_lag_seconds", None, 7 * 24 * 3600)
+        if events is None and seconds is None:
+            seconds = SHIP_ALARM_SECONDS_DEFAULT
+        return ShippingSetup(to, every, events, seconds)
+
+    def number(self, s: dict, path: tuple, key: str, default: float | None, most: float) -> float | None:
+        if key not in s:
+            return default
+        v = s[key]
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 < v <= most:
+            raise self.bad(path + (key,), f"seconds more than 0 and at most {most:g}, got {v!r}")
+        return float(v)
 
     def shifts(self) -> ShiftPlan:
         if "shifts" not in self.doc:

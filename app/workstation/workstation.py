@@ -57,6 +57,7 @@ from .logs import Logs
 from .pit import Pit, TableConfig
 from .progressive_readout import MeterBook
 from .runner import runner_for, stop_together
+from .shipper import Shipper, ShippingState
 from .signed_in import SignedIn
 
 
@@ -150,6 +151,8 @@ class Workstation:
         self._on_close = list(on_close)
         self._first_at_close: list[Callable[[], None]] = []
         self._closed = False
+        # the log shipped to the casino's server in the background (``[shipping]``), None: not shipped
+        self.shipper = Shipper(config.shipping, path, clock) if config.shipping else None
         self.people = People(self, pin_salt)
         self.rounds = Rounds(self)
         self.decisions = Decisions(self)
@@ -164,6 +167,8 @@ class Workstation:
             if self._closed:
                 raise LogStopped("the workstation is closed")
             self.runner.start()
+            if self.shipper is not None:
+                self.shipper.start()
         return self
 
     def close(self) -> None:
@@ -173,6 +178,8 @@ class Workstation:
         workstation is held."""
         if not self._closed:
             stop_together(self._first_at_close)
+            if self.shipper is not None:
+                self.shipper.stop()   # its run under way ends after the batch it committed
         with self.lock:
             if self._closed:
                 return
@@ -187,6 +194,10 @@ class Workstation:
                     self.log.close()
                 finally:
                     self._holder.release()
+
+    def shipping(self) -> ShippingState | None:
+        """The background shipper's state (``[shipping]``); None when the log is not shipped."""
+        return self.shipper.state if self.shipper is not None else None
 
     def first_at_close(self, stop: Callable[[], None]) -> None:
         """``stop`` is called first when the workstation closes: a thread of its own that acts on

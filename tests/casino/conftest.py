@@ -58,3 +58,21 @@ def casino(pg_server) -> Casino:
     pg_migrations.migrate(c.owner)
     pg_server.sql(f"GRANT {pg_migrations.SHIP_ROLE} TO {SHIPPER}; GRANT {pg_migrations.FLOOR_ROLE} TO {AUDITOR}")
     return c
+
+
+@pytest.fixture
+def own_server():
+    """A server of this test's own, since it is killed."""
+    bins = bin_dir()
+    if bins is None:
+        pytest.skip("no PostgreSQL server is installed (/usr/lib/postgresql/*/bin/initdb): run installer/postgres.sh")
+    server = Server(bins)
+    try:
+        server.start()
+        server.roles()
+        db = server.database()
+        pg_migrations.migrate(server.url(OWNER, db))
+        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
+        yield server, db
+    finally:
+        server.remove()

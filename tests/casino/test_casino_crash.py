@@ -11,30 +11,11 @@ import time
 import psycopg
 import pytest
 
-from app.store.pg import pg_migrations
 from tests.support.casino import Pit, held, pitdesk
-from tests.support.pg import AUDITOR, OWNER, SHIPPER, SUPERUSER, Server, bin_dir
+from tests.support.pg import AUDITOR, SHIPPER, SUPERUSER
 from tests.support.store import PITDESK
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def own_server():
-    """A server of this test's own, since it is killed."""
-    bins = bin_dir()
-    if bins is None:
-        pytest.skip("no PostgreSQL server is installed (/usr/lib/postgresql/*/bin/initdb): run installer/postgres.sh")
-    server = Server(bins)
-    try:
-        server.start()
-        server.roles()
-        db = server.database()
-        pg_migrations.migrate(server.url(OWNER, db))
-        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
-        yield server, db
-    finally:
-        server.remove()
 
 
 def _head(url: str, ws: str) -> int:

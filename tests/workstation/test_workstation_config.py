@@ -189,3 +189,33 @@ def test_configured_shifts_run_from_each_start_to_the_next_across_midnight():
 def test_a_bad_shift_is_named_with_its_line(shifts, message):
     text = (shifts + SHIFTS) if shifts.startswith("shifts =") else (SHIFTS + shifts)
     assert message in _error(text)
+
+
+# -- [shipping]: the log shipped in the background to the casino's server (issue 28) -------------
+ONE_TABLE = '[[tables]]\nid = "T1"\nprofile = "sd"\n\n'
+
+
+def test_shipping_is_read_with_its_defaults():
+    assert config.parse(ONE_TABLE).shipping is None
+    s = config.parse(ONE_TABLE + '[shipping]\nto = "postgresql://pit_ship@casino-db/casino"\n').shipping
+    assert (s.to, s.every_seconds, s.alarm_lag_events, s.alarm_lag_seconds) == \
+        ("postgresql://pit_ship@casino-db/casino", 5.0, None, 600.0)
+    s = config.parse(ONE_TABLE + '[shipping]\nto = "postgresql://pit_ship@db/casino"\nevery_seconds = 0.5\n'
+                     'alarm_lag_events = 5000\n').shipping
+    assert (s.every_seconds, s.alarm_lag_events, s.alarm_lag_seconds) == (0.5, 5000, None)
+
+
+@pytest.mark.parametrize("shipping, message", [
+    ('to = "mysql://pit@db/casino"\n',
+     "config.toml line 6: shipping.to: 'mysql://pit@db/casino' is not a PostgreSQL URL (postgresql://USER@HOST/DB)"),
+    ('to = "postgresql://pit@db"\n', "line 6: shipping.to: 'postgresql://pit@db' names no database"),
+    ('every_seconds = 5\n', "config.toml line 5: shipping: missing key 'to'"),
+    ('to = "postgresql://pit@db/c"\nevery_second = 5\n',
+     "line 7: shipping.every_second: unknown key (known here: alarm_lag_events, alarm_lag_seconds, every_seconds, to)"),
+    ('to = "postgresql://pit@db/c"\nevery_seconds = 0\n', "line 7: shipping.every_seconds: seconds more than 0"),
+    ('to = "postgresql://pit@db/c"\nalarm_lag_events = 1.5\n',
+     "line 7: shipping.alarm_lag_events: a positive whole number of rows, got 1.5"),
+    ('to = "postgresql://pit@db/c"\nalarm_lag_seconds = -1\n', "shipping.alarm_lag_seconds: seconds more than 0"),
+])
+def test_a_bad_shipping_section_is_named_with_its_line(shipping, message):
+    assert message in _error(ONE_TABLE + "[shipping]\n" + shipping)

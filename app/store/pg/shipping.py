@@ -36,6 +36,10 @@ _LOCAL = ("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash,
 class LocalBehind(RuntimeError):
     """The local log ends before the row the server holds as its head: it lost rows."""
 
+    def __init__(self, message: str, server_head: tuple[int, str] = (0, chain.GENESIS)):
+        super().__init__(message)
+        self.server_head = server_head
+
 
 @dataclass
 class Shipped:
@@ -117,7 +121,7 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
         last = rows[-1][0] if rows else None
         raise LocalBehind(f"the server holds rows up to {before[0]} of this log but the local log "
                           f"{'ends at row ' + str(last) if last else 'has no row ' + str(before[0])}: it lost rows "
-                          f"(pitdesk audit verify --db {db})")
+                          f"(pitdesk audit verify --db {db})", before)
     new = [r for r in rows if r[0] > before[0]]
     if not rows or (not new and not again):
         return False
@@ -137,3 +141,13 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
         out.refused = {"seq": r[0], "reason": r[1], "server_head": {"seq": r[2], "hash": r[3]},
                        "at": r[4].isoformat()}
     return len(new) >= batch  # a batch short of full: caught up with the log as it was read
+
+
+def backlog(db: Path, shipped: int) -> tuple[int, str | None]:
+    """The local log's last row, and the time of its first row after ``shipped`` (the oldest the
+    server lacks; None when it lacks none)."""
+    def work(conn, _):
+        last = conn.execute("SELECT COALESCE(max(seq), 0) FROM events").fetchone()[0]
+        row = conn.execute("SELECT time FROM events WHERE seq = ?", (shipped + 1,)).fetchone()
+        return last, row[0] if row and last > shipped else None
+    return read_db(db, work)[0]

@@ -52,6 +52,8 @@ class Live:
             extra = ws.book.automatic(now, states, ws.pit.links(), batch.doors(), self.clocks.all(states, now))
             extra += ws.acceptors.rows(now, {t: s for t, (s, _) in states.items()}, self._controllers())
             extra += ws.rounds.notes()
+            if ws.shipper is not None:   # the log's copy at the casino's server lagging, or refused
+                extra += ws.shipper.alarm_rows(now, ws.book)
             try:
                 if events or extra or batch.records:   # records: repeated alarms released
                     ws.pit.commit(batch, before=extra)
