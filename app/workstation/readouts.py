@@ -308,7 +308,7 @@ class RoundDraftInfo:
     positions: tuple[PositionCards, ...]
     seats: tuple[SeatWagers, ...]
     limits: tuple[WagerLimitInfo, ...]
-    progressive_meter: int | None   # cents: as entered, else the meter last logged
+    progressive_meter: int | None   # cents: as entered, else the meter at the round's start (meter_at_start)
     rng_number: int | None
     problems: tuple[str, ...]       # what blocks settlement (misreads, missing cards); () ready to try
     returned: str | None            # a denial sent this round back: who denied what, and why

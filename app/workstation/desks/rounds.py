@@ -163,7 +163,7 @@ class Rounds:
         return self.ws.journal.meters.get(table)
 
     def set_round_info(self, table: str, meter: str | None = None, rng_number: int | None = None) -> Changes:
-        """The progressive meter when the round starts, typed (default: the meter last logged) and
+        """The progressive meter when the round starts, typed (default: ``meter_at_start``) and
         the RNG's number for the additional wagers (000(p))."""
         return self._edit(table, "enter a round", lambda d: d.set_round_info(meter, rng_number))
 
