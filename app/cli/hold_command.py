@@ -86,8 +86,6 @@ def _floor(args, start: datetime | None, end: datetime | None) -> int:
     from app.workstation.floor_report import floor_hold_json, read_floor_hold
     from app.workstation.hold import HoldError, check_period
     from app.workstation.theoretical import TheoryUnavailable
-    if not args.json:
-        raise InputError("--pg gives the floor's hold as --json (the floor's readable table is not made yet)")
     try:
         check_period(start, end)
         holds = read_floor_hold(args.pg, start, end, args.table)
@@ -96,7 +94,8 @@ def _floor(args, start: datetime | None, end: datetime | None) -> int:
     except (HoldError, TheoryUnavailable, server.Unreachable, server.NoSchema, server.Refused) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(floor_hold_json(holds, start, end, args.table), indent=2))
+    data = floor_hold_json(holds, start, end, args.table)
+    print(json.dumps(data, indent=2) if args.json else floor_text(data), end="" if not args.json else "\n")
     return 0
 
 
@@ -143,4 +142,20 @@ def text(data: dict) -> str:
     lines.append("theoretical: exact from the enumeration of every hand, or 'est.' (the base game: the house way "
                  "against itself, simulated) with its 95% interval; n/a: not a wager (envy) or not priced "
                  "(a player bank's take)")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def floor_text(data: dict) -> str:
+    """The floor's hold as a person reads it: each workstation's own table (as ``pitdesk hold``
+    prints it there), then the floor's sum."""
+    lines: list[str] = []
+    for p in data["pits"]:
+        lines.append(f"== workstation {p['db_id']} ({p['db']}) ==")
+        lines += text({**p, "table": data["table"]}).rstrip().split("\n")[:-2]   # its note once, below
+        lines.append("")
+    f = data["floor"]
+    lines += _block(f"Floor: {f['rounds']} rounds at {len(data['pits'])} workstations", f["wagers"], f["total"])
+    lines += ["", "theoretical: exact from the enumeration of every hand, or 'est.' (the base game: the house way "
+                  "against itself, simulated) with its 95% interval; n/a: not a wager (envy) or not priced "
+                  "(a player bank's take)"]
     return "\n".join(lines).rstrip() + "\n"
