@@ -66,7 +66,12 @@ def open_floor(db: Path, clock: Clock, *, hits: bool = False, silence: float = 2
         driven = hits and serial_ in ("SHF-T1", "PRG-T1")
         devices.devices[serial_] = SimDevice(dev.kind, serial_, faults=(), seed=n, pace=PACE, fault_rate=0.0,
                                              silence=(silence, silence), driven=driven, **tuning)
-    urls = devices.start()
+    return start_floor(db, clock, devices, devices.start()), devices
+
+
+def start_floor(db: Path, clock, devices, urls: dict[str, str]) -> Workstation:
+    """The workstation of the floor of ``TABLES`` over ``devices`` served at ``urls``, its demo
+    people added, its tables opened, started; ``devices`` stopped if it cannot be."""
     try:
         ws = Workstation(demo.demo_config(urls, TABLES), db, clock=clock, policy=QUICK,
                          install_serial="pitdesk-test", on_close=[devices.stop])
@@ -80,7 +85,7 @@ def open_floor(db: Path, clock: Clock, *, hits: bool = False, silence: float = 2
     except BaseException:
         ws.close()
         raise
-    return ws, devices
+    return ws
 
 
 @dataclass

@@ -13,7 +13,7 @@ from app.qt import QSettings
 from app.simulate import demo
 from app.workstation.workstation import Workstation
 from tests.support.flooder import Flooder
-from tests.support.views import PACE, QUICK, TABLES, WAIT_MS, Clock, close_window, open_window
+from tests.support.views import PACE, TABLES, WAIT_MS, Clock, close_window, open_window, start_floor
 
 SERIAL = "PRG-T1"
 FLOOD_MS = 2_500
@@ -25,20 +25,7 @@ def flood_floor(db, flood: Flooder) -> Workstation:
     del devices.devices[SERIAL]
     urls = devices.start()
     urls[SERIAL] = flood.url
-    try:
-        ws = Workstation(demo.demo_config(urls, TABLES), db, clock=Clock(), policy=QUICK,
-                         install_serial="pitdesk-test", on_close=[devices.stop])
-    except BaseException:
-        devices.stop()
-        raise
-    try:
-        demo.add_demo_users(ws)
-        demo.open_demo_tables(ws)
-        ws.start()
-    except BaseException:
-        ws.close()
-        raise
-    return ws
+    return start_floor(db, Clock(), devices, urls)
 
 
 def cents(text: str) -> int | None:
