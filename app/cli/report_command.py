@@ -3,7 +3,8 @@
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --out FILE.pdf
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --print PRINTER
     pitdesk report shift --db PATH --date YYYY-MM-DD --shift NAME --json
-    pitdesk report shift --pg URL --date YYYY-MM-DD --shift NAME --json    (the floor: docs/casino.md)
+    pitdesk report shift --pg URL --date YYYY-MM-DD --shift NAME (--json | --out FILE.pdf | --print PRINTER)
+                                                                     (the floor: docs/casino.md)
 
 A report written or printed is logged in the audit database with its own number (and says COPY
 when its shift was printed before); ``--json`` only reads. It is logged as printed (``report_printed``)
@@ -44,8 +45,8 @@ def add_parser(sub) -> None:
     src = s.add_mutually_exclusive_group()
     src.add_argument("--db", help="the audit database (default: the user data directory)")
     src.add_argument("--pg", metavar="postgresql://USER@HOST/DB",
-                     help="the floor: every workstation's report from the casino's server, and their sum (--json; "
-                          "docs/casino.md)")
+                     help="the floor: every workstation's report from the casino's server, and their sum; a PDF or "
+                          "a print is numbered and recorded by the server (docs/casino.md)")
     s.add_argument("--date", required=True, metavar="YYYY-MM-DD", help="the day the shift starts on")
     s.add_argument("--shift", required=True, metavar="NAME", help="the shift's name (default shifts: grave, day, "
                                                                   "swing; a configuration's [[shifts]] otherwise)")
@@ -99,8 +100,9 @@ def run(args) -> int:
     day = _day(args.date)
     if args.out is not None:
         _out_path(args.out)
-    if args.pg is not None and not args.json:
-        raise InputError("--pg makes the floor's report as --json (the floor's PDF and print are not made yet)")
+    if args.pg is not None and args.name:
+        raise InputError("--as signs in to a workstation's log; the floor's report is recorded on the casino's "
+                         "server under the login of --pg, with the system user who ran it")
     db = None if args.pg is not None else _db(args)
     plan, tables = DEFAULT, None
     try:
@@ -139,6 +141,11 @@ def _floor(args, day: date, plan) -> int:
     from app.store.pg import server
     from app.workstation.floor_report import floor_json, read_floor_report
     plan.shift_named(args.shift, day)          # an unknown shift before the server is asked
+    if not args.json:
+        app = _app()  # noqa: F841  (kept alive while drawing)
+        if args.printer is not None and args.printer not in _printers():
+            raise InputError(f"--print: no printer named {args.printer!r} (printers: "
+                             f"{', '.join(_printers()) or 'none'})")
     try:
         reports, quiet = read_floor_report(args.pg, day, args.shift, plan)
     except server.BadUrl as e:
@@ -146,7 +153,80 @@ def _floor(args, day: date, plan) -> int:
     except (server.Unreachable, server.NoSchema, server.Refused) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(json.dumps(floor_json(reports, quiet), indent=2))
+    if args.json:
+        print(json.dumps(floor_json(reports, quiet), indent=2))
+        return 0
+    return _issue_floor(args, reports, quiet)
+
+
+def _issue_floor(args, reports: list, quiet: list[str]) -> int:
+    """The floor's report numbered by the server, made, then recorded there as printed (or as
+    failed, with why): as ``_issue`` does with a workstation's log (app/store/pg/floor_reports.py)."""
+    import hashlib
+
+    from app.reports.floor_report import floor_pdf_bytes, print_floor
+    from app.reports.whole_file import write_then_log
+    from app.store.pg import floor_reports, server
+    from app.workstation.floor_report import floor_figures
+    from app.workstation.shift_figures import as_json
+    where_to = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
+    place = server.where(server.check_url(args.pg, "--pg"))
+    floor = floor_figures(reports)
+    actor = f"{getpass.getuser()}@{socket.gethostname()}"
+    now = datetime.now().replace(microsecond=0)
+    heads = {r.db_id: as_json(r)["chain_head"] for r in reports}     # as each pit's own --json says it
+    shift, day = floor.shift.name, floor.shift.start.date()
+
+    def record(status: str, **more) -> None:
+        floor_reports.record(args.pg, floor.number, status, shift=shift, day=day, copy=floor.copy,
+                             interim=floor.interim, where_to=where_to, made_by=actor, printed_at=now, heads=heads,
+                             **more)
+
+    signals = _Signals()
+    with signals.installed():     # from here a SIGTERM or Ctrl-C is recorded as a failed report
+        for _ in range(3):        # made again with the next number if another floor report took it meanwhile
+            try:
+                numbered = floor_reports.next_number(args.pg, shift, day)
+            except (server.Unreachable, server.NoSchema, server.Refused) as e:
+                print(f"pitdesk: error: {e}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            floor.number, floor.copy, floor.printed_by, floor.printed_at = numbered.number, numbered.copy, actor, now
+            try:
+                signals.check()
+                if args.printer:
+                    from app.qt import QPrinter, QPrinterInfo
+                    printer = QPrinter(QPrinterInfo.printerInfo(args.printer), QPrinter.PrinterMode.HighResolution)
+                    pages = print_floor(floor, reports, quiet, place, printer, args.paper)
+                    record("printed", pages=pages)
+                else:
+                    data, pages = floor_pdf_bytes(floor, reports, quiet, place, args.paper)
+                    signals.check()                 # stopped while it was drawn: nothing is written
+                    write_then_log(args.out, data, lambda: record("printed", pages=pages,
+                                                                  pdf_sha256=hashlib.sha256(data).hexdigest()))
+                break
+            except floor_reports.NumberTaken:
+                continue
+            except (OSError, server.Unreachable, server.Refused, server.NoSchema, KeyboardInterrupt, Terminated) as e:
+                logged = "recorded on the server as failed"
+                try:
+                    record("failed", why=_why(e))
+                except (server.Unreachable, server.Refused, server.NoSchema, floor_reports.NumberTaken) as why:
+                    logged = f"and it could not be recorded as failed: {why}"
+                print(f"pitdesk: error: floor report No. {floor.number} was not made: {_why(e)} ({logged})",
+                      file=sys.stderr)
+                if isinstance(e, Terminated):
+                    return 128 + signal.SIGTERM
+                if isinstance(e, KeyboardInterrupt):
+                    return 128 + signal.SIGINT
+                return EXIT_BAD_INPUT
+        else:
+            print("pitdesk: error: other floor reports kept taking the report's number; try again", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    print(json.dumps({"number": floor.number, "copy": floor.copy, "scope": "floor", "shift": floor.shift.label,
+                      "pages": pages, "where": where_to, "printed_by": actor, "server": place,
+                      "workstations": heads, "quiet": quiet}, indent=2))
+    if signals.pending is not None:     # asked to stop once the report was made and recorded: it was
+        return 128 + signals.pending
     return 0
 
 

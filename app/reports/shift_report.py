@@ -173,28 +173,58 @@ def _chart_ref(doc: QTextDocument, name: str, lines, width: int, dpi: int) -> st
     return f"<p><img src='chart:{name}' width='{width}' height='{height}'></p>"
 
 
-def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, ...] = True) -> QTextDocument:
-    """The report's document, as wide as the page's body (``width`` in layout units, 96 an
-    inch); its charts drawn at ``dpi``. ``tables``: True, every table's page; False, the pit alone
-    without a line or a page per table (a one-page summary); names, the pit and those tables'
-    pages (a preview of part of it)."""
+def new_document() -> QTextDocument:
+    """An empty document in the report's style and font."""
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
     f = QFont("DejaVu Sans")
     f.setPointSizeF(7.5)
     no_ligatures(f)
     doc.setDefaultFont(f)
-    chart_w = int(width * 0.8)
-    h = [f"<h1>{escape(title(r))}</h1>"]
+    return doc
+
+
+def banners(r: ShiftReport, what: str = "report") -> list[str]:
+    """INTERIM and COPY under a report's title, when they are so."""
+    h = []
     if r.interim:
         h.append(f"<p class='interim'>INTERIM — the shift is still running: its figures to {r.made:%H:%M}, "
                  f"not its end ({r.shift.end:%H:%M})</p>")
     if r.copy:
-        h.append(f"<p class='copy'>COPY — a reprint, report No. {r.number}</p>")
-    printed = f"{r.printed_at:%Y-%m-%d %H:%M:%S}" if r.printed_at else "not printed (preview)"
+        h.append(f"<p class='copy'>COPY — a reprint, {what} No. {r.number}</p>")
+    return h
+
+
+def set_html(doc: QTextDocument, parts: list[str]) -> QTextDocument:
+    # a heading stands apart from the table above it (Qt's rich text drops a heading's top margin
+    # after a table): a small empty line before each
+    body = "".join(parts).replace("<h3>", "<p style='margin: 0; font-size: 3pt'>&#160;</p><h3>")
+    doc.setHtml("<html><body>" + body + "</body></html>")
+    return doc
+
+
+def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, ...] = True,
+          part_of: ShiftReport | None = None) -> QTextDocument:
+    """The report's document, as wide as the page's body (``width`` in layout units, 96 an
+    inch); its charts drawn at ``dpi``. ``tables``: True, every table's page; False, the pit alone
+    without a line or a page per table (a one-page summary); names, the pit and those tables'
+    pages (a preview of part of it). ``part_of``: the floor's report this pit's is a part of
+    (app/reports/floor_report.py): its number, COPY and who printed it are the floor report's."""
+    doc = new_document()
+    chart_w = int(width * 0.8)
+    issued = part_of or r
+    if part_of is None:
+        h = [f"<h1>{escape(title(r))}</h1>"]
+        number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
+    else:
+        h = [f"<h1>Workstation {escape(r.db_id)}: {escape(title(r))}</h1>"]
+        number = f"part of floor report No. {part_of.number}" if part_of.number is not None else \
+            "part of a floor report (preview, not numbered)"
+    h += banners(issued, "floor report" if part_of else "report")
+    printed = f"{issued.printed_at:%Y-%m-%d %H:%M:%S}" if issued.printed_at else "not printed (preview)"
     h.append(f"<table cellpadding='{_PAD[0] // 2}'>")
-    for k, v in (("Report No.", f"{r.number}" if r.number is not None else "— (preview, not numbered)"),
-                 ("Printed", f"{printed} by {r.printed_by or '—'}"),
+    for k, v in (("Report No.", number),
+                 ("Printed", f"{printed} by {issued.printed_by or '—'}"),
                  ("Shift", f"{r.shift.label}: {r.shift.start:%Y-%m-%d %H:%M} to {r.shift.end:%Y-%m-%d %H:%M}"),
                  ("Audit log", f"{r.db_id} ({r.events:,} events in the shift)")):
         h.append(f"<tr><td class='dim'>{escape(k)}</td><td><b>{escape(v)}</b></td></tr>")
@@ -203,21 +233,8 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     h.append("<p class='dim'>The chain head is the last event logged before the shift's end (its sequence number "
              "and hash): <span class='head'>pitdesk audit verify --head SEQ:HASH</span> checks the log still ends "
              "there or goes on from it.</p>")
-    # the pit
-    void_slips = sum(1 for t in r.tables for s in t.slips if s["status"] == "VOID")
     h.append("<h2>The pit</h2>")
-    counts = [("Rounds played", r.rounds), ("Void rounds", r.void_rounds),
-              ("Settlements sent back by a denial", sum(t.sent_back for t in r.tables)),
-              ("Payout slips", sum(len(t.slips) for t in r.tables)), ("of them void", void_slips),
-              ("Late deck and dice changes", sum(t.late for t in r.tables)),
-              ("Irregularities", sum(len(t.irregularities) for t in r.tables)),
-              ("Alarms", sum(len(t.alarms) for t in r.tables)), ("Approval requests", sum(len(t.approvals) for t in r.tables)),
-              ("Aggregate-limit applications", sum(len(t.aggregate_limits) for t in r.tables))]
-    # two counts a line: the pit's page holds its figures, its banking and its chart on one sheet
-    cells = [f"<td class='dim'>{escape(k)}</td><td class='n' nowrap><b>{v:,}</b></td>" for k, v in counts]
-    half = (len(cells) + 1) // 2
-    h.append(f"<table cellpadding='{_PAD[0] // 2}'>" + "".join(
-        f"<tr>{a}<td width='24'></td>{b}</tr>" for a, b in zip(cells[:half], cells[half:] + [""])) + "</table>")
+    h.append(counts_table(r))
     h.append("<h3>Wagers, wins and losses by wager type (cents as dollars)</h3>")
     h.append(_wagers(r.pit_lines, r.pit_total))
     h.append("<h3>Banking</h3>" + _banking(pit_banking(r)))
@@ -232,11 +249,24 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     for t in r.tables:
         if tables is True or (not isinstance(tables, bool) and t.table in tables):
             h.append(_section(doc, r, t, chart_w, dpi))
-    # a heading stands apart from the table above it (Qt's rich text drops a heading's top margin
-    # after a table): a small empty line before each
-    body = "".join(h).replace("<h3>", "<p style='margin: 0; font-size: 3pt'>&#160;</p><h3>")
-    doc.setHtml("<html><body>" + body + "</body></html>")
-    return doc
+    return set_html(doc, h)
+
+
+def counts_table(r: ShiftReport) -> str:
+    """The pit's (or the floor's) counts, two a line: the pit's page holds its figures, its
+    banking and its chart on one sheet."""
+    void_slips = sum(1 for t in r.tables for s in t.slips if s["status"] == "VOID")
+    counts = [("Rounds played", r.rounds), ("Void rounds", r.void_rounds),
+              ("Settlements sent back by a denial", sum(t.sent_back for t in r.tables)),
+              ("Payout slips", sum(len(t.slips) for t in r.tables)), ("of them void", void_slips),
+              ("Late deck and dice changes", sum(t.late for t in r.tables)),
+              ("Irregularities", sum(len(t.irregularities) for t in r.tables)),
+              ("Alarms", sum(len(t.alarms) for t in r.tables)), ("Approval requests", sum(len(t.approvals) for t in r.tables)),
+              ("Aggregate-limit applications", sum(len(t.aggregate_limits) for t in r.tables))]
+    cells = [f"<td class='dim'>{escape(k)}</td><td class='n' nowrap><b>{v:,}</b></td>" for k, v in counts]
+    half = (len(cells) + 1) // 2
+    return f"<table cellpadding='{_PAD[0] // 2}'>" + "".join(
+        f"<tr>{a}<td width='24'></td>{b}</tr>" for a, b in zip(cells[:half], cells[half:] + [""])) + "</table>"
 
 
 def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
@@ -384,18 +414,27 @@ IMAGE_DPI = 300      # a chart's own pixels: sharp on paper
 
 def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int:
     """Draw the report on ``device`` (a QPdfWriter or QPrinter whose page layout is set): the pages
-    of its document, a foot on each. The document is laid out in ``LAYOUT_DPI`` units and the
-    painter scaled to the device, so a PDF, a printer of any resolution and the preview break the
-    lines and the pages in the same places. The number of pages drawn."""
+    of its document, a foot on each. The number of pages drawn."""
+    return draw_parts(device, lambda width: [(build(r, width, IMAGE_DPI, tables), foot(r), r.copy)])
+
+
+def draw_parts(device, make) -> int:
+    """Draw documents one after another on ``device``: ``make(width)`` gives them, each as
+    (document, its pages' foot, COPY across its pages), laid out ``width`` layout units wide. Each
+    begins on a new page; the pages are numbered through all of them. The documents are laid out
+    in ``LAYOUT_DPI`` units and the painter scaled to the device, so a PDF, a printer of any
+    resolution and the preview break the lines and the pages in the same places. The number of
+    pages drawn."""
     dpi = device.resolution()
     scale = dpi / LAYOUT_DPI
     body = device.pageLayout().paintRectPixels(dpi)
     width, height = body.width() / scale, body.height() / scale
     foot_h = LAYOUT_DPI * FOOT_PT / 72 * 2.2
     page_h = height - foot_h
-    doc = build(r, int(width), IMAGE_DPI, tables)
-    doc.setPageSize(QSizeF(width, page_h))
-    pages = doc.pageCount()
+    parts = make(int(width))
+    for doc, _, _ in parts:
+        doc.setPageSize(QSizeF(width, page_h))
+    pages = sum(doc.pageCount() for doc, _, _ in parts)
     painter = QPainter()
     if not painter.begin(device):
         raise OSError("the report could not be drawn: the printer or the file did not open")
@@ -405,55 +444,71 @@ def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int
         # taken at the device's resolution and scaled again)
         f = QFont("DejaVu Sans")
         f.setPixelSize(round(FOOT_PT * LAYOUT_DPI / 72))
-        for n in range(pages):
-            if n:
-                device.newPage()
-            painter.save()
-            painter.translate(0, -n * page_h)
-            doc.drawContents(painter, QRectF(0, n * page_h, width, page_h))
-            painter.restore()
-            painter.setFont(f)
-            painter.setPen(GREY)
-            painter.drawLine(QPointF(0, page_h + foot_h / 4), QPointF(width, page_h + foot_h / 4))
-            page = f"page {n + 1} of {pages}"
-            fm = painter.fontMetrics()
-            # the foot's words never run under the page number: the chain head's hash is cut first
-            left = fm.elidedText(foot(r), Qt.TextElideMode.ElideRight, int(width - fm.horizontalAdvance(page) - 12))
-            painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), left)
-            painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
-                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), page)
-            if r.copy:
+        k = 0
+        for doc, words_at_foot, copy in parts:
+            for n in range(doc.pageCount()):
+                if k:
+                    device.newPage()
                 painter.save()
-                painter.translate(width / 2, page_h / 2)
-                painter.rotate(-35)
-                big = QFont("DejaVu Sans")
-                big.setPixelSize(round(110 * LAYOUT_DPI / 72))
-                big.setBold(True)
-                painter.setFont(big)
-                c = QColor("#a00000")
-                c.setAlpha(60)
-                painter.setPen(c)
-                w = width * 1.2
-                painter.drawText(QRectF(-w / 2, -LAYOUT_DPI, w, 2 * LAYOUT_DPI), int(Qt.AlignmentFlag.AlignCenter),
-                                 "COPY")
+                painter.translate(0, -n * page_h)
+                doc.drawContents(painter, QRectF(0, n * page_h, width, page_h))
                 painter.restore()
+                k += 1
+                _foot(painter, f, words_at_foot, f"page {k} of {pages}", width, page_h, foot_h)
+                if copy:
+                    _copy_mark(painter, width, page_h)
     finally:
         painter.end()
     return pages
 
 
+def _foot(painter: QPainter, f: QFont, words_at_foot: str, page: str, width: float, page_h: float,
+          foot_h: float) -> None:
+    painter.setFont(f)
+    painter.setPen(GREY)
+    painter.drawLine(QPointF(0, page_h + foot_h / 4), QPointF(width, page_h + foot_h / 4))
+    fm = painter.fontMetrics()
+    # the foot's words never run under the page number: the chain head's hash is cut first
+    left = fm.elidedText(words_at_foot, Qt.TextElideMode.ElideRight, int(width - fm.horizontalAdvance(page) - 12))
+    painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop), left)
+    painter.drawText(QRectF(0, page_h + foot_h / 3, width, foot_h),
+                     int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), page)
+
+
+def _copy_mark(painter: QPainter, width: float, page_h: float) -> None:
+    """COPY across a reprint's page."""
+    painter.save()
+    painter.translate(width / 2, page_h / 2)
+    painter.rotate(-35)
+    big = QFont("DejaVu Sans")
+    big.setPixelSize(round(110 * LAYOUT_DPI / 72))
+    big.setBold(True)
+    painter.setFont(big)
+    c = QColor("#a00000")
+    c.setAlpha(60)
+    painter.setPen(c)
+    w = width * 1.2
+    painter.drawText(QRectF(-w / 2, -LAYOUT_DPI, w, 2 * LAYOUT_DPI), int(Qt.AlignmentFlag.AlignCenter), "COPY")
+    painter.restore()
+
+
 def pdf_bytes(r: ShiftReport, paper: str = "letter", dpi: int = 300, tables: bool = True) -> tuple[bytes, int]:
     """The report as the bytes of a PDF, drawn in memory (nothing on disk yet); (bytes, pages)."""
+    return pdf_of(title(r) + (" (COPY)" if r.copy else ""), lambda writer: render(r, writer, tables), paper, dpi)
+
+
+def pdf_of(name: str, draw, paper: str = "letter", dpi: int = 300) -> tuple[bytes, int]:
+    """A PDF titled ``name`` that ``draw(writer)`` draws (the pages it returns), in memory."""
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setResolution(dpi)
     writer.setPageLayout(page_layout(paper))
-    writer.setTitle(title(r) + (" (COPY)" if r.copy else ""))
+    writer.setTitle(name)
     writer.setCreator("pitdesk")
     try:
-        pages = render(r, writer, tables)
+        pages = draw(writer)
     finally:
         del writer   # the PDF is complete once the writer is gone
     data = bytes(buf.data())
@@ -476,4 +531,4 @@ def print_report(r: ShiftReport, printer, paper: str = "letter", tables: bool | 
     return render(r, printer, tables)
 
 
-__all__ = ["render", "pdf_bytes", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]
+__all__ = ["render", "draw_parts", "pdf_bytes", "pdf_of", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]

@@ -4,12 +4,15 @@ floor's sum equal to the sum of the pits', to the cent."""
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 
 import pytest
 
 from app.engine.words import money
 from tests.support.casino import pitdesk
+from tests.support.pg import AUDITOR
+from tests.support.shift_report import pdf_text
 from tests.support.simulated_shift import simulate
 
 START = datetime(2026, 11, 21, 16, 0)   # the swing shift, 16:00-24:00
@@ -97,8 +100,98 @@ def test_the_floor_report_is_each_pits_own_and_their_sum_to_the_cent(casino, pit
         assert f["banking"][mode]["house_net"] == _sum(mine, ("banking", mode, "house_net"))
 
 
+def _shipped(casino, pits) -> dict:
+    """Each pit's own swing report (JSON), its log shipped to the casino."""
+    local = {}
+    for d in pits:
+        rc, own, err = pitdesk("report", "shift", "--db", str(d / "log.db"), *SHIFT, home=d / "home")
+        assert rc == 0, err
+        local[own["db_id"]] = own
+        assert pitdesk("ship", "--db", str(d / "log.db"), "--to", casino.ship)[0] == 0
+    return local
+
+
+def test_the_floor_report_as_a_pdf_is_every_pits_and_their_sum_numbered_by_the_server(casino, pits, tmp_path):
+    """``--out``: the floor's pages (each pit's figures and the floor's sum, the chain heads),
+    then each pit's own pages; numbered by the server, recorded there once written, with the
+    file's sha256; printed again, COPY."""
+    local = _shipped(casino, pits)
+    out = tmp_path / "floor.pdf"
+    rc, made, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT[:-1], "--out", str(out))
+    assert rc == 0, err
+    assert made["number"] == 1 and made["copy"] is False and made["scope"] == "floor"
+    assert made["where"] == f"file {out.resolve()}" and made["quiet"] == []
+    assert made["workstations"] == {ws: own["chain_head"] for ws, own in local.items()}
+    text = " ".join(pdf_text(out).split())
+    assert "Floor shift report — swing 2026-11-21 (16:00–24:00)" in text and "floor report No. 1" in text
+    assert "3 with events in the shift" in text
+    mine = [own["pit"] for own in local.values()]
+    wagered, net = _sum(mine, ("total", "wagered")), _sum(mine, ("total", "house_net"))
+    # the pits' table: one line a workstation with its own totals, then the floor's sum of them
+    for ws, own in local.items():
+        assert f"{ws} {len(own['tables'])} {own['pit']['rounds']} {own['pit']['void_rounds']} " \
+               f"{money(own['pit']['total']['wagered'])} {money(own['pit']['total']['house_net'])}" in text, ws
+        assert f"Workstation {ws}: Shift report — swing 2026-11-21" in text     # its own pages follow
+        assert f"{own['chain_head']['seq']}:{own['chain_head']['hash']}" in text.replace(" ", "")
+    floor_rounds = sum(p["rounds"] for p in mine)
+    assert f"Floor {sum(len(o['tables']) for o in local.values())} {floor_rounds} " \
+           f"{sum(p['void_rounds'] for p in mine)} {money(wagered)} {money(net)}" in text
+    assert text.count("part of floor report No. 1") == 3
+    assert f"page {made['pages']} of {made['pages']}" in text
+    # words for people (issue 27): no raw cents, identifier or ISO time; the login is a name the casino gave
+    from tests.views.test_words_for_people import faults
+    assert faults("the floor's report", text.replace(AUDITOR, "LOGIN")) == []
+
+    from app.store.pg import floor_reports
+    rec = floor_reports.recorded(casino.owner)
+    assert len(rec) == 1 and rec[0]["status"] == "printed" and rec[0]["number"] == 1
+    assert rec[0]["pdf_sha256"] == hashlib.sha256(out.read_bytes()).hexdigest()
+    assert rec[0]["login"] == AUDITOR and rec[0]["pages"] == made["pages"] and rec[0]["heads"] == made["workstations"]
+
+    again = tmp_path / "again.pdf"
+    rc, made2, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT[:-1], "--out", str(again), "--paper", "a4")
+    assert rc == 0, err
+    assert made2["number"] == 2 and made2["copy"] is True
+    assert "COPY — a reprint, floor report No. 2" in " ".join(pdf_text(again).split())
+    assert [r["copy"] for r in floor_reports.recorded(casino.owner)] == [False, True]
+
+
+def test_a_floor_report_the_server_will_not_record_is_not_left_as_a_file(casino, pits, tmp_path):
+    """Written, then recorded: a login whose record the server refuses leaves no PDF, and says
+    that not even the failure could be recorded."""
+    _shipped(casino, pits[:1])
+    casino.sql("REVOKE INSERT ON pitdesk.floor_reports FROM pitdesk_floor")
+    out = tmp_path / "floor.pdf"
+    rc, made, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT[:-1], "--out", str(out))
+    assert rc == 2 and "floor report No. 1 was not made" in err and "could not be recorded as failed" in err, err
+    assert "permission denied" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+    from app.store.pg import floor_reports
+    assert floor_reports.recorded(casino.owner) == []
+
+
+def test_the_floor_report_printed_is_the_pdfs_pages(casino, pits, tmp_path, qapp):
+    """``--print``'s drawing on a QPrinter (to a PDF file here; tests/cli/test_print.py prints
+    through CUPS) gives the pages the PDF has."""
+    from app.qt import QPrinter
+    from app.reports.floor_report import floor_pdf_bytes, print_floor
+    from app.workstation.floor_report import floor_figures, read_floor_report
+    from app.workstation.shifts import DEFAULT
+    _shipped(casino, pits)
+    reports, quiet = read_floor_report(casino.floor, START.date(), "swing", DEFAULT)
+    floor = floor_figures(reports)
+    _, pages = floor_pdf_bytes(floor, reports, quiet, "here", "letter")
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+    assert print_floor(floor, reports, quiet, "here", printer, "letter") == pages
+    assert pages > 1 + len(reports)     # the floor's page, and each pit's pit page and table pages
+
+
 def test_the_floor_report_bad_input_exit_2(casino, tmp_path):
-    for args, words in (((*SHIFT[:-1], "--out", str(tmp_path / "floor.pdf")), "--pg makes the floor's report as --json"),
+    for args, words in (((*SHIFT[:-1], "--out", str(tmp_path / "no" / "floor.pdf")), "--out"),
+                        ((*SHIFT[:-1], "--print", "no-such-printer"), "no printer named 'no-such-printer'"),
+                        ((*SHIFT[:-1], "--out", str(tmp_path / "f.pdf"), "--as", "ana"), "--as signs in to a workstation"),
                         (("--date", "2026-11-21", "--shift", "nope", "--json"), "nope"),
                         (SHIFT, "nothing to report")):
         rc, out, err = pitdesk("report", "shift", "--pg", casino.floor, *args)
@@ -107,3 +200,30 @@ def test_the_floor_report_bad_input_exit_2(casino, tmp_path):
     for args, words in ((("--json", "--from", "2026-11-22", "--to", "2026-11-21"), "--from must be before --to"),):
         rc, out, err = pitdesk("hold", "--pg", casino.floor, *args)
         assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, (args, rc, err)
+
+
+def test_the_floor_role_may_only_add_a_floor_reports_record_and_the_server_says_who(casino):
+    """``pitdesk_floor`` reads and records floor reports and nothing more; a record says the login
+    that made it, whatever the login wrote there, and is never changed or removed, even by the owner."""
+    import psycopg
+    ins = ('INSERT INTO pitdesk.floor_reports (number, status, shift, day, copy, interim, "where", made_by, '
+           "printed_at, heads, login, logged) VALUES (%s, 'printed', 'swing', '2026-11-21', false, false, 'file x', "
+           "'me', '2026-11-22 00:05', '{}', 'someone_else', '2000-01-01')")
+    with psycopg.connect(casino.floor, autocommit=True) as conn:
+        conn.execute(ins, (1,))
+        for statement in ("UPDATE pitdesk.floor_reports SET status = 'failed'", "DELETE FROM pitdesk.floor_reports",
+                          "TRUNCATE pitdesk.floor_reports", "DELETE FROM pitdesk.events",
+                          "INSERT INTO pitdesk.refusals (workstation, seq, reason, head_seq, head_hash, "
+                          "offered_prev_hash, offered_hash, shipped_by) VALUES ('x', 1, 'x', 0, 'x', 'x', 'x', 'x')"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
+    with psycopg.connect(casino.ship, autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(ins, (2,))
+    from app.store.pg import floor_reports
+    (rec,) = floor_reports.recorded(casino.owner)
+    assert rec["login"] == AUDITOR and rec["logged"].year == datetime.now().year
+    for statement in ("UPDATE pitdesk.floor_reports SET status = 'failed'", "DELETE FROM pitdesk.floor_reports"):
+        with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
+            with psycopg.connect(casino.owner, autocommit=True) as conn:
+                conn.execute(statement)

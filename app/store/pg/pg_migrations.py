@@ -14,7 +14,8 @@ statement (``events_arrived``).
 
 Who may do what is the grants' business, not the program's: ``pitdesk_ship`` may INSERT events
 and read the heads and the refusals, and nothing else (no UPDATE, no DELETE, no reading
-another workstation's events); ``pitdesk_floor`` reads everything; neither owns anything. The
+another workstation's events); ``pitdesk_floor`` reads everything and records the floor's
+reports it prints (migration 2, app/store/pg/floor_reports.py); neither owns anything. The
 events and the refusals refuse UPDATE, DELETE and TRUNCATE even from their owner (mistakes;
 the chain is what stops someone who drops the triggers)."""
 
@@ -237,8 +238,54 @@ def _v1_floor_log(conn: psycopg.Connection) -> None:
     conn.execute(_GRANTS)
 
 
+_FLOOR_REPORTS = f"""
+CREATE TABLE pitdesk.floor_reports (
+    number bigint PRIMARY KEY CHECK (number > 0),    -- the floor report's own number, one series a server
+    status text NOT NULL CHECK (status IN ('printed', 'failed')),
+    shift text NOT NULL,
+    day date NOT NULL,                               -- the day the shift starts on
+    copy boolean NOT NULL,                           -- its shift's floor report was printed before
+    interim boolean NOT NULL,                        -- made before the shift's end
+    "where" text NOT NULL,                           -- the file or the printer
+    made_by text NOT NULL,                           -- the person (system user at host) who ran it
+    printed_at timestamp NOT NULL,                   -- the time printed on it (the floor's clock)
+    pages int,
+    heads jsonb NOT NULL,                            -- each workstation's chain head at the shift's end
+    pdf_sha256 text,                                 -- the file's sha256 (a file; not a print)
+    why text,                                        -- why it was not made (failed)
+    login text NOT NULL,                             -- set by the server: who signed in to record it
+    logged timestamptz NOT NULL                      -- set by the server
+);
+
+CREATE FUNCTION pitdesk.floor_report_stamped() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.login := session_user;
+    NEW.logged := now();
+    RETURN NEW;
+END $$;
+
+CREATE TRIGGER floor_report_stamped BEFORE INSERT ON pitdesk.floor_reports
+    FOR EACH ROW EXECUTE FUNCTION pitdesk.floor_report_stamped();
+CREATE TRIGGER floor_reports_append_only BEFORE UPDATE OR DELETE ON pitdesk.floor_reports
+    FOR EACH ROW EXECUTE FUNCTION pitdesk.append_only();
+CREATE TRIGGER floor_reports_no_truncate BEFORE TRUNCATE ON pitdesk.floor_reports
+    FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.append_only();
+
+REVOKE ALL ON pitdesk.floor_reports FROM PUBLIC;
+REVOKE ALL ON FUNCTION pitdesk.floor_report_stamped() FROM PUBLIC;
+GRANT SELECT, INSERT ON pitdesk.floor_reports TO {FLOOR_ROLE};
+"""
+
+
+def _v2_floor_reports(conn: psycopg.Connection) -> None:
+    """The floor's shift reports, numbered by the server: each printed or failed one recorded
+    (``pitdesk report shift --pg --out/--print``), as a workstation logs its own."""
+    conn.execute(_FLOOR_REPORTS)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
+    (2, "floor reports", _v2_floor_reports),
 ]
 
 
