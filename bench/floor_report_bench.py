@@ -1,0 +1,95 @@
+"""Benchmark: the floor's shift report from the casino's PostgreSQL (issue 28).
+
+P pits, each its own workstation's log of a simulated swing shift (``pitdesk simulate shift``:
+T tables, R rounds each), shipped to a real server started as the tests start one
+(tests/support/pg.py); then, each timed once as a person runs it (the command in a process of
+its own, time.perf_counter around it):
+
+1. ``pitdesk report shift --pg URL --json``: every pit's report rebuilt from the server and the
+   floor's sum;
+2. ``pitdesk report shift --pg URL --out floor.pdf``: the same, drawn, written and recorded.
+
+    .venv/bin/python bench/floor_report_bench.py [--pits P] [--tables T] [--rounds R]
+
+Prints a Markdown table; record it in docs/benchmarks.md. Speed is never asserted in tests."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from app.store.pg import pg_migrations  # noqa: E402
+from tests.support.pg import AUDITOR, OWNER, SHIPPER, Server, bin_dir  # noqa: E402
+from tests.support.simulated_shift import simulate  # noqa: E402
+
+START = datetime(2026, 11, 21, 16, 0)      # the swing shift
+PITDESK = str(ROOT / ".venv" / "bin" / "pitdesk")
+
+
+def run(*args: str) -> tuple[float, dict]:
+    t = time.perf_counter()
+    p = subprocess.run([PITDESK, *args], capture_output=True, text=True, timeout=3600)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        raise SystemExit(f"pitdesk {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return dt, json.loads(p.stdout)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pits", type=int, default=5)
+    ap.add_argument("--tables", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=200)
+    args = ap.parse_args()
+    bins = bin_dir()
+    if bins is None:
+        print("no PostgreSQL server installed (installer/postgres.sh)", file=sys.stderr)
+        return 2
+    folder = Path(tempfile.mkdtemp(prefix="pitdesk-floor-report-bench-"))
+    server = Server(bins)
+    rows = []
+    try:
+        server.start()
+        server.roles()
+        name = server.database()
+        pg_migrations.migrate(server.url(OWNER, name))
+        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
+        events = 0
+        for n in range(args.pits):
+            d = folder / f"pit{n}"
+            simulate(d / "log.db", d / "home", args.tables, args.rounds, START, 100 + n)
+            _, shipped = run("ship", "--db", str(d / "log.db"), "--to", server.url(SHIPPER, name))
+            events += shipped["shipped"]
+        shift = ("--pg", server.url(AUDITOR, name), "--date", f"{START:%Y-%m-%d}", "--shift", "swing")
+        dt, floor = run("report", "shift", *shift, "--json")
+        what = (f"{args.pits} pits x {args.tables} tables x {args.rounds} rounds "
+                f"({floor['floor']['rounds']:,} rounds, {events:,} events on the server)")
+        rows.append(("report shift --pg --json", what, f"{dt:.1f} s"))
+        dt, made = run("report", "shift", *shift, "--out", str(folder / "floor.pdf"))
+        size = (folder / "floor.pdf").stat().st_size
+        rows.append(("report shift --pg --out", f"the same, {made['pages']} pages, {size / 1e6:.1f} MB", f"{dt:.1f} s"))
+    finally:
+        server.remove()
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, PostgreSQL {bins.parent.name}")
+    print("| benchmark | what | time |\n|---|---|---:|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
