@@ -60,7 +60,8 @@ def free_port() -> int:
 
 HELP = [[], ["hand"], ["settle"], ["deal"], ["round"], ["round", "replay"], ["round", "settle"], ["analyze"],
         ["audit"], ["users"], ["simulate"], ["simulate", "shift"], ["simulate", "device"], ["simulate", "floor"],
-        ["devices"], ["devices", "watch"], ["hold"], ["report"], ["report", "shift"], ["gui"]]
+        ["devices"], ["devices", "watch"], ["hold"], ["report"], ["report", "shift"], ["gui"], ["ship"], ["floor"],
+        ["floor", "verify"], ["floor", "migrate"]]
 DB = "{tmp}/shift.db"
 # (name, argv, stdin, what is set aside in the comparison)
 COMMANDS = [
@@ -93,6 +94,9 @@ COMMANDS = [
     ("audit export", ["audit", "export", "--db", DB, "--out", "{tmp}/audit.jsonl"], "", "the chain's hashes"),
     ("audit verify --export", ["audit", "verify", "--export", "{tmp}/audit.jsonl"], "", "the chain's hashes"),
     ("audit backup", ["audit", "backup", "--db", DB, "--out", "{tmp}/backup.db"], "", "the chain's hashes"),
+    # the casino's PostgreSQL (issue 28): libpq loaded (psycopg's binary build), a server that is not there named
+    ("ship, no server", ["ship", "--db", DB, "--to", "postgresql://pit3@127.0.0.1:1/casino"], "", None),
+    ("floor verify, no server", ["floor", "verify", "--pg", "postgresql://audit@127.0.0.1:1/casino"], "", None),
     ("users init", ["users", "init", "root", "--db", "{tmp}/people.db", "--pin-stdin"], "1111\n", None),
     ("users add", ["users", "add", "fay", "--role", "floor supervisor", "--as", "root", "--db", "{tmp}/people.db",
                    "--pin-stdin"], "1111\n2222\n", None),
@@ -108,6 +112,8 @@ def compare(name: str, a: subprocess.CompletedProcess, b: subprocess.CompletedPr
             aside: str | None) -> str | None:
     if a.returncode != b.returncode:
         return f"exit {a.returncode} frozen, {b.returncode} from source: {a.stderr.strip()[-300:]}"
+    if name.endswith("no server") and not all("cannot be reached" in x.stderr for x in (a, b)):
+        return f"the server not there is not named: {a.stderr.strip()[-300:]} against {b.stderr.strip()[-300:]}"
     if aside is None:
         if fa.scrub(a.stdout) != fb.scrub(b.stdout):
             return f"stdout differs:\n--- frozen\n{a.stdout[:600]}\n--- source\n{b.stdout[:600]}"

@@ -71,12 +71,14 @@ def play_and_check(tmp, seed: int, busy: bool) -> None:
         ws.close()
 
 
-def test_in_a_storm_of_faults_the_dealers_never_do_what_the_procedures_refuse(tmp_path, monkeypatch):
+@pytest.mark.parametrize("seconds", [15, pytest.param(60, marks=pytest.mark.slow)])
+def test_in_a_storm_of_faults_the_dealers_never_do_what_the_procedures_refuse(tmp_path, monkeypatch, seconds):
     """``--busy``: a fault in most rounds (jams, misreads, shoe jams, links lost); the tables wait
     for the supervisor where a fault needs one, and nothing the dealers make a device say is
-    refused by the procedures (a jammed shuffle is not started twice, 000(n)(13))."""
+    refused by the procedures (a jammed shuffle is not started twice, 000(n)(13)). A short storm
+    in the main suite, a long one in ``make test-slow``."""
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    ws = play_demo(tmp_path / "demo.db", Pace(rounds_per_hour=1800, busy=True), 11, lambda ws: False, 40)
+    ws = play_demo(tmp_path / "demo.db", Pace(rounds_per_hour=1800, busy=True), 11, lambda ws: False, seconds)
     try:
         faults = {r["code"]: r["n"] for r in ws.log.query(
             "SELECT json_extract(body, '$.data.code') AS code, count(*) AS n FROM events WHERE type = 'device_fault' "
