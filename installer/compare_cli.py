@@ -61,7 +61,7 @@ def free_port() -> int:
 HELP = [[], ["hand"], ["settle"], ["deal"], ["round"], ["round", "replay"], ["round", "settle"], ["analyze"],
         ["audit"], ["users"], ["simulate"], ["simulate", "shift"], ["simulate", "device"], ["simulate", "floor"],
         ["devices"], ["devices", "watch"], ["hold"], ["report"], ["report", "shift"], ["gui"], ["ship"], ["floor"],
-        ["floor", "verify"], ["floor", "migrate"]]
+        ["floor", "verify"], ["floor", "migrate"], ["floor", "restore"]]
 DB = "{tmp}/shift.db"
 # (name, argv, stdin, what is set aside in the comparison)
 COMMANDS = [

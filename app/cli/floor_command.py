@@ -1,10 +1,11 @@
-"""``pitdesk floor migrate|verify --pg URL``: the casino's server (app/store/pg, docs/casino.md).
+"""``pitdesk floor migrate|verify|restore --pg URL``: the casino's server (app/store/pg, docs/casino.md).
 
 ``floor migrate`` applies the casino's schema, its roles and their grants, as the database's
 owner. ``floor verify`` checks every workstation's chain as the server holds it, the seals too
 where a key is given (``--key WS_ID=FILE``, repeated), and prints one line per workstation (or
 JSON with ``--json``): exit 0 if every chain is good, 1 naming the first bad row of each that is
-not, 2 for bad input or a server that cannot be reached."""
+not, 2 for bad input or a server that cannot be reached. ``floor restore`` writes a workstation's
+log back from the server's copy (app/store/pg/restore.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def add_parser(sub) -> None:
                    help="a workstation's install key (a copy of its install.key) to check its seals; repeated for "
                         "each workstation (without it, that workstation's seals are not checked)")
     v.add_argument("--json", action="store_true", help="print JSON instead of one line per workstation")
+    r = fsub.add_parser("restore", help="write a workstation's log back from the casino's copy",
+                        description="Write a workstation's log as the casino's server holds it (every row shipped, "
+                                    "with its hash and seal) into a new audit database, after the server's check of "
+                                    "its chain finds it whole: a workstation whose disk was lost goes on from its "
+                                    "last shipped row, and its chain on the server goes on with it (docs/casino.md). "
+                                    "Prints JSON; exit 0, or 2 naming the fault with nothing written.")
+    r.add_argument("--pg", required=True, metavar="postgresql://USER@HOST/DB",
+                   help="the casino's server, as a role of pitdesk_floor")
+    r.add_argument("--workstation", required=True, metavar="WS_ID", help="the workstation, as floor verify names it")
+    r.add_argument("--out", required=True, metavar="FILE.db", help="the new audit database (never replaces a file)")
 
 
 def _keys(given: list[str]) -> dict[str, bytes]:
@@ -57,14 +68,21 @@ def _keys(given: list[str]) -> dict[str, bytes]:
 
 def run(args) -> int:
     from app.store.pg import floor_check, pg_migrations, server
+    from app.store.pg.restore import RestoreError
     try:
         if args.floor_command == "migrate":
             print(json.dumps(pg_migrations.migrate(args.pg), indent=2))
             return 0
+        if args.floor_command == "restore":
+            from datetime import datetime
+
+            from app.store.pg.restore import restore
+            print(json.dumps(restore(args.pg, args.workstation, Path(args.out), datetime.now()), indent=2))
+            return 0
         held = floor_check.verify_floor(args.pg, _keys(args.key))
     except (server.BadUrl, floor_check.UnknownWorkstation) as e:
         raise InputError(str(e)) from None
-    except (server.Unreachable, server.NoSchema, server.Refused, pg_migrations.MigrationError) as e:
+    except (server.Unreachable, server.NoSchema, server.Refused, pg_migrations.MigrationError, RestoreError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     ok = all(h.ok for h in held)

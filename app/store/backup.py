@@ -5,7 +5,8 @@ The copy is made with SQLite's backup API from one read snapshot, so a writer go
 same time neither blocks nor tears it. It is then made a file that stands alone: rollback
 journal instead of WAL (one file, readable on read-only media), a new ``db_id`` (a copy that
 kept the original's id would share its head file, which goes on, and be reported truncated),
-``backup_of`` naming the original, and its head sealed with the install key in its meta
+``backup_of`` naming the original, ``ships_as`` the name the original goes by on the casino's
+server (app/store/reading.py ``ships_as``), and its head sealed with the install key in its meta
 (``app.store.heads.seal_backup``) and recorded in this install's heads folder as well. The copy
 is verified, against its own head and the original's head as recorded before the copy, before
 it is put in place under its name (never replacing a file).
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from . import heads, paths
 from .audit import verify_conn
-from .reading import Access, log_meta, read_db
+from .reading import Access, log_meta, read_db, ships_as
 from .verify import Report
 
 
@@ -60,7 +61,7 @@ def take(db: Path, out: Path, key: bytes, now: datetime) -> tuple[Report, dict]:
 
     try:
         (m, recorded), source = read_db(db, copy)
-        info = _seal(tmp, out, key, m["db_id"], now)
+        info = _seal(tmp, out, key, m["db_id"], now, ships_as(m))
         also = [] if recorded is None else [{"seq": recorded.seq, "hash": recorded.hash,
                                              "source": f"in the original's head file {paths.head_file(m['db_id'])}"}]
         rep, _ = read_db(tmp, lambda conn, acc: verify_conn(conn, acc, tmp, key, [], also))
@@ -82,7 +83,7 @@ def take(db: Path, out: Path, key: bytes, now: datetime) -> tuple[Report, dict]:
     return rep, info
 
 
-def _seal(tmp: Path, out: Path, key: bytes, original: str, now: datetime) -> dict:
+def _seal(tmp: Path, out: Path, key: bytes, original: str, now: datetime, workstation: str) -> dict:
     """Make the copy a file of its own: one file, a new id, its head sealed in its meta."""
     try:
         conn = sqlite3.connect(tmp, isolation_level=None)
@@ -96,7 +97,8 @@ def _seal(tmp: Path, out: Path, key: bytes, original: str, now: datetime) -> dic
             sealed = heads.seal_backup(key, ident, original, taken, seq, h)
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                             [("db_id", ident), ("backup_of", original), ("backup_taken", taken),
+                             [("db_id", ident), ("backup_of", original), ("ships_as", workstation),
+                              ("backup_taken", taken),
                               ("backup_head", json.dumps(sealed, sort_keys=True))])
             conn.execute("COMMIT")
         finally:

@@ -118,6 +118,14 @@ def read_db(path: Path, work: Callable[[sqlite3.Connection, Access], T]) -> tupl
     raise NotALog(f"{path} kept changing while it was read; try again")
 
 
+def ships_as(meta: dict[str, str]) -> str:
+    """The workstation's name on the casino's server (docs/casino.md): its log's id, or for a
+    backup (``pitdesk audit backup``) its original's, through backups of backups, so that a
+    workstation restored from a backup goes on with its own chain there, not a second copy of
+    its rows under a new name. The server, not this name, decides whether the rows follow."""
+    return meta.get("ships_as") or meta.get("backup_of") or meta["db_id"]
+
+
 def log_meta(conn: sqlite3.Connection, path: Path) -> dict[str, str]:
     """The meta table (db_id, and a backup's own head); NotALog if there is none."""
     try:

@@ -84,10 +84,10 @@ def verify_floor(url: str, keys: dict[str, bytes] | None = None) -> list[Held]:
             unknown = sorted(set(keys) - {w for w, _, _ in held})
             if unknown:
                 raise UnknownWorkstation(f"--key {unknown[0]}=...: the server holds no workstation {unknown[0]}")
-            return [_one(conn, ws, (hs, hh), keys.get(ws)) for ws, hs, hh in held]
+            return [check_one(conn, ws, (hs, hh), keys.get(ws)) for ws, hs, hh in held]
 
 
-def _one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None) -> Held:
+def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None) -> Held:
     rows, last_seq, last_hash = conn.execute(
         "SELECT count(*), max(seq), (SELECT hash FROM pitdesk.events WHERE workstation = %(ws)s ORDER BY seq DESC "
         "LIMIT 1) FROM pitdesk.events WHERE workstation = %(ws)s", {"ws": ws}).fetchone()

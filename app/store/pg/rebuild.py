@@ -44,13 +44,16 @@ def rebuilt_logs(url: str) -> Iterator[Rebuilt]:
             for (ws,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation").fetchall():
                 conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 try:
-                    rows = _fill(pg, conn, ws)
+                    rows = fill(pg, conn, ws)
                     yield Rebuilt(ws, conn, f"{where(parts)} workstation {ws}", rows)
                 finally:
                     conn.close()
 
 
-def _fill(pg, conn: sqlite3.Connection, ws: str) -> int:
+def fill(pg, conn: sqlite3.Connection, ws: str) -> int:
+    """Workstation ``ws``'s rows as the server holds them into the empty log ``conn``, with the
+    workstation's migrations and its read models (app/store/pg/restore.py writes one to a file);
+    how many rows."""
     migrate(conn)
     n = 0
     conn.execute("BEGIN")

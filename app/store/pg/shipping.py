@@ -21,7 +21,7 @@ from pathlib import Path
 import psycopg
 
 from app.store import chain
-from app.store.reading import log_meta, read_db
+from app.store.reading import log_meta, read_db, ships_as
 
 from .server import Refused, Unreachable, check_url, connect, one_line, schema_version, where
 
@@ -65,8 +65,9 @@ class Interrupted(Unreachable):
 
 
 def workstation_id(db: Path) -> str:
-    """The log's id (its meta ``db_id``): the workstation's name on the server."""
-    return read_db(db, lambda conn, _: log_meta(conn, db))[0]["db_id"]
+    """The workstation's name on the server: the log's id (its meta ``db_id``), or a backup's
+    original's (``ships_as``): a workstation restored from a backup goes on with its chain."""
+    return ships_as(read_db(db, lambda conn, _: log_meta(conn, db))[0])
 
 
 def local_rows(db: Path, first: int, limit: int) -> list[tuple]:
@@ -121,7 +122,7 @@ def _batch(conn: psycopg.Connection, db: Path, ws: str, batch: int, out: Shipped
         last = rows[-1][0] if rows else None
         raise LocalBehind(f"the server holds rows up to {before[0]} of this log but the local log "
                           f"{'ends at row ' + str(last) if last else 'has no row ' + str(before[0])}: it lost rows "
-                          f"(pitdesk audit verify --db {db})", before)
+                          f"(pitdesk audit verify --db {db}; the server's copy is restored with pitdesk floor restore)", before)
     new = [r for r in rows if r[0] > before[0]]
     if not rows or (not new and not again):
         return False
