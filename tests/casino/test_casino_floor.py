@@ -106,3 +106,35 @@ def test_floor_migrate_applies_once_and_refuses_a_database_not_in_utf8(casino, p
                   "LC_CTYPE 'C'")
     rc, out, err = pitdesk("floor", "migrate", "--pg", pg_server.url(OWNER, "latin"))
     assert rc == 2 and "is in LATIN1; pitdesk needs UTF8" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_long_chain_walked_in_parts_finds_what_one_walk_finds(casino, tmp_path):
+    """``floor verify`` walks a long chain in ranges of seq, one connection each in one snapshot
+    (app/store/pg/floor_check.py): each fault is found at the row, and with the words, of one walk."""
+    from app.store.pg import floor_check
+    a, b, c = (Pit(tmp_path / n, 300) for n in "abc")
+    for p in (a, b, c):
+        assert pitdesk("ship", "--db", str(p.db), "--to", casino.ship)[0] == 0
+
+    def both() -> tuple[list, list]:
+        one = floor_check.verify_floor(casino.floor, part_rows=10 ** 9)
+        split = floor_check.verify_floor(casino.floor, part_rows=50, parts=4)
+        return [h.as_json() for h in one], [h.as_json() for h in split]
+
+    one, split = both()
+    assert one == split and all(h["ok"] for h in one)
+    # a body edited in the middle of a's third part, b's last row of its first part cut out (its
+    # second part starts without the row before it), c's link broken in its last part
+    casino.sql("ALTER TABLE pitdesk.events DISABLE TRIGGER USER; "
+               f"UPDATE pitdesk.events SET body = replace(body, 'note 170', 'note 017') WHERE workstation = '{a.id}' "
+               "AND seq = 171; "
+               f"DELETE FROM pitdesk.events WHERE workstation = '{b.id}' AND seq = 75; "
+               f"UPDATE pitdesk.events SET prev_hash = repeat('0', 64) WHERE workstation = '{c.id}' AND seq = 290; "
+               "ALTER TABLE pitdesk.events ENABLE TRIGGER USER")
+    one, split = both()
+    assert one == split
+    # a missing row is named by its own number, as audit verify names it
+    found = {h["workstation"]: h["first_bad"] for h in split}
+    assert (found[a.id]["seq"], found[a.id]["kind"]) == (171, "edited")
+    assert found[b.id] == {"seq": 75, "kind": "deleted", "detail": "sequence 75 is missing; the next row is 76"}
+    assert (found[c.id]["seq"], found[c.id]["kind"]) == (290, "edited")

@@ -10,6 +10,7 @@ shipping goes on."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import psycopg
@@ -23,10 +24,16 @@ _FIRST_BAD = """
 SELECT seq, before_seq, before_hash FROM (
     SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash,
            lag(seq, 1, 0::bigint) OVER w AS before_seq, lag(hash, 1, %(genesis)s) OVER w AS before_hash
-      FROM pitdesk.events WHERE workstation = %(ws)s WINDOW w AS (ORDER BY seq)) r
- WHERE seq <> before_seq + 1 OR prev_hash <> before_hash OR pitdesk.row_hash(prev_hash, body) <> hash
-    OR pitdesk.column_differs(pitdesk.json_object_or_null(body), seq, time, table_id, type, actor, role) IS NOT NULL
+      FROM pitdesk.events WHERE workstation = %(ws)s AND seq >= %(lo)s - 1 AND seq <= %(hi)s
+    WINDOW w AS (ORDER BY seq)) r
+ WHERE seq >= %(lo)s AND (seq <> before_seq + 1 OR prev_hash <> before_hash
+    OR pitdesk.row_hash(prev_hash, body) <> hash
+    OR pitdesk.column_differs(pitdesk.json_object_or_null(body), seq, time, table_id, type, actor, role) IS NOT NULL)
  ORDER BY seq LIMIT 1"""
+_BEFORE = ("SELECT seq, hash FROM pitdesk.events WHERE workstation = %s AND seq < %s ORDER BY seq DESC LIMIT 1")
+# A chain longer than PART_ROWS is walked in PARTS ranges of seq at once, each by a connection of
+# its own in the same snapshot (pg_export_snapshot): the server's cores share the walk.
+PART_ROWS, PARTS = 200_000, 4
 _ROW = ("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac FROM pitdesk.events "
         "WHERE workstation = %s AND seq = %s")
 
@@ -70,12 +77,13 @@ class UnknownWorkstation(ValueError):
     """A key was given for a workstation the server holds nothing of."""
 
 
-def verify_floor(url: str, keys: dict[str, bytes] | None = None) -> list[Held]:
+def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int = PART_ROWS,
+                 parts: int = PARTS) -> list[Held]:
     """Every workstation the server holds, in the order of their ids."""
     keys = keys or {}
-    parts = check_url(url, "--pg")
-    with connect(url) as conn, speaking(parts, "read the workstations' chains"):
-        schema_version(conn, parts)
+    where_parts = check_url(url, "--pg")
+    with connect(url) as conn, speaking(where_parts, "read the workstations' chains"):
+        schema_version(conn, where_parts)
         conn.commit()
         with conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -84,14 +92,59 @@ def verify_floor(url: str, keys: dict[str, bytes] | None = None) -> list[Held]:
             unknown = sorted(set(keys) - {w for w, _, _ in held})
             if unknown:
                 raise UnknownWorkstation(f"--key {unknown[0]}=...: the server holds no workstation {unknown[0]}")
-            return [check_one(conn, ws, (hs, hh), keys.get(ws)) for ws, hs, hh in held]
+            walk = _Walk(url, conn, part_rows, parts)
+            return [check_one(conn, ws, (hs, hh), keys.get(ws), walk) for ws, hs, hh in held]
 
 
-def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None) -> Held:
+class _Walk:
+    """The first bad row of a chain: one query, or for a long chain one per range of seq, each on
+    a connection of its own that reads the snapshot of ``conn``'s transaction."""
+
+    def __init__(self, url: str, conn: psycopg.Connection, part_rows: int = PART_ROWS, parts: int = PARTS):
+        self.url, self.conn, self.part_rows, self.parts = url, conn, part_rows, parts
+        self.snapshot: str | None = None
+
+    def first_bad(self, ws: str, last_seq: int) -> tuple | None:
+        args = {"ws": ws, "genesis": chain.GENESIS}
+        if self.parts < 2 or last_seq <= self.part_rows:
+            return self.conn.execute(_FIRST_BAD, {**args, "lo": 1, "hi": last_seq}).fetchone()
+        if self.snapshot is None:
+            self.snapshot = self.conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
+        step = -(-last_seq // self.parts)
+        ranges = [(lo, min(lo + step - 1, last_seq)) for lo in range(1, last_seq + 1, step)]
+        with ThreadPoolExecutor(len(ranges)) as pool:
+            found = [b for b in pool.map(lambda r: self._part(args, *r), ranges) if b]
+        if not found:
+            return None
+        seq = min(found)[0]
+        # the row before it as one walk sees it (a part starts without it: a gap at its start)
+        before = self.conn.execute(_BEFORE, (ws, seq)).fetchone() or (0, chain.GENESIS)
+        return seq, before[0], before[1]
+
+    def _part(self, args: dict, lo: int, hi: int) -> tuple | None:
+        with connect(self.url, autocommit=True) as c:
+            with c.transaction():
+                c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                c.execute("SET TRANSACTION SNAPSHOT %s" % sql_literal(self.snapshot))
+                return c.execute(_FIRST_BAD, {**args, "lo": lo, "hi": hi}).fetchone()
+
+
+def sql_literal(text: str) -> str:
+    """A snapshot id as SET TRANSACTION SNAPSHOT takes it (a literal, not a parameter)."""
+    if not all(ch.isalnum() or ch == "-" for ch in text):
+        raise ValueError(f"not a snapshot id: {text!r}")
+    return f"'{text}'"
+
+
+def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None,
+              walk: _Walk | None = None) -> Held:
     rows, last_seq, last_hash = conn.execute(
         "SELECT count(*), max(seq), (SELECT hash FROM pitdesk.events WHERE workstation = %(ws)s ORDER BY seq DESC "
         "LIMIT 1) FROM pitdesk.events WHERE workstation = %(ws)s", {"ws": ws}).fetchone()
-    bad = conn.execute(_FIRST_BAD, {"ws": ws, "genesis": chain.GENESIS}).fetchone()
+    if walk is None:
+        bad = conn.execute(_FIRST_BAD, {"ws": ws, "genesis": chain.GENESIS, "lo": 1, "hi": last_seq or 0}).fetchone()
+    else:
+        bad = walk.first_bad(ws, last_seq or 0)
     finding = _explain(conn, ws, bad, key) if bad else None
     forged = _forged(conn, ws, key, finding.seq if finding else None) if key is not None else None
     if forged is not None:
