@@ -70,8 +70,9 @@ def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str]
     h.append("<h3>Wagers, wins and losses by wager type, every pit's summed (cents as dollars)</h3>")
     h.append(_wagers(floor.pit_lines, floor.pit_total))
     h.append("<h3>Banking</h3>" + _banking(pit_banking(floor)))
-    h.append("<h3>Actual against theoretical hold</h3>" + _chart_ref(doc, "floor", floor.pit_lines,
-                                                                    int(width * 0.8), dpi))
+    # the chart starts the floor's second page, never a heading left alone at the foot of the first
+    h.append("<h3 style='page-break-before: always'>Actual against theoretical hold, the floor</h3>"
+             + _chart_ref(doc, "floor", floor.pit_lines, int(width * 0.8), dpi))
 
     h.append("<h3>Tables</h3>")
     h.append(_table(["Workstation", "Table", "Profiles", "Rounds", "Wagered", "House net", "Actual hold"],
