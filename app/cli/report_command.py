@@ -159,6 +159,22 @@ def _floor(args, day: date, plan) -> int:
     return _issue_floor(args, reports, quiet)
 
 
+def _not_made(what: str, e: BaseException, failed, cannot: tuple, verb: str, place: str = "") -> int:
+    """A report numbered but not made: ``failed(why)`` records it as failed (an error of ``cannot``
+    if even that fails), one line says so; the exit code (a signal's, or 2)."""
+    said = f"{verb}{place} as failed"
+    try:
+        failed(_why(e))
+    except cannot as why:
+        said = f"and it could not be {verb} as failed: {why}"
+    print(f"pitdesk: error: {what} was not made: {_why(e)} ({said})", file=sys.stderr)
+    if isinstance(e, Terminated):
+        return 128 + signal.SIGTERM
+    if isinstance(e, KeyboardInterrupt):
+        return 128 + signal.SIGINT
+    return EXIT_BAD_INPUT
+
+
 def _issue_floor(args, reports: list, quiet: list[str]) -> int:
     """The floor's report numbered by the server, made, then recorded there as printed (or as
     failed, with why): as ``_issue`` does with a workstation's log (app/store/pg/floor_reports.py)."""
@@ -207,18 +223,9 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
             except floor_reports.NumberTaken:
                 continue
             except (OSError, server.Unreachable, server.Refused, server.NoSchema, KeyboardInterrupt, Terminated) as e:
-                logged = "recorded on the server as failed"
-                try:
-                    record("failed", why=_why(e))
-                except (server.Unreachable, server.Refused, server.NoSchema, floor_reports.NumberTaken) as why:
-                    logged = f"and it could not be recorded as failed: {why}"
-                print(f"pitdesk: error: floor report No. {floor.number} was not made: {_why(e)} ({logged})",
-                      file=sys.stderr)
-                if isinstance(e, Terminated):
-                    return 128 + signal.SIGTERM
-                if isinstance(e, KeyboardInterrupt):
-                    return 128 + signal.SIGINT
-                return EXIT_BAD_INPUT
+                return _not_made(f"floor report No. {floor.number}", e, lambda why: record("failed", why=why),
+                                 (server.Unreachable, server.Refused, server.NoSchema, floor_reports.NumberTaken),
+                                 "recorded", " on the server")
         else:
             print("pitdesk: error: other floor reports kept taking the report's number; try again", file=sys.stderr)
             return EXIT_BAD_INPUT
@@ -318,18 +325,9 @@ def _issue(args, db: Path, report) -> int:
                 except NumberTaken:
                     continue
                 except (OSError, StoreError, KeyboardInterrupt, Terminated) as e:
-                    logged = "logged as failed"
-                    try:
-                        log_failed(log, report, where, actor, role, now, _why(e))
-                    except StoreError as why:
-                        logged = f"and it could not be logged as failed: {why}"
-                    print(f"pitdesk: error: report No. {report.number} was not made: {_why(e)} ({logged})",
-                          file=sys.stderr)
-                    if isinstance(e, Terminated):
-                        return 128 + signal.SIGTERM
-                    if isinstance(e, KeyboardInterrupt):
-                        return 128 + signal.SIGINT
-                    return EXIT_BAD_INPUT
+                    return _not_made(f"report No. {report.number}", e,
+                                     lambda why: log_failed(log, report, where, actor, role, now, why),
+                                     (StoreError,), "logged")
             else:
                 print("pitdesk: error: other workstations kept taking the report's number; try again",
                       file=sys.stderr)
