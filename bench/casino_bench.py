@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.store import paths  # noqa: E402
 from app.store.log import AuditLog, Record  # noqa: E402
-from app.store.pg import floor_check, pg_migrations, shipping  # noqa: E402
-from tests.support.pg import AUDITOR, OWNER, SHIPPER, Server, bin_dir  # noqa: E402
+from app.store.pg import floor_check, shipping  # noqa: E402
+from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
 
 T0 = datetime(2026, 11, 21, 14, 0)
 
@@ -65,9 +65,7 @@ def main() -> int:
     try:
         server.start()
         server.roles()
-        name = server.database()
-        pg_migrations.migrate(server.url(OWNER, name))
-        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
+        name = server.casino()
         t = time.perf_counter()
         out = shipping.ship(db, server.url(SHIPPER, name))
         dt = time.perf_counter() - t

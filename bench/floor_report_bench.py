@@ -30,8 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from app.store.pg import pg_migrations  # noqa: E402
-from tests.support.pg import AUDITOR, OWNER, SHIPPER, Server, bin_dir  # noqa: E402
+from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
 from tests.support.simulated_shift import simulate  # noqa: E402
 
 START = datetime(2026, 11, 21, 16, 0)      # the swing shift
@@ -63,9 +62,7 @@ def main() -> int:
     try:
         server.start()
         server.roles()
-        name = server.database()
-        pg_migrations.migrate(server.url(OWNER, name))
-        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
+        name = server.casino()
         events = 0
         for n in range(args.pits):
             d = folder / f"pit{n}"

@@ -34,10 +34,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.store.log import AuditLog, Record  # noqa: E402
-from app.store.pg import pg_migrations  # noqa: E402
 from app.workstation.config import ShippingSetup  # noqa: E402
 from app.workstation.shipper import Shipper  # noqa: E402
-from tests.support.pg import OWNER, SHIPPER, Server, bin_dir  # noqa: E402
+from tests.support.pg import SHIPPER, Server, bin_dir  # noqa: E402
 
 TICK = 0.1       # the writer's batch, as the pump's
 LOOK = 0.02      # the sampler's
@@ -82,9 +81,7 @@ def main() -> int:
     try:
         server.start()
         server.roles()
-        name = server.database()
-        pg_migrations.migrate(server.url(OWNER, name))
-        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}")
+        name = server.casino()
         log = AuditLog(db)
         log.append_many([row(0, args.tables)])
         appended[1] = time.monotonic()

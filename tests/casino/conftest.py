@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.store.pg import pg_migrations
 from tests.support.pg import AUDITOR, OWNER, SHIPPER, Server, bin_dir
 
 
@@ -54,10 +53,7 @@ class Casino:
 
 @pytest.fixture
 def casino(pg_server) -> Casino:
-    c = Casino(pg_server, pg_server.database())
-    pg_migrations.migrate(c.owner)
-    pg_server.sql(f"GRANT {pg_migrations.SHIP_ROLE} TO {SHIPPER}; GRANT {pg_migrations.FLOOR_ROLE} TO {AUDITOR}")
-    return c
+    return Casino(pg_server, pg_server.casino())
 
 
 @pytest.fixture
@@ -70,9 +66,7 @@ def own_server():
     try:
         server.start()
         server.roles()
-        db = server.database()
-        pg_migrations.migrate(server.url(OWNER, db))
-        server.sql(f"GRANT pitdesk_ship TO {SHIPPER}; GRANT pitdesk_floor TO {AUDITOR}")
+        db = server.casino()
         yield server, db
     finally:
         server.remove()

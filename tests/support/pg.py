@@ -102,6 +102,15 @@ class Server:
         self.sql(f"CREATE DATABASE {name} OWNER {OWNER}")
         return name
 
+    def casino(self) -> str:
+        """A new database, migrated by the owner, its shipping and floor logins given their groups;
+        its name (tests/casino/conftest.py, the benchmarks)."""
+        from app.store.pg import pg_migrations
+        name = self.database()
+        pg_migrations.migrate(self.url(OWNER, name))
+        self.sql(f"GRANT {pg_migrations.SHIP_ROLE} TO {SHIPPER}; GRANT {pg_migrations.FLOOR_ROLE} TO {AUDITOR}")
+        return name
+
     def remove(self) -> None:
         if self.running():
             self.stop("immediate")
