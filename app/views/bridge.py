@@ -74,7 +74,7 @@ class Update:
     changes: Changes
     now: datetime
     session: Any = None                       # SessionInfo, or None when nobody is signed in
-    tiles: tuple | None = None                # every table's Tile
+    tiles: tuple | None = None                # the tables' Tiles: every table's, or those that changed
     alarms: tuple | None = None               # every AlarmInfo, newest first
     approvals: tuple | None = None            # every ApprovalInfo (pending and decided)
     detail: Any = None                        # the watched table's TableDetail
@@ -328,7 +328,13 @@ class Bridge(QObject):
         if not (changes or tick or new_table or new_users or new_round):
             return None
         ws = self.ws
-        tiles = ws.reads.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
+        tiles = None
+        if first or tick or changes.alarms or changes.approvals:
+            tiles = ws.reads.tiles(now)        # every tile: its clocks, its alarm and approval counts
+        elif changes.tables or changes.rounds:
+            # only the tables that changed (issue 33: a pump of a forty-table floor read and redrew
+            # every tile, and most had not changed since the pump a few milliseconds before)
+            tiles = ws.reads.tiles(now, changes.tables | changes.rounds)
         alarms = ws.reads.alarms(open_only=False) if first or changes.alarms else None
         approvals = ws.reads.approvals(pending_only=False) if first or changes.approvals else None
         detail = None

@@ -362,7 +362,7 @@ class MainWindow(QMainWindow):
         self.updates += 1
         self._show_session(u.session, u.now)
         if u.tiles is not None:
-            self.tiles = {t.table: t for t in u.tiles}
+            self.tiles.update((t.table, t) for t in u.tiles)   # every table's, or those that changed
             if not self.table_order:
                 self.table_order = list(self.tiles)
             self.floor.set_tiles(u.tiles)
