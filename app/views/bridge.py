@@ -13,11 +13,12 @@ person takes, the bridge reads back what changed and emits ONE signal, ``changed
 A view gets its data one way, by what it is:
 
 - Live state reaches a view only in an ``Update``. A view says what it looks at and the bridge
-  reads it back with every update that may have changed it: the tiles, alarms, approvals and the
-  session always; the watched table's ``TableDetail`` (``watch_table``); that table's round as its
-  round panel shows it (``watch_round``: the round being entered, and the table's rounds, its
-  slips and the settled round open in the panel); the users while their dialog is open
-  (``watch_users``); whether the log still needs its first administrator (the first update).
+  reads it back with every update that may have changed it: the tiles of the tables that changed
+  (every tile once a second, for the clocks), the alarms, approvals and the session always; the
+  watched table's ``TableDetail`` (``watch_table``); that table's round as its round panel shows
+  it (``watch_round``: the round being entered, and the table's rounds, its slips and the settled
+  round open in the panel); the users while their dialog is open (``watch_users``); whether the
+  log still needs its first administrator (the first update).
 - A person's action is ``act(lambda ws: ws.<action>(...))``: its ``Changes`` come back to every
   view as an ``Update`` before ``on_done`` has its result.
 - A read that no update carries, asked for when a person asks or a view is shown, is
