@@ -46,7 +46,7 @@ class Reads:
 
     def tile(self, table: str, now: datetime | None = None) -> Tile:
         self.ws.check_table(table)
-        return next(t for t in self.tiles(now) if t.table == table)
+        return self.tiles(now, [table])[0]
 
     def alarms(self, open_only: bool = True, table: str | None = None) -> tuple[AlarmInfo, ...]:
         """Alarms, newest first: only those waiting for acknowledgement unless ``open_only`` is
