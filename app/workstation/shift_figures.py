@@ -111,14 +111,17 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
     """The report of ``shift`` over the log on ``conn`` (read-only is enough). ``tables``: the
     floor's tables in its order (every table the log knows otherwise; a quiet table is listed)."""
     s, e = _iso(shift.start), _iso(shift.end)
+    made = made or datetime.now()
+    at = made.isoformat()           # LATE as of the moment the report speaks for (shiftlog._late)
     if shiftlog.events_in(conn, s, e) == 0:
         raise ReportError(f"no events in the {shift.label} shift ({shift.hours}): nothing to report")
     h = hold(conn, shift.start, shift.end)
     by: dict[tuple[str, str | None], list[dict]] = {}
     for name, found in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
                         ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
-                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
-                        ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
+                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e, as_of=at)),
+                        ("dice", shiftlog.dice(conn, s, e, as_of=at)),
+                        ("irregularities", shiftlog.irregularities(conn, s, e)),
                         ("alarms", shiftlog.alarms(conn, s, e))):
         for r in found:
             by.setdefault((name, r["table_id"] if r["table_id"] is not None else NO_TABLE), []).append(r)
@@ -146,7 +149,7 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
             by.get(("alarms", t), []), approvals))
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
-                       shiftlog.events_in(conn, s, e), made or datetime.now())
+                       shiftlog.events_in(conn, s, e), made)
 
 
 def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
