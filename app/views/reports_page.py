@@ -322,7 +322,7 @@ class ReportsPage(QWidget):
         def issued(_changes) -> None:
             self.issued = report
             self.issues += 1
-            say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{' (COPY)' if report.copy else ''} of the "
+            say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{f' (COPY of No. {report.copy_of})' if report.copy else ''} of the "
                              f"{report.shift.label} shift: {where}, by {report.printed_by}", OK)
 
         def not_made(e: BaseException) -> None:
