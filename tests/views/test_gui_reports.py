@@ -103,8 +103,8 @@ def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_sec
     assert [(e["data"]["number"], e["data"]["copy_of"], e["actor"]) for e in logged] == \
         [(1, None, "floor-1"), (2, 1, "floor-1")]
     assert "report No. 2 (COPY of No. 1)" in page.status.text()
-    # the shown report itself stays unnumbered: the next print is numbered by the log, not by it
-    assert page.report.number is None
+    # the page shows the report as printed, with the number it was given (issue 33, 3c)
+    assert page.report is page.issued and page.report.number == 2
 
 
 def test_a_file_that_cannot_be_written_is_logged_as_failed(qtbot, window, tmp_path):
