@@ -19,7 +19,9 @@ again every ``REFRESH_MS`` on the logs' lane when the log has grown since (the b
 or the report is interim (its figures are "to" the moment it was read). Print and Save read the
 report again when pressed, on the lane, and print those figures: what is printed is what the log
 records (its digest and head), never an older preview. After a print or save the page shows the
-report numbered as printed ("report No. N"), until the log says more.
+report numbered as printed ("report No. N"), until the log says more. A preview of every page of
+several tables is not redrawn by itself (a second or more on the GUI thread for a big pit): the
+status says the log says more, and Show redraws it.
 """
 
 from __future__ import annotations
@@ -204,8 +206,17 @@ class ReportsPage(QWidget):
         if self.reading or self.issuing or shown is None or shown.shift != report.shift:
             return      # another shift chosen, or a report being made, meanwhile: that one is shown
         self.refreshes += 1
-        if digest != self.digest:
-            self._got((report, digest))
+        if digest == self.digest:
+            return
+        if self.preview_tables() is True and len(report.tables) > 1:
+            # every page of several tables takes a second or more to draw on the GUI thread: not
+            # redrawn by itself, said instead (Show draws it; Print and Save read the log anew anyway)
+            say(self.status, f"{LEVEL_MARK[AMBER]} the log says more than the preview of every page (figures to "
+                             f"{shown.made:%H:%M:%S}; read again at {report.made:%H:%M:%S}): press Show to redraw "
+                             "it · Print and Save give the figures of the moment they are pressed", AMBER)
+            self.stale = True
+            return
+        self._got((report, digest))
 
     def _refresh_failed(self, error: BaseException) -> None:
         self.refreshing = False
