@@ -7,8 +7,8 @@ in a QPrintPreviewWidget, drawn by the same function as the PDF and the paper
 table's, or every page, as chosen (a hundred pages hold the GUI thread a second or two to draw;
 the paper and the PDF always have every page). Print (a printer chosen in the print
 dialog) and Save as PDF make the report as ``pitdesk report shift --out/--print`` does (issue 26):
-numbered first (``number_report``: a signed-in supervisor; COPY when the shift was printed
-before), drawn with that number, and logged as printed (``report_printed``) only once it is made:
+numbered first (``number_report``: a signed-in supervisor; COPY of No. N when report N of the
+shift said the same), drawn with that number, and logged as printed (``report_printed``) only once it is made:
 the PDF written aside, flushed and renamed into place on the workstation's lane
 (app/reports/whole_file.py), or the pages taken by the printer. A path that cannot take a file
 (a folder, a missing or read-only folder) is refused before anything is drawn or written; that,

@@ -244,7 +244,7 @@ CREATE TABLE pitdesk.floor_reports (
     status text NOT NULL CHECK (status IN ('printed', 'failed')),
     shift text NOT NULL,
     day date NOT NULL,                               -- the day the shift starts on
-    copy boolean NOT NULL,                           -- its shift's floor report was printed before
+    copy boolean NOT NULL,                           -- a reprint (migration 3: copy_of says of which)
     interim boolean NOT NULL,                        -- made before the shift's end
     "where" text NOT NULL,                           -- the file or the printer
     made_by text NOT NULL,                           -- the person (system user at host) who ran it
