@@ -379,6 +379,7 @@ class MainWindow(QMainWindow):
         self.progressive_page.on_update(u)
         self.logs_page.on_update(u)
         self.hold_page.on_update(u)
+        self.reports_page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.needs_administrator:
@@ -631,6 +632,7 @@ class MainWindow(QMainWindow):
             self.dialog.reject()
         self.progressive_page.activate(False)
         self.hold_page.activate(False)
+        self.reports_page.activate(False)
         self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 
