@@ -21,9 +21,11 @@ from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_F
                                 PAYOUT_EVEN, PAYOUT_READINGS, POSITION_METHODS, SIDE_BETS,
                                 SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures, RuleProfile,
                                 least_per_player_cents)
-from app.engine.rank import WHEEL_SETTINGS, Ranker
+from app.engine.rank import WHEEL_SETTINGS, Ranker, Tables
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 from app.engine.words import citation
+
+from . import rank_tables as _rank_tables
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _RANK_WORDS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -233,7 +235,17 @@ class Profile:
 
 @cache
 def _ranker(wheel: str) -> Ranker:
-    return Ranker(wheel)
+    return Ranker(wheel, rank_tables()[wheel])
+
+
+@cache
+def rank_tables() -> dict[str, Tables]:
+    """Each wheel setting's rank tables, read once per process from resources/rank-tables.npy
+    (app/rules/rank_tables.py), never built on a workstation's start (issue 33)."""
+    try:
+        return _rank_tables.read(_rank_tables.FILE)
+    except _rank_tables.RankTablesError as e:
+        raise ResourceError(str(e)) from None
 
 
 @cache
