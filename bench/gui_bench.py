@@ -68,11 +68,11 @@ def _cold_child(argv: list[str]) -> int:
 
     def timed_open(args, config):
         # on the thread that opens the log while Qt starts (app/cli/gui_command.py)
-        ws = open_original(args, config)
+        opened = open_original(args, config)
         marks["workstation_open"] = time.monotonic()
-        return ws
+        return opened
 
-    def timed_window(app, ws, args, size):
+    def timed_window(app, ws, args, size, *rest):
         from app.views import main_window
         from app.qt import QApplication, QEvent, QObject, QTimer
         marks["qt_app_ready"] = marks["main_window_imported"] = time.monotonic()
@@ -102,7 +102,7 @@ def _cold_child(argv: list[str]) -> int:
             marks["window_built"] = time.monotonic()
             show(self)
         main_window.MainWindow.show = shown
-        return window_original(app, ws, args, size)
+        return window_original(app, ws, args, size, *rest)
 
     cli_gui._open, cli_gui._window = timed_open, timed_window
     code = main(["gui", "--demo", *argv])

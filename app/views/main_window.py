@@ -26,7 +26,8 @@ from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
 from .round.panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGuiApplication, QKeySequence, QLabel,
-                 QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
+                 QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QTimer, QVBoxLayout, QWidget,
+                 Signal)
 from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import allow, record_view, why_not_role
@@ -120,6 +121,10 @@ def shipping_words(s) -> tuple[str, str]:
 
 
 class MainWindow(QMainWindow):
+    # once: the first readouts painted (the floor's tiles; on another view, once they are shown),
+    # for what waits for the window to be up (``pitdesk gui --demo``'s dealers)
+    first_painted = Signal()
+
     def __init__(self, workstation, settings: QSettings | None = None, clock=None, pump_ms: int = 100,
                  title: str = "", parent: QWidget | None = None):
         super().__init__(parent)
@@ -141,6 +146,8 @@ class MainWindow(QMainWindow):
 
         self.floor = FloorView()
         self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
+        self._first_painted = False
+        self.floor.painted.connect(self._painted)
         self.round_panel = RoundPanel(self.bridge, {n: self.actions_by_name[n] for n in ROUND_COMMANDS},
                                       session=lambda: self.session)
         # named once, here: a round command the panel does not have stops the window being made
@@ -368,6 +375,8 @@ class MainWindow(QMainWindow):
             self.floor.set_tiles(u.tiles)
             if self.view == "floor" and self.floor.current() is None:
                 self.floor.focus_table()
+            if self.view != "floor" and not self._first_painted:
+                QTimer.singleShot(0, self, self._painted)     # the floor is not shown: its paint will not come
         if u.alarms is not None:
             self.alarms = u.alarms
             self.alarms_page.show_alarms(u.alarms)
@@ -387,6 +396,11 @@ class MainWindow(QMainWindow):
         if u.shipping is not None:
             self._show_shipping(u.shipping)
         self._enable()
+
+    def _painted(self) -> None:
+        if not self._first_painted:
+            self._first_painted = True
+            self.first_painted.emit()
 
     def _show_shipping(self, s) -> None:
         """``SHIPPED 1,234 · LAG 12``, or what stops it; its whole story in the tooltip."""
