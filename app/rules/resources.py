@@ -6,6 +6,7 @@ engine plain values. A bad file is refused with a message naming the file, key a
 
 from __future__ import annotations
 
+import threading
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -238,14 +239,21 @@ def _ranker(wheel: str) -> Ranker:
     return Ranker(wheel, rank_tables()[wheel])
 
 
-@cache
+_RANK_TABLES: dict[str, dict[str, Tables]] = {}
+_RANK_TABLES_READ = threading.Lock()
+
+
 def rank_tables() -> dict[str, Tables]:
     """Each wheel setting's rank tables, read once per process from resources/rank-tables.npy
-    (app/rules/rank_tables.py), never built on a workstation's start (issue 33)."""
-    try:
-        return _rank_tables.read(_rank_tables.FILE)
-    except _rank_tables.RankTablesError as e:
-        raise ResourceError(str(e)) from None
+    (app/rules/rank_tables.py), never built on a workstation's start (issue 33). Once, whichever
+    threads ask first (the demo's dealers and the window's lane may)."""
+    with _RANK_TABLES_READ:
+        if "read" not in _RANK_TABLES:
+            try:
+                _RANK_TABLES["read"] = _rank_tables.read(_rank_tables.FILE)
+            except _rank_tables.RankTablesError as e:
+                raise ResourceError(str(e)) from None
+        return _RANK_TABLES["read"]
 
 
 @cache
