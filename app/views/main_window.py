@@ -158,13 +158,18 @@ class MainWindow(QMainWindow):
                                             self.actions_by_name["deny"])
         for page in (self.alarms_page, self.approvals_page):
             page.view.selectionModel().selectionChanged.connect(lambda *_: self._enable())
-        self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
-        self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
-        self.hold_page = HoldPage(self.bridge, floor=lambda: self.table_order)
-        self.reports_page = ReportsPage(self.bridge, session=lambda: self.session)
+        # the views a start does not show are made when first shown (or asked for): the floor is
+        # painted sooner (issue 33); until then a view that is not made has nothing to be told
+        log_tabs = workstation.logs.tabs()
+        self._makers = {
+            "progressive": lambda: ProgressivePage(self.bridge, self.actions_by_name["approve"]),
+            "logs": lambda: LogsPage(self.bridge, log_tabs, self.actions_by_name["export_log"]),
+            "hold": lambda: HoldPage(self.bridge, floor=lambda: self.table_order),
+            "reports": lambda: ReportsPage(self.bridge, session=lambda: self.session),
+        }
+        self._made: dict[str, QWidget] = {}
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
-                      "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page,
-                      "hold": self.hold_page, "reports": self.reports_page}
+                      "approvals": self.approvals_page} | {name: QWidget() for name in self._makers}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -273,6 +278,36 @@ class MainWindow(QMainWindow):
         self._open(d)
 
     # -- views --------------------------------------------------------------------------------------
+    @property
+    def progressive_page(self):
+        return self._page("progressive")
+
+    @property
+    def logs_page(self):
+        return self._page("logs")
+
+    @property
+    def hold_page(self):
+        return self._page("hold")
+
+    @property
+    def reports_page(self):
+        return self._page("reports")
+
+    def _page(self, name: str):
+        """The view ``name``, made the first time it is asked for, in its place in the stack."""
+        page = self._made.get(name)
+        if page is None:
+            page = self._made[name] = self._makers[name]()
+            stand_in = self.pages[name]
+            self.stack.insertWidget(self.stack.indexOf(stand_in), page)
+            self.stack.removeWidget(stand_in)
+            stand_in.deleteLater()
+            self.pages[name] = page
+            if name == "reports":
+                self._enable()        # who may print or save a report
+        return page
+
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
         ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``."""
@@ -292,11 +327,11 @@ class MainWindow(QMainWindow):
         else:
             self.bridge.watch_table(None)
         self.view = name
+        if name in self._makers:
+            self._page(name)
         self.stack.setCurrentWidget(self.pages[name])
-        self.progressive_page.activate(name == "progressive")
-        self.logs_page.activate(name == "logs")
-        self.hold_page.activate(name == "hold")
-        self.reports_page.activate(name == "reports")
+        for view, page in self._made.items():
+            page.activate(name == view)
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -385,10 +420,8 @@ class MainWindow(QMainWindow):
             self.approvals_page.show_approvals(u.approvals)
         if u.detail is not None:
             self.table_page.show_detail(u.detail)
-        self.progressive_page.on_update(u)
-        self.logs_page.on_update(u)
-        self.hold_page.on_update(u)
-        self.reports_page.on_update(u)
+        for page in self._made.values():      # those made: the others were never shown
+            page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.needs_administrator:
@@ -458,7 +491,8 @@ class MainWindow(QMainWindow):
         report = why_not_role(s, SUPERVISORS, "print or save a shift report (it is numbered and logged)")
         allow(a["print_report"], report)
         allow(a["save_report"], report)
-        self.reports_page.allow_issue(report)
+        if "reports" in self._made:
+            self._made["reports"].allow_issue(report)
         self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
 
     def _why_no_request(self) -> str:
@@ -644,9 +678,9 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self)
         if self.dialog is not None:
             self.dialog.reject()
-        self.progressive_page.activate(False)
-        self.hold_page.activate(False)
-        self.reports_page.activate(False)
+        for name in ("progressive", "hold", "reports"):
+            if name in self._made:
+                self._made[name].activate(False)
         self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 
