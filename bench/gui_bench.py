@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "GUI_BENCH "          # the child's line of figures on stdout
 
 GOALS = {
-    "gui_cold_start": "first paint of the main window <= 2 s",
+    "gui_cold_start": "first paint of the main window <= 2 s; the floor's tiles painted <= 1.0 s on an existing log, "
+                      "<= 1.5 s on a new one (issue 33)",
     "gui_frame_to_tile": "no event-loop stall over 50 ms; frame sent to tile repainted p99 <= 50 ms",
 }
 
