@@ -6,7 +6,7 @@ runs ``app.cli.main(["gui", "--demo", ...])`` (its log ``DEMO_DB``, where the de
 application event filter that notes, at the first paint of a floor tile showing its table's
 readout, what the audit log holds (its last row, its sign-ins, read from the file on a
 connection of its own); then it waits (looking every 100 ms) until the demo's dealer and floor
-supervisor have signed in after that paint, and closes the window as the Quit command does. It
+supervisor have signed in after that paint, and closes the window as `--quit-after` does. It
 prints one line, ``FIRST_PAINT {json}``, as it exits. Nothing is timed.
 """
 
@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
                 poll.stop()
                 for w in QApplication.topLevelWidgets():
                     if isinstance(w, MainWindow):
-                        w.close()          # the Quit command's path
+                        w.close()          # as --quit-after closes it
 
         poll = QTimer()
         poll.timeout.connect(look)
