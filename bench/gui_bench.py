@@ -54,7 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MARK = "GUI_BENCH "          # the child's line of figures on stdout
 
 GOALS = {
-    "gui_cold_start": "first paint of the main window <= 2 s",
+    "gui_cold_start": "first paint of the main window <= 2 s; the floor's tiles painted <= 1.0 s on an existing log, "
+                      "<= 1.5 s on a new one (issue 33)",
     "gui_frame_to_tile": "no event-loop stall over 50 ms; frame sent to tile repainted p99 <= 50 ms",
 }
 
@@ -72,11 +73,11 @@ def _cold_child(argv: list[str]) -> int:
 
     def timed_open(args, config):
         # on the thread that opens the log while Qt starts (app/cli/gui_command.py)
-        ws = open_original(args, config)
+        opened = open_original(args, config)
         marks["workstation_open"] = time.monotonic()
-        return ws
+        return opened
 
-    def timed_window(app, ws, args, size):
+    def timed_window(app, ws, args, size, *rest):
         from app.views import main_window
         from app.qt import QApplication, QEvent, QObject, QTimer
         marks["qt_app_ready"] = marks["main_window_imported"] = time.monotonic()
@@ -106,7 +107,7 @@ def _cold_child(argv: list[str]) -> int:
             marks["window_built"] = time.monotonic()
             show(self)
         main_window.MainWindow.show = shown
-        return window_original(app, ws, args, size)
+        return window_original(app, ws, args, size, *rest)
 
     cli_gui._open, cli_gui._window = timed_open, timed_window
     code = main(["gui", "--demo", *argv])

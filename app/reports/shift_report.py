@@ -83,7 +83,8 @@ def foot(r: ShiftReport) -> str:
     number = f"report No. {r.number}" if r.number is not None else "report not numbered (preview)"
     head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
     interim = f"INTERIM to {r.made:%H:%M} · " if r.interim else ""
-    return f"{interim}{'COPY · ' if r.copy else ''}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+    copy = f"COPY of No. {r.copy_of} · " if r.copy else ""
+    return f"{interim}{copy}pitdesk shift {number} · {r.shift.label} · chain head {head}"
 
 
 # -- the document ------------------------------------------------------------------------------------
@@ -191,7 +192,9 @@ def banners(r: ShiftReport, what: str = "report") -> list[str]:
         h.append(f"<p class='interim'>INTERIM — the shift is still running: its figures to {r.made:%H:%M}, "
                  f"not its end ({r.shift.end:%H:%M})</p>")
     if r.copy:
-        h.append(f"<p class='copy'>COPY — a reprint, {what} No. {r.number}</p>")
+        # the same content as the report first printed with it: a reprint of that number (its own
+        # number is this printing's, in the foot and the table below)
+        h.append(f"<p class='copy'>COPY — a reprint of {what} No. {r.copy_of}</p>")
     return h
 
 
@@ -216,6 +219,8 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     if part_of is None:
         h = [f"<h1>{escape(title(r))}</h1>"]
         number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
+        if r.copy:
+            number += f", a reprint of No. {r.copy_of}"
     else:
         h = [f"<h1>Workstation {escape(r.db_id)}: {escape(title(r))}</h1>"]
         number = f"part of floor report No. {part_of.number}" if part_of.number is not None else \

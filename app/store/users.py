@@ -227,10 +227,10 @@ class Users:
         if by.role != ADMINISTRATOR:
             raise UserError(f"only an administrator may {what}; {by.name} is a {by.role}")
 
-    def sign_in(self, name: str, pin: str, now: datetime, station: str | None = None) -> Session:
+    def sign_in(self, name: str, pin: str, now: datetime, station: str | tuple[str, ...] | None = None) -> Session:
         """The session, or SignInError naming why; every attempt is logged. Five failures in a
-        row lock the account for fifteen minutes. ``station``: signed in at that table's station,
-        not at the workstation."""
+        row lock the account for fifteen minutes. ``station``: signed in at that table's station
+        (or a tuple: at the stations of those tables, one row), not at the workstation."""
         user = self._checked(name, pin, now)
         self._write(rows.sign_in(now, name, user["role"], station))
         return Session(name, user["role"])

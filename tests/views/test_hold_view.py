@@ -21,7 +21,7 @@ from app.views.theme import money
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold
 from app.workstation.workstation import Workstation
-from tests.support.simulated_shift import Shift, make_shift
+from tests.support.simulated_shift import Shift
 from tests.support.views import Clock, close_window, open_window
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +30,8 @@ WAIT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
-def shift(tmp_path_factory) -> Shift:
-    return make_shift(tmp_path_factory.mktemp("hold-shift"))
+def shift(logs_shift) -> Shift:
+    return logs_shift
 
 
 @pytest.fixture
