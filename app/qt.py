@@ -52,6 +52,8 @@ from PySide6.QtGui import (
     QAction,
     QColor,
     QFont,
+    QFontDatabase,
+    QFontInfo,
     QFontMetrics,
     QGuiApplication,
     QIcon,

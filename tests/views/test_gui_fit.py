@@ -1,6 +1,6 @@
 """The window fits the screen it is on (issue 27, item 2): at a pit workstation's sizes, every
 tile, the status bar and every column of figures lie inside the window, and no figure of money
-is cut short."""
+is cut short; in the face pitdesk ships and in the machine's own (issue 33, 6)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from app.qt import QAbstractItemView, QApplication, QLabel, QRect, Qt, QWidget
+from app.qt import QAbstractItemView, QApplication, QFont, QFontDatabase, QFontInfo, QLabel, QRect, Qt, QWidget
+from app.reports import fonts
+from app.views import theme
 from app.views.main_window import MainWindow, fits_a_screen
 from tests.support.round_panel import make_round_pit, settle_from_panel, sign_in, type_round
 from tests.support.views import DEALER, WAIT_MS, close_pit, close_window, make_pit, wait_online
@@ -19,6 +21,22 @@ ROOT = Path(__file__).resolve().parents[2]
 LOGS = ("decks", "dice", "approvals", "alarms", "devices", "irregularities", "slips", "sign_ins", "events")
 VIEWS = ("floor", "table:T1", "round", "alarms", "approvals", "progressive", *(f"logs:{t}" for t in LOGS), "hold",
          "reports")
+
+
+def system_faces() -> tuple[str, str]:
+    """The machine's own sans and monospaced faces (fontconfig's, the desktop's)."""
+    return (QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont).family(),
+            QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family())
+
+
+@pytest.fixture(params=["shipped", "system"])
+def face(request, themed):
+    """The window laid out in the face pitdesk ships (app/reports/fonts.py), then in the machine's
+    default: either way nothing is cut."""
+    if request.param == "system":
+        theme.apply(themed, faces=system_faces())
+    yield request.param
+    theme.apply(themed)
 
 
 def _inside(window: QWidget, w: QWidget) -> bool:
@@ -92,7 +110,7 @@ def _cut_cells(view) -> list[str]:
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
-def test_every_view_fits_the_window_at_a_pit_screen_size(themed, tmp_path, qtbot, monkeypatch, no_threads_left,
+def test_every_view_fits_the_window_at_a_pit_screen_size(face, tmp_path, qtbot, monkeypatch, no_threads_left,
                                                          size):
     p = make_pit(tmp_path, qtbot, monkeypatch)
     try:
@@ -111,6 +129,27 @@ def test_every_view_fits_the_window_at_a_pit_screen_size(themed, tmp_path, qtbot
             assert not bad, f"{spec} at {size[0]}x{size[1]}: " + "; ".join(bad)
     finally:
         close_pit(p)
+
+
+def test_the_window_is_drawn_in_the_shipped_face_whatever_the_machines_default(qapp):
+    """A machine whose default face is another (here a serif): the window and the paper are still
+    laid out in the face pitdesk ships, read from resources/fonts/."""
+    machine = QFont("DejaVu Serif")
+    machine.setPointSizeF(9)
+    qapp.setFont(machine)
+    try:
+        theme.apply(qapp)
+        loaded = fonts.load()
+        assert set(loaded) == set(fonts.FILES)
+        assert {f for families in loaded.values() for f in families} == {fonts.SANS, fonts.MONO}
+        assert (fonts.FOLDER / "LICENSE").is_file()
+        assert QFontInfo(qapp.font()).family() == fonts.SANS
+        assert qapp.font().pointSizeF() == theme.BASE_PT
+        assert QFontInfo(theme.font(1.4, bold=True, mono=True)).family() == fonts.MONO
+        assert QFontInfo(theme.font(1.4, bold=True, mono=True)).bold()
+        assert QFontInfo(fonts.sans(7.5)).family() == fonts.SANS        # the paper's
+    finally:
+        theme.apply(qapp)
 
 
 def test_a_first_window_takes_the_free_area_of_its_screen(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
