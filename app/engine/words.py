@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from .money import dollars
@@ -48,6 +48,16 @@ def when(t: str | datetime | None) -> str:
 def day_time(t: datetime | None) -> str:
     """A time of this shift as the views show it beside a tile: the day and the time (``Thu 21:05:51``)."""
     return "" if t is None else f"{t:%a %H:%M:%S}"
+
+
+def day(t: datetime | date) -> str:
+    """A day as the views name one beside ``day_time``'s times: ``Sat 28 Nov`` (issue 33, 5)."""
+    return f"{t:%a} {t.day} {t:%b}"
+
+
+def period(start: datetime, end: datetime) -> str:
+    """A chosen period in the same words: ``Fri 20 Nov 14:00 to Sun 22 Nov 14:00``."""
+    return f"{day(start)} {start:%H:%M} to {day(end)} {end:%H:%M}"
 
 
 def times_in(text: str) -> str:
@@ -114,6 +124,11 @@ def value(name: str, v: Any, depth: int = 0) -> str:
             return f"{len(v)} item{'' if len(v) == 1 else 's'}"
         return ", ".join(value(name, x, depth + 1) for x in v)
     if isinstance(v, dict):
+        if name == "round_file" and not depth:
+            # the round as settled, summed up: its every field is the Rounds tab's (issue 33, 5)
+            seats = v.get("seats") or []
+            bank = (v.get("banking") or {}).get("mode") or "house"
+            return f"{len(seats)} seat{'' if len(seats) == 1 else 's'}, {kind(bank)} bank (the round panel's Rounds tab)"
         if depth:
             return f"{len(v)} field{'' if len(v) == 1 else 's'}"
         return "(" + "; ".join(f"{key(str(k))} {value(str(k), x, depth + 1)}" for k, x in v.items()
@@ -136,5 +151,5 @@ def data(d: dict | str | None) -> str:
     return "; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET)
 
 
-__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "signed", "times_in",
+__all__ = ["NONE", "SECRET", "citation", "data", "day", "day_time", "period", "key", "kind", "money", "refusal", "signed", "times_in",
            "value", "when"]

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.qt import QAbstractItemView, QApplication, QFont, QFontDatabase, QFontInfo, QLabel, QRect, Qt, QWidget
+from app.qt import QApplication, QFont, QFontDatabase, QFontInfo, QRect
 from app.reports import fonts
 from app.views import theme
 from app.views.main_window import MainWindow, fits_a_screen
+from tests.support.fit import outside
 from tests.support.round_panel import make_round_pit, settle_from_panel, sign_in, type_round
 from tests.support.views import DEALER, WAIT_MS, close_pit, close_window, make_pit, wait_online
 
@@ -39,76 +40,6 @@ def face(request, themed):
     theme.apply(themed)
 
 
-def _inside(window: QWidget, w: QWidget) -> bool:
-    top_left = w.mapTo(window, w.rect().topLeft())
-    return window.rect().contains(QRect(top_left, w.size()))
-
-
-def _outside(window: MainWindow) -> list[str]:
-    """What of the view shown lies outside the window, or is cut short: tiles, the status bar,
-    columns of a list, a label's words."""
-    bad = []
-    for name, w in window.floor.tiles.items():
-        if w.isVisible() and not _inside(window, w):
-            bad.append(f"tile {name}")
-    if not _inside(window, window.statusBar()):
-        bad.append("the status bar")
-    page = window.stack.currentWidget()
-    for view in page.findChildren(QAbstractItemView):
-        if not view.isVisible() or not hasattr(view, "horizontalHeader"):
-            continue
-        header, width = view.horizontalHeader(), view.viewport().width()
-        for n in range(header.count()):
-            if header.isSectionHidden(n):
-                continue
-            title = view.model().headerData(n, header.orientation()) if view.model() else n
-            last = n == max(i for i in range(header.count()) if not header.isSectionHidden(i))
-            if header.sectionSizeHint(n) > header.sectionSize(n) + 2 and not last:
-                bad.append(f"{view.objectName()} heading {title!r} needs {header.sectionSizeHint(n)} px, has "
-                           f"{header.sectionSize(n)}")
-            right = header.sectionViewportPosition(n) + header.sectionSize(n)
-            if right > width + 1:
-                title = view.model().headerData(n, header.orientation()) if view.model() else n
-                bad.append(f"{view.objectName() or type(view).__name__} column {title!r} ends at {right} of {width}")
-    for view in page.findChildren(QAbstractItemView):
-        if view.isVisible() and hasattr(view, "horizontalHeader") and view.model() is not None:
-            bad += _cut_cells(view)
-    for label in page.findChildren(QLabel):
-        text = label.text()
-        if label.buddy() is not None:
-            text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")   # a mnemonic's mark
-        if label.isVisible() and text and "<" not in text and not label.wordWrap():
-            need = label.fontMetrics().horizontalAdvance(text)
-            if need > label.contentsRect().width() + 1:
-                bad.append(f"label {text!r} needs {need} px, has {label.contentsRect().width()}")
-    return bad
-
-
-def _cut_cells(view) -> list[str]:
-    """Cells whose words are wider than their column (shown with an ellipsis)."""
-    m, header, fm = view.model(), view.horizontalHeader(), view.fontMetrics()
-    bad = []
-    for row in range(min(m.rowCount(), 40)):
-        for col in range(m.columnCount()):
-            if header.isSectionHidden(col) or (col == m.columnCount() - 1 and header.stretchLastSection()
-                                               and not any(c in str(m.index(row, col).data() or "") for c in "$%")):
-                continue
-            text = str(m.index(row, col).data() or "")
-            width = header.sectionSize(col) - 6          # the cell's margins
-            if view.wordWrap() and " " in text.strip():
-                # wrapped onto the row's height: every line shown
-                tall = fm.boundingRect(QRect(0, 0, width, 100000), Qt.TextFlag.TextWordWrap, text).height()
-                if tall > view.rowHeight(row):
-                    bad.append(f"{view.objectName()} row {row} {text!r} needs {tall} px high, has "
-                               f"{view.rowHeight(row)}")
-                continue
-            need = fm.horizontalAdvance(text)
-            if text and need > width:
-                bad.append(f"{view.objectName() or type(view).__name__} row {row} {text!r} needs {need} px, "
-                           f"has {header.sectionSize(col)}")
-    return bad
-
-
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
 def test_every_view_fits_the_window_at_a_pit_screen_size(face, tmp_path, qtbot, monkeypatch, no_threads_left,
                                                          size):
@@ -125,7 +56,7 @@ def test_every_view_fits_the_window_at_a_pit_screen_size(face, tmp_path, qtbot, 
             qtbot.wait(60)
             QApplication.processEvents()
             assert (p.window.width(), p.window.height()) == size, f"{spec} made the window grow"
-            bad = _outside(p.window)
+            bad = outside(p.window)
             assert not bad, f"{spec} at {size[0]}x{size[1]}: " + "; ".join(bad)
     finally:
         close_pit(p)
@@ -218,7 +149,7 @@ def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monke
         type_round(qtbot, w, obj["profile"], obj)
         settle_from_panel(qtbot, w)
         qtbot.wait(60)
-        bad = _outside(w)
+        bad = outside(w)
         assert not bad, "; ".join(bad)
     finally:
         close_window(w, rp.ws)

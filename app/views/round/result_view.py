@@ -6,7 +6,7 @@ by party, the approvals it needs and the payouts with their slips.
 from __future__ import annotations
 
 from .. import theme
-from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QVBoxLayout, QWidget
+from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QTimer, QVBoxLayout, QWidget
 from .round_models import LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, round_level, round_status, signed
 from ..theme import NONE
 from ..widgets import command_button, fit_columns, label, record_view, say, visible, when
@@ -107,6 +107,12 @@ class ResultView(QWidget):
         self._scale(BIG_TABLES if self.height() > self.TALL else 1.0)
 
     TALL = 700      # pixels: taller than this, the tables' text is larger
+
+    def showEvent(self, event) -> None:
+        # a round opened from the Rounds tab is shown after its tables were filled: they are
+        # fitted to it now that they are laid out (issue 33, 5)
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit)
 
     def _scale(self, scale: float) -> None:
         if self.property("table_scale") == scale:
