@@ -59,3 +59,11 @@ def test_a_day_and_a_period_are_worded_as_the_tiles_word_a_time():
     assert words.day(datetime(2026, 11, 28, 12, 1, 57)) == "Sat 28 Nov"
     assert words.day_time(datetime(2026, 11, 28, 12, 1, 57)) == "Sat 12:01:57"
     assert words.period(datetime(2026, 11, 20, 14), datetime(2026, 11, 22, 14)) == "Fri 20 Nov 14:00 to Sun 22 Nov 14:00"
+
+
+def test_a_time_in_an_events_data_is_worded_as_the_events_own_day():
+    """Issue 33, 5: the table history's "deal: blue 2026-11-28 12:19:56" beside "Sat 12:01:57"."""
+    at = datetime(2026, 11, 28, 12, 20)
+    assert words.data({"deal": "blue 2026-11-28T12:19:56.123"}, at) == "deal: blue Sat 12:19:56"
+    assert words.data({"received": "2026-10-01T08:00:00"}, at) == "received: 2026-10-01 08:00:00"   # weeks before
+    assert words.data({"deal": "blue 2026-11-28T12:19:56.123"}) == "deal: blue 2026-11-28 12:19:56"   # a log's

@@ -8,13 +8,14 @@ import re
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QGroupBox, QLabel, QLineEdit, QTabBar,
-                               QWidget)
+from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QGroupBox, QLabel, QLineEdit,
+                               QPlainTextEdit, QTabBar, QWidget)
 
 FAULTS = {
     "raw cents": re.compile(r"\b\d+ cents\b|cents="),
     "an identifier": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "an ISO timestamp": re.compile(r"\d{4}-\d\d-\d\dT\d\d"),
+    "a JSON field": re.compile(r'"[a-z_ ]+": '),
 }
 # A round file's field path (docs/round-format.md) in a refusal of the round: it names the field at
 # fault in the file (or the panel's round, which is one) as ``pitdesk settle`` reads it, e.g.
@@ -77,6 +78,8 @@ def shown_texts(root: QWidget, exempt: tuple[QWidget, ...] = ()) -> list[tuple[s
             add(w, *(w.tabText(i) for i in range(w.count())), *(w.tabToolTip(i) for i in range(w.count())))
         elif isinstance(w, QAbstractItemView):
             add(w, *model_texts(w))
+        elif isinstance(w, QPlainTextEdit):
+            add(w, *w.toPlainText().splitlines())
     for a in root.findChildren(QAction):
         out.extend(("action", t) for t in (a.text(), a.toolTip(), a.statusTip()) if t)
     return out

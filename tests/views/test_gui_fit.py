@@ -147,6 +147,8 @@ def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monke
                 b["base"] *= 20
         sign_in(qtbot, w, DEALER)
         type_round(qtbot, w, obj["profile"], obj)
+        bad = outside(w)         # the round as typed: every hint, label and figure of the form whole
+        assert not bad, "; ".join(bad)
         settle_from_panel(qtbot, w)
         qtbot.wait(60)
         bad = outside(w)

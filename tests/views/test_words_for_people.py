@@ -5,8 +5,8 @@ The real window over a real floor: every label, button, action, tab, choice and 
 every cell and heading of every list in every view (floor, each table, the round panel after a
 docs/rounds example is typed and settled, alarms, approvals, progressive, each logs tab, hold,
 reports), the shift report's and the slip's PDF as pdftotext reads them, and the error lines of
-``pitdesk`` for bad input. JSON is for machines and is not scanned: ``pitdesk settle``'s output
-and the round panel's "As logged" page, the settlement exactly as sealed.
+``pitdesk`` for bad input. JSON is for machines and is not scanned: ``pitdesk settle``'s output.
+The round panel's "As logged" page is the settlement as sealed in words, and is scanned (issue 33, 5).
 """
 
 from __future__ import annotations
@@ -42,9 +42,7 @@ class Scan:
         self.seen = 0
 
     def view(self, name: str) -> None:
-        w = self.window
-        panel = w.round_panel
-        for where, text in shown_texts(w, exempt=(panel.logged,)):
+        for where, text in shown_texts(self.window):
             self.seen += 1
             self.found.extend(faults(f"{name} {where}", text))
 
