@@ -27,7 +27,7 @@ from app.qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, 
                  QWidget)
 from .records import RecordRole
 from .theme import LEVEL_MARK, RED, money
-from .widgets import label, record_view
+from .widgets import label, record_view, unbroken
 
 REFRESH_MS = 2000
 PERIODS = (("shift", "This shift"), ("last_shift", "Last shift"), ("today", "Today"), ("yesterday", "Yesterday"),
@@ -275,8 +275,10 @@ class HoldPage(QWidget):
         self.lines.set_records(lines)
         self.lines_title.setText(f"{name}: per wager type")
         if total is not None and total.wagered:
-            self.totals.setText(f"wagered {money(total.wagered)} · house net {money(total.house_net)} · actual "
-                                f"{percent(total.actual_hold)} · theoretical {theoretical_text(total.theoretical)}")
+            # it wraps between its parts, never inside one (a sign from its amount)
+            self.totals.setText(" · ".join(unbroken(part) for part in (
+                f"wagered {money(total.wagered)}", f"house net {money(total.house_net)}",
+                f"actual {percent(total.actual_hold)}", f"theoretical {theoretical_text(total.theoretical)}")))
         else:
             self.totals.setText("nothing wagered in this period")
         if self.chart is not None:

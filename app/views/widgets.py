@@ -66,6 +66,12 @@ def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = ""
     return lb
 
 
+def unbroken(text: str) -> str:
+    """``text`` kept on one line where a label wraps: no-break spaces, and a word joiner between
+    an amount's sign and its dollar sign (Qt would break "-" from "$224,301.00")."""
+    return text.replace(" ", "\u00a0").replace("-$", "-\u2060$").replace("+$", "+\u2060$")
+
+
 def put(lb: QLabel, text: str) -> None:
     """The label's text, set only when it changes (a label redrawn many times a second)."""
     if lb.text() != text:
@@ -240,6 +246,7 @@ def record_view(model, name: str) -> QTableView:
             QTimer.singleShot(0, v, lambda: (v.setProperty("widen_due", False), widen_columns(v)))
     model.rowsInserted.connect(first_rows)
     model.modelReset.connect(first_rows)
+    model.dataChanged.connect(first_rows)     # the same rows with larger figures (the hold of a longer period)
     # rows as tall as their wrapped words, again whenever they change
     def rows_again(*_):
         if not v.property("rows_due"):        # once for all the changes of one pump

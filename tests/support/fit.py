@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.qt import QAbstractItemView, QLabel, QLineEdit, QRect, QStyle, QStyleOptionFrame, Qt, QWidget
+from app.qt import QAbstractItemView, QFontMetrics, QLabel, QLineEdit, QRect, QStyle, QStyleOptionFrame, Qt, QWidget
 from app.views.main_window import MainWindow
 
 
@@ -65,6 +65,8 @@ def cut_cells(view) -> list[str]:
                                                and not any(c in str(m.index(row, col).data() or "") for c in "$%")):
                 continue
             text = str(m.index(row, col).data() or "")
+            font = m.index(row, col).data(Qt.ItemDataRole.FontRole)
+            fm = QFontMetrics(font) if font is not None else view.fontMetrics()     # a bold figure is wider
             width = header.sectionSize(col) - 6          # the cell's margins
             if view.wordWrap() and re.search(r"[ \-]", text.strip()):
                 # wrapped onto the row's height (at a space or after a hyphen): every line shown,
@@ -73,7 +75,10 @@ def cut_cells(view) -> list[str]:
                 if tall > view.rowHeight(row):
                     bad.append(f"{view.objectName()} row {row} {text!r} needs {tall} px high, has "
                                f"{view.rowHeight(row)}")
-                longest = max(re.findall(r"[^ ]+?(?:-|$| )", text.strip() + " "), key=fm.horizontalAdvance)
+                # a word is cut at a space or a hyphen between letters ("face-up-ca"); an amount
+                # ("-$254,081.85") is one word: its sign wrapped away from it is a broken figure
+                pieces = [p for w in text.split() for p in re.split(r"(?<=[A-Za-z]-)(?=[A-Za-z])", w)]
+                longest = max(pieces, key=fm.horizontalAdvance)
                 if fm.horizontalAdvance(longest.strip()) > width:
                     bad.append(f"{view.objectName()} row {row} {text!r}: the word {longest.strip()!r} needs "
                                f"{fm.horizontalAdvance(longest.strip())} px, has {header.sectionSize(col)}")

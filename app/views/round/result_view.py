@@ -9,7 +9,7 @@ from .. import theme
 from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QTimer, QVBoxLayout, QWidget
 from .round_models import LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, round_level, round_status, signed
 from ..theme import NONE
-from ..widgets import command_button, fit_columns, label, record_view, say, visible, when
+from ..widgets import command_button, fit_columns, label, record_view, say, unbroken, visible, when
 
 BIG_TABLES = 1.2        # the settlement's tables on a tall screen, times the base font
 
@@ -136,7 +136,9 @@ class ResultView(QWidget):
                          f"{when(r.time)} · {r.profile}{again}")
         level = round_level(r.status)
         say(self.status, f"{round_status(r.status)} · {r.status_text}", level, filled=level != NONE)
-        self.net.setText("NET BY PARTY   " + "   ".join(f"{party} {signed(c)}" for party, c in r.net_by_party.items()))
+        # a party and its amount never broken across lines ("seat" / "7 +$16.00"): no-break spaces
+        self.net.setText("NET BY PARTY   " + "   ".join(unbroken(f"{party} {signed(c)}")
+                                                        for party, c in r.net_by_party.items()))
         self.notes.setText("\n".join(r.notes))
         visible(self.notes, bool(r.notes))
         self.results.set_records(r.results)
