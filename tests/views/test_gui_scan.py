@@ -6,7 +6,7 @@ The window is the real one over a simulated shift (tests/support/simulated_shift
 280 rounds with planted rare hands, so approvals decided, alarms acknowledged, slips and amounts
 in the thousands are all there), built once for the module: the scan only reads. At each size it
 walks the floor; each table's page, its lists and the round panel's tabs with a settled round
-open; the alarms and the approvals, each with what was decided shown too (Ctrl+H, Ctrl+D); the
+open, then with a round being entered; the alarms and the approvals, each with what was decided shown too (Ctrl+H, Ctrl+D); the
 progressive meters; each log tab as it opens, then filtered by a table, a period and words; the
 hold over each period with the pit and each table chosen; the reports. At each stop what lies
 outside the window or is cut (tests/support/fit.py) and what is not worded for people
@@ -21,6 +21,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.qt import QApplication, QSettings
+from app.simulate.shift import SIM_PIN
 from app.views import theme
 from app.views.hold_view import PERIODS
 from app.views.main_window import MainWindow
@@ -55,7 +56,7 @@ def shift_window(tmp_path_factory, qapp, request):
             raise
         w.show()
         w.start()
-        w.own = own
+        w.own, w.ws = own, ws
         try:
             yield w, QtBot(request)
         finally:
@@ -125,6 +126,13 @@ def walk(s: Scan) -> None:
         for n in range(panel.tabs.count()):
             panel.tabs.setCurrentIndex(n)
             s.stop(f"table {t} round panel tab {panel.tabs.tabText(n)!r}")
+        # a round being entered: every position's row, its hints and "not in the round"
+        panel.tabs.setCurrentIndex(0)
+        w.bridge.act(lambda ws, t=t: (ws.people.sign_in(f"dealer-{t}", SIM_PIN), ws.rounds.start(t))[1])
+        qtbot.waitUntil(lambda: panel.draft is not None and panel.table == t and bool(panel.rows), timeout=WAIT_MS)
+        s.stop(f"table {t} round panel, a round being entered")
+        w.bridge.act(lambda ws, t=t: (ws.rounds.discard(t), ws.people.sign_out())[0])
+        qtbot.waitUntil(lambda: panel.draft is None, timeout=WAIT_MS)
         w.show_table()
     for name, toggle in (("alarms", "show_acknowledged"), ("approvals", "show_decided")):
         action = w.actions_by_name[toggle]
