@@ -20,6 +20,7 @@ from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, Shif
 from app.qt import (QBuffer, QColor, QFont, QImage, QIODevice, QMarginsF, QPageLayout, QPageSize, QPainter,
                     QPdfWriter, QPen, QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
 
+from . import fonts
 from .whole_file import write_whole
 
 MARGIN_MM = 14.0
@@ -89,7 +90,7 @@ def foot(r: ShiftReport) -> str:
 
 # -- the document ------------------------------------------------------------------------------------
 _CSS = """
-body { font-family: 'DejaVu Sans'; font-size: 7.5pt; color: #000; }
+body { font-family: '@sans@'; font-size: 7.5pt; color: #000; }
 h1 { font-size: 16pt; margin: 0 0 2pt 0; }
 h2 { font-size: 12.5pt; margin: 12pt 0 4pt 0; }
 h3 { font-size: 10pt; margin: 8pt 0 2pt 0; }
@@ -105,8 +106,8 @@ th.r { text-align: right; white-space: nowrap; }
 .interim { font-size: 10pt; font-weight: bold; color: #a00000; margin: 1pt 0 2pt 0; }
 .late { font-weight: bold; color: #a00000; }
 .dim { color: #555555; }
-.head { font-family: 'DejaVu Sans Mono'; font-size: 8pt; }
-"""
+.head { font-family: '@mono@'; font-size: 8pt; }
+""".replace("@sans@", fonts.SANS).replace("@mono@", fonts.MONO)     # the shipped faces (fonts.py)
 
 
 _PAD = [3]     # a cell's padding in layout units (96 an inch): about 0.8 mm
@@ -178,8 +179,7 @@ def new_document() -> QTextDocument:
     """An empty document in the report's style and font."""
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
-    f = QFont("DejaVu Sans")
-    f.setPointSizeF(7.5)
+    f = fonts.sans(7.5)
     no_ligatures(f)
     doc.setDefaultFont(f)
     return doc
@@ -352,9 +352,7 @@ def hold_chart(lines, width: int, height: int, dpi: int) -> QImage:
     image.fill(QColor("#ffffff"))
     p = QPainter(image)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    font = QFont("DejaVu Sans")
-    font.setPointSizeF(7.5)
-    p.setFont(font)
+    p.setFont(fonts.sans(7.5))
     label_w = int(width * 0.18)
     text_w = int(width * 0.12)
     plot_x, plot_w = label_w + text_w, width - label_w - 2 * text_w
@@ -447,7 +445,7 @@ def draw_parts(device, make) -> int:
         painter.scale(scale, scale)
         # the painter is scaled to layout units: its own fonts are sized in them (points would be
         # taken at the device's resolution and scaled again)
-        f = QFont("DejaVu Sans")
+        f = fonts.sans(FOOT_PT)
         f.setPixelSize(round(FOOT_PT * LAYOUT_DPI / 72))
         k = 0
         for doc, words_at_foot, copy in parts:
@@ -486,9 +484,8 @@ def _copy_mark(painter: QPainter, width: float, page_h: float) -> None:
     painter.save()
     painter.translate(width / 2, page_h / 2)
     painter.rotate(-35)
-    big = QFont("DejaVu Sans")
+    big = fonts.sans(110, bold=True)
     big.setPixelSize(round(110 * LAYOUT_DPI / 72))
-    big.setBold(True)
     painter.setFont(big)
     c = QColor("#a00000")
     c.setAlpha(60)
