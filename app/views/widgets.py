@@ -15,8 +15,8 @@ from app.engine.roles import a_or_an, roles_text
 
 from app.engine import words as words_for_people
 from . import theme
-from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QHeaderView, QLabel, QLineEdit, QStandardPaths, Qt,
-                    QTableView, QTimer, QToolButton, QWidget)
+from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QFont, QFontMetrics, QHeaderView, QLabel, QLineEdit,
+                    QStandardPaths, Qt, QTableView, QTimer, QToolButton, QWidget)
 from .theme import money
 
 
@@ -298,13 +298,18 @@ def widen_columns(v: QTableView) -> None:
     squeeze_columns(v)
 
 
+STRETCH_CHARS = 40       # the line a stretch column keeps before the other columns are squeezed
 WORD_ROWS = 200          # the rows a column's longest word is looked for in (a list's first screens)
 
 
 def longest_word(v: QTableView, n: int) -> int:
     """The width of column ``n``'s longest word (to a space or after a hyphen, where Qt wraps) in
-    its first ``WORD_ROWS`` rows, with the cell's margins."""
+    its first ``WORD_ROWS`` rows, with the cell's margins, in the font the cell is drawn in (a
+    bold column's is bold: a status "ACKNOWLEDGED" measured in the plain face was cut)."""
     m, fm = v.model(), v.fontMetrics()
+    font = m.index(0, n).data(Qt.ItemDataRole.FontRole) if m.rowCount() else None
+    if isinstance(font, QFont):
+        fm = QFontMetrics(font)
     widest = 0
     for row in range(min(m.rowCount(), WORD_ROWS)):
         text = m.index(row, n).data()
@@ -327,9 +332,14 @@ def squeeze_columns(v: QTableView) -> None:
     sizes = list(natural)
     stretch = [n for n in range(h.count()) if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch]
     shown = [n for n in range(h.count()) if not h.isSectionHidden(n)]
-    # the stretch column keeps its heading and its longest word whole too
-    room = v.viewport().width() - sum(max(floor, h.sectionSizeHint(n), longest_word(v, n)) for n in stretch
-                                      if n in shown)
+    # the stretch column (a list's message, reason or consequence: what a person reads a row for)
+    # keeps its heading and its longest word whole, and room for a line of words as long as it has
+    # them, before the others are squeezed (issue 33: an alarm's message three words wide, its
+    # rows nine lines tall, three alarms to a screen)
+    line = v.fontMetrics().horizontalAdvance("0" * STRETCH_CHARS)
+    room = v.viewport().width() - sum(max(floor, h.sectionSizeHint(n), longest_word(v, n),
+                                          min(line, v.sizeHintForColumn(n)))
+                                      for n in stretch if n in shown)
     words = [n for n in shown if n not in stretch and n < len(columns) and not columns[n].numeric]
     # never narrower than its heading's words, nor than its longest word: a word (an amount,
     # "acknowledges") is never broken in two (issue 33, 5)

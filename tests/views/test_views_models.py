@@ -198,3 +198,34 @@ def test_the_qt_binding_keeps_its_references_to_none_and_true():
     assert r.returncode == 0, r.stderr[-2000:]      # 6.12.0: "Fatal Python error: none_dealloc"
     lost_none, lost_true = (int(x) for x in r.stdout.split())
     assert abs(lost_none) < 100 and abs(lost_true) < 100, r.stdout
+
+
+def test_an_alarms_message_keeps_a_line_of_words_and_a_bold_status_is_never_cut(themed, qtbot):
+    """At a pit screen's width the alarms' Message (the stretch column: what the row is read for)
+    keeps a line of 40 characters before the other columns are squeezed, and the bold Status keeps
+    its longest word whole in the bold face it is drawn in (issue 33: the message was three words
+    wide, each alarm nine lines tall, and "ACKNOWLEDGED" was cut to "ACKNOWLED…")."""
+    from app.qt import QFontMetrics
+    from app.views.widgets import STRETCH_CHARS, record_view
+
+    model = AlarmModel()
+    view = record_view(model, "alarms_list")
+    qtbot.addWidget(view)
+    view.resize(1340, 600)
+    view.show()
+    qtbot.waitExposed(view)
+    long = ("the shoe is offline: nothing from the device for 10.0 s; next attempt in 0.5 s; deal another way "
+            "only once the shoe is removed from the table")
+    model.set_records([AlarmInfo(n, "T4", "shoe_offline", long, "000(n)(15)", "SHO-T4", T + timedelta(minutes=n),
+                                 T + timedelta(minutes=n, seconds=2), "the shoe is back online",
+                                 None, None, None, None) for n in range(3, 0, -1)])
+    qtbot.waitUntil(lambda: bool(view.property("fitted")), timeout=5000)
+    h = view.horizontalHeader()
+    message = [c.title for c in AlarmModel.columns].index("Message")
+    line = view.fontMetrics().horizontalAdvance("0" * STRETCH_CHARS)
+    assert h.sectionSize(message) >= line, (h.sectionSize(message), line)
+    bold = QFontMetrics(model.index(0, 0).data(Qt.ItemDataRole.FontRole))
+    assert h.sectionSize(0) >= bold.horizontalAdvance("ACKNOWLEDGED"), (h.sectionSize(0),
+                                                                       bold.horizontalAdvance("ACKNOWLEDGED"))
+    # every column still shows in the list's width
+    assert sum(h.sectionSize(n) for n in range(h.count()) if not h.isSectionHidden(n)) <= view.viewport().width() + 1
