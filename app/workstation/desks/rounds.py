@@ -31,8 +31,9 @@ from .. import detail, roundlog
 from ..changes import Changes, changes
 from ..errors import FieldsRefused, LogStopped, NotPermitted, Refused
 from ..readouts import FieldCheck, HandSet, RoundDraftInfo, RoundOutcome, RoundResult, RoundSummary, SlipInfo
-from ..round_draft import Deal, DraftError, RoundDraft, bank_refusal, check_wager
+from ..round_draft import Deal, DraftError, RoundDraft
 from ..tiles import round_at_hand
+from ..wagers import bank_refusal, check_wager
 
 
 class Rounds:
