@@ -141,7 +141,7 @@ def bank_declared(s: TableState, event: Event, rules: RuleProfile) -> TableState
         raise Refused("bank_declared: a player may not be the bank at the start of the game "
                       f"({rules.bank.cite_first_round})")
     first, passed = _bank_turn(s, seats, rules)
-    _offered_in_order(s, seats, first, passed, d.get("declined", []))
+    _offered_in_order(s, seats, first, passed, d.get("declined", []), rules)
     return _covered(out, seats, event, rules)
 
 
@@ -152,36 +152,37 @@ def _bank_turn(s: TableState, seats: list[int], rules: RuleProfile) -> tuple[int
         again = set(seats) & set(s.last_bank)
         if again:
             raise Refused(f"bank_declared: seat {sorted(again)[0]} banked the last round; no player banks two "
-                          "consecutive rounds (000(m)(3))")
+                          f"consecutive rounds ({rules.cite('bank_rotation')})")
         first = bank_offer_start(s.rounds_played)
         if first is None:
             raise Refused("bank_declared: the initial offer has come round to the dealer; the house banks this "
-                          "round (000(m)(3))")
+                          f"round ({rules.cite('bank_rotation')})")
         return first, s.last_bank
     # 003 PLAYER BANK 1-2, 17: each player (or partnership) banks once in each rotation,
     # which runs counterclockwise and returns to the house hand
     again = set(seats) & set(s.banked_this_rotation)
     if again:
         raise Refused(f"bank_declared: seat {sorted(again)[0]} has banked in this rotation; the bank passes "
-                      "through all players before returning to the house (003 PLAYER BANK 1-2, 17)")
+                      f"through all players before returning to the house ({rules.cite('bank_rotation')})")
     return (s.banked_this_rotation[-1] % 7 + 1 if s.banked_this_rotation else 1), s.banked_this_rotation
 
 
-def _offered_in_order(s: TableState, seats: list[int], first: int, passed: tuple[int, ...], declined: Any) -> None:
+def _offered_in_order(s: TableState, seats: list[int], first: int, passed: tuple[int, ...], declined: Any,
+                      rules: RuleProfile) -> None:
     """000(m)(3)-(4)(i), 003 PLAYER BANK 1: the bank goes to a player who wagered against the dealer
     in the last unbanked round, offered to each eligible player in turn."""
     wagered = s.wagered_last_unbanked or ()
     for seat in seats:
         if seat not in wagered:
             raise Refused(f"bank_declared: seat {seat} did not wager against the dealer in the last unbanked round "
-                          "(000(m)(4)(i); 003 PLAYER BANK 1)")
+                          f"({rules.cite('bank_wagered')})")
     for earlier in bank_offer_order(first, s.seated):
         if earlier == seats[0]:
             break
-        eligible, _ = bank_eligibility(earlier, passed, wagered, None, None)
+        eligible, _ = bank_eligibility(earlier, passed, wagered, None, None, rules)
         if eligible and earlier not in declined and earlier not in seats:
             raise Refused(f"bank_declared: seat {earlier} is offered the bank before seat {seats[0]} and has not "
-                          "declined (000(m)(3))")
+                          f"declined ({rules.cite('bank_rotation')})")
 
 
 def _covered(out: TableState, seats: list[int], event: Event, rules: RuleProfile) -> TableState:
@@ -194,7 +195,7 @@ def _covered(out: TableState, seats: list[int], event: Event, rules: RuleProfile
     if not (ruling and event.role in SUPERVISORS and event.data.get("ruling") == "proceed"):
         how = "; the floor supervisor may rule 'proceed' (003 PLAYER BANK 3)" if ruling else ""
         raise Refused(f"bank_declared: {dollars(chips)} of chips cannot cover {dollars(cover)} of wagers "
-                      f"(000(m)(4)(ii)){how}")
+                      f"({rules.bank.cite_cover}){how}")
     return with_irregularity(out, "bank_cover_ruling", event.time,
                              f"the floor supervisor let seat {seats[0]} bank with {dollars(chips)} against {dollars(cover)}",
                              "003 PLAYER BANK 3", True, acknowledged_by=event.actor)

@@ -180,7 +180,7 @@ def _other_deck(s: TableState, deck: Any) -> bool:
             and (s.state in IN_ROUND or s.state == "betting"))
 
 
-def _background_shuffle(s: TableState, event: Event) -> TableState:
+def _background_shuffle(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(b)(2)(iii): the shuffler works on the other deck while this one is dealt; the table
     stays where it is. A wrong count removes that deck and leaves the round alone (001 11.17(i))."""
     deck = s.decks[event.data["deck"]]
@@ -192,7 +192,7 @@ def _background_shuffle(s: TableState, event: Event) -> TableState:
     if count is not None and count != 53:
         s = with_irregularity(s, "deck_count_wrong", event.time,
                               f"the shuffler counted {count} cards in deck {deck.id!r}, not 53: that deck is removed; "
-                              "the round in play goes on", "001 11.17(i)")
+                              "the round in play goes on", rules.cite("deck_count"))
         return replace(s, decks=_without(s, deck.id), ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
     return replace(s, ready_deck=deck.id)
 
@@ -207,7 +207,7 @@ def _not_in_round(s: TableState, what: str) -> None:
 def _shuffle_started(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(e)(1)-(4): only cards opened for play are shuffled."""
     if _other_deck(s, event.data.get("deck")):
-        return _background_shuffle(s, event)
+        return _background_shuffle(s, event, rules)
     _not_in_round(s, event.type)
     if not any(deck.washed for deck in s.decks.values()):
         raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed (000(e)(1)-(4))")
@@ -218,7 +218,7 @@ def _shuffle_completed(s: TableState, event: Event, rules: RuleProfile) -> Table
     """000(e)(4): a deck opened for play; 001 11.17(i): a shuffler's wrong count removes it;
     000(b)(2)(iv): two decks alternate."""
     if _other_deck(s, event.data.get("deck")):
-        return _background_shuffle(s, event)
+        return _background_shuffle(s, event, rules)
     _not_in_round(s, event.type)
     if s.state != "shuffling":
         raise Refused(f"shuffle_completed: no shuffle was started (the table is {s.state})")
@@ -230,7 +230,8 @@ def _shuffle_completed(s: TableState, event: Event, rules: RuleProfile) -> Table
         # 000(b)(1): 53 cards
         decks = _without(s, deck.id)
         s = with_irregularity(s, "deck_count_wrong", event.time,
-                              f"the shuffler counted {count} cards, not 53: the deck is removed", "001 11.17(i)")
+                              f"the shuffler counted {count} cards, not 53: the deck is removed",
+                              rules.cite("deck_count"))
         return replace(s, decks=decks, state="opening" if not decks else "shuffling")
     if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
         raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
@@ -252,7 +253,8 @@ def _stub_counted(s: TableState, event: Event, rules: RuleProfile) -> TableState
     deck_id = s.deck_in_play if counting_round else s.last_deck_dealt or s.deck_in_play
     out = with_irregularity(s, "deck_count_wrong", event.time,
                             f"the stub count shows {total} cards in deck {deck_id!r}: "
-                            + ("all hands void, " if counting_round else "") + "the deck is removed", "001 11.17(h)2")
+                            + ("all hands void, " if counting_round else "") + "the deck is removed",
+                            rules.cite("stub_count"))
     out = replace(_remove_deck(out, deck_id), rounds_since_count=0)
     if counting_round:
         out = replace(out, void=True, state="round_complete")
@@ -392,7 +394,7 @@ def _dealt(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     sizes = event.data.get("hand_sizes", [7] * 7)
     if not isinstance(remaining, int) or not isinstance(sizes, list):
         raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
-    verdict, rule = _deal_check(s, remaining, sizes)
+    verdict, rule = _deal_check(s, remaining, sizes, rules)
     if verdict != "ok":
         return _misdealt(s, event, verdict, rule)
     if s.state == "no_more_bets" and s.dealing_method == "hand":
@@ -402,12 +404,13 @@ def _dealt(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     return replace(s, state="setting")
 
 
-def _deal_check(s: TableState, remaining: int, sizes: list) -> tuple[str, str]:
+def _deal_check(s: TableState, remaining: int, sizes: list, rules: RuleProfile) -> tuple[str, str]:
     """000(h)(4): the four-card check; 001 11.17(h): in the three-card deal the stub count checks
     the deck instead, and each hand has seven cards (001 11.17(g))."""
     if s.dealing_method == "three-four":
-        return ("ok", "001 11.17(g)") if all(n == 7 for n in sizes) else ("misdeal", "001 11.17(h)2: all hands void")
-    return four_card_check(remaining, sizes)
+        # the three-card deal is 001's alone (001 11.17(g), (h)2)
+        return ("ok", rules.cite("hand_size")) if all(n == 7 for n in sizes) else ("misdeal", rules.cite("misdeal"))
+    return four_card_check(remaining, sizes, rules)
 
 
 def _misdealt(s: TableState, event: Event, verdict: str, rule: str) -> TableState:

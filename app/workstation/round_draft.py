@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from app.engine.cards import CardError, card_str, cards_str, parse_cards
+from app.engine.citations import noted
 from app.engine.houseway import HouseWay
 from app.engine.layout import DEALER, name as position_name
 from app.engine.names import name_fault
@@ -34,11 +35,6 @@ from .readouts import BankingDraft, HandSet, PositionCards, RoundDraftInfo, Seat
 from .wagers import AMOUNTS, check_amount, check_wager, ring, round_form
 
 HAND = 7
-
-# a foul (the low hand outranks the high hand): what each text does with it
-FOUL_CITE = {"000": "000(l)(6)(iii)", "001": "001 11.9(g)3", "002": "002: a foul automatically loses the wager",
-             "003": "003 DEALER BANK PROCEDURES 5", "004": "004(5)"}
-
 
 class DraftError(ValueError):
     """Something a person entered that cannot go into the round; ``fields`` maps each field of the
@@ -54,11 +50,11 @@ def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(cards_str(cards))
 
 
-def duplicate_card(card: int, held: Sequence[int], read_by: str = "") -> str:
+def duplicate_card(card: int, held: Sequence[int], rules: RuleProfile, read_by: str = "") -> str:
     """One card at more than one place (000(b)(1), 003 GENERAL PROCEDURES 17: one deck, each card in
     it once), said once, naming every position that holds it (``held``: a position once per time it
     holds the card): "Kc is at both dealer and seat 2", "Kc is at seat 3 twice"; ``read_by``: the
-    shuffler that read the hands it is in, if one did."""
+    shuffler that read the hands it is in, if one did; the rule is the profile's own text's."""
     counts = {p: held.count(p) for p in dict.fromkeys(held)}
     times = {2: "twice"}
     if len(counts) == 1:
@@ -69,7 +65,11 @@ def duplicate_card(card: int, held: Sequence[int], read_by: str = "") -> str:
     where = (f"both {names[0]} and {names[1]}" if len(names) == 2 else
              names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}")
     who = f"the shuffler {read_by} misread the hand: " if read_by else ""
-    return f"{card_str(card)} is at {where} (000(b)(1): one deck, each card once): {who}correct the misread card"
+    return f"{card_str(card)} is at {where} ({_one_deck(rules)}): {who}correct the misread card"
+
+
+def _one_deck(rules: RuleProfile) -> str:
+    return noted(rules.cite("one_deck"), "one deck, each card once")
 
 
 @dataclass
@@ -167,7 +167,7 @@ class RoundDraft:
             other = self.owner_of(c, position)
             if other is not None:
                 raise DraftError(f"{card_str(c)} is already at {position_name(other)}; {position_name(position)} "
-                                 "cannot have it too (000(b)(1): one deck, each card once)")
+                                 f"cannot have it too ({_one_deck(self.rules)})")
 
     # -- cards -----------------------------------------------------------------------------------
     def set_cards(self, position: int, text: str) -> None:
@@ -184,7 +184,7 @@ class RoundDraft:
         except CardError as e:
             raise DraftError(f"{where}: {e}") from None
         if len(cards) > HAND:
-            raise DraftError(f"{where}: seven cards a hand (000(h)(3)), got {len(cards)}")
+            raise DraftError(f"{where}: seven cards a hand ({self.rules.cite('hand_size')}), got {len(cards)}")
         self._check_unique(position, cards)
         if not cards:
             self.hands.pop(position, None)
@@ -360,8 +360,8 @@ class RoundDraft:
     def set_prepaid_commission(self, seat: int, text: str) -> None:
         self.check_seat(seat)
         if not self.rules.commission.prepaid_allowed and text.strip() and text.strip() not in ("0", "0.00"):
-            raise DraftError(f"seat {seat}: profile {self.rules.name!r} does not take prepaid commission (003 "
-                             "COLLECTING 6 is where it is taken)", {"prepaid_commission": "not taken here"})
+            raise DraftError(f"seat {seat}: profile {self.rules.name!r} does not take prepaid commission",
+                             {"prepaid_commission": "not taken here"})
         c = check_amount("prepaid_commission", text)
         if c.reason:
             raise DraftError(f"seat {seat}: prepaid commission: {c.reason}", {"prepaid_commission": c.reason})
@@ -378,8 +378,7 @@ class RoundDraft:
         (name, amount typed); at most the profile's bettors per circle, each within the limits."""
         self.check_seat(seat)
         if bettors and self.rules.bettors_per_circle < 2:
-            raise DraftError(f"seat {seat}: profile {self.rules.name!r} takes one bettor on a circle (003 PLAYERS "
-                             "WAGERING ON ANOTHER PLAYER'S HAND is where others may bet on it)")
+            raise DraftError(f"seat {seat}: profile {self.rules.name!r} takes one bettor on a circle")
         if len(bettors) + 1 > self.rules.bettors_per_circle:
             raise DraftError(f"seat {seat}: at most {self.rules.bettors_per_circle} bettors on one circle (003 "
                              "PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1)")
@@ -463,7 +462,7 @@ class RoundDraft:
                 raise DraftError(f"progressive meter: {c.reason}", {"progressive_meter": c.reason})
             cents = c.cents
         if rng_number is not None and (isinstance(rng_number, bool) or not 1 <= rng_number <= 7):
-            raise DraftError(f"the RNG displays 1..7 (000(d)(2)(i)), got {rng_number!r}",
+            raise DraftError(f"the RNG displays 1..7, got {rng_number!r}",
                              {"rng_number": "1 to 7"})
         self.meter = cents
         if rng_number is not None:
@@ -506,7 +505,7 @@ class RoundDraft:
         for c, held in at.items():
             if len(held) > 1:
                 readers = dict.fromkeys(self.hands[p].serial for p in held if self.hands[p].source == "shuffler")
-                out.append(duplicate_card(c, held, ", ".join(readers)))
+                out.append(duplicate_card(c, held, self.rules, ", ".join(readers)))
         return out
 
     def waits(self) -> str:
@@ -536,11 +535,11 @@ class RoundDraft:
             wrong.append(f"unreadable {', '.join(h.unreadable)}")
         twice = twice and sorted({c for c in h.cards if h.cards.count(c) > 1}, key=h.cards.index)
         if twice:
-            wrong.append(f"{', '.join(cards_str(twice))} read twice (000(b)(1): one deck, each card once)")
+            wrong.append(f"{', '.join(cards_str(twice))} read twice ({_one_deck(self.rules)})")
         if len(h.cards) != HAND:
             if h.source == "shuffler":
-                wrong.append(f"{len(h.cards)} cards read, not seven (000(j)(1); a hand of another size voids all "
-                             "hands, 000(n)(8))")
+                wrong.append(f"{len(h.cards)} cards read, not seven; a hand of another size voids all hands "
+                             f"({self.rules.cite('hand_size')})")
             else:
                 wrong.append(f"{len(h.cards)} of seven cards entered")
         if not wrong:
@@ -666,8 +665,8 @@ class RoundDraft:
         what = "foul: the low hand outranks the high hand"
         if mode == "player" and pos == bank:
             # 000(n)(10), 003 PLAYER BANK Important Note: the bank cannot set an automatic loser
-            return house, f"{what}; the bank's hand is reset by the house way (000(n)(10); 003 PLAYER BANK, " \
-                          "Important Note)"
+            return house, f"{what}; the bank's hand is reset by the house way " \
+                          f"({self.rules.cite('bank_hand_not_set_correctly')})"
         if self.rules.foul == FOUL_RESET:
-            return house, f"{what}; the dealer resets it by the house way (004(5))"
-        return entered, f"{what}; the hand loses ({FOUL_CITE.get(self.rules.rule_text, '000(l)(6)(iii)')})"
+            return house, f"{what}; the dealer resets it by the house way ({self.rules.cite('foul')})"
+        return entered, f"{what}; the hand loses ({self.rules.cite('foul')})"

@@ -96,7 +96,8 @@ def check_wager(rules: RuleProfile, limits: TableLimits, seat: int, wager: str, 
         return FieldCheck(wager, text, 0)
     if wager == "progressive" and cents not in (100, 500):
         # 000(q)(1), 001 11.14(a): the progressive payout wager is $1.00 or $5.00
-        return FieldCheck(wager, text, None, f"the progressive wager is $1.00 or $5.00 (000(q)(1); 001 11.14(a)), "
+        return FieldCheck(wager, text, None, "the progressive wager is $1.00 or $5.00 "
+                                             f"({rules.cite('progressive_wager')}), "
                                              f"not {dollars(cents)}")
     if wager.startswith("additional "):
         probe = SimpleNamespace(seat=seat, wagers={}, bettors=(), additional={int(wager.split()[1]): cents})
@@ -163,7 +164,7 @@ def slip_reason(r: Result, rules: RuleProfile, meter_seats: Iterable[int], slip_
     w2g = needs_w2g(r.win, wager)
     whys = []
     if r.wager == "progressive" and r.seat in meter_seats:
-        whys.append("a progressive hit paid off the meter (000(q)(3)(iii), (5))")
+        whys.append(f"a progressive hit paid off the meter ({rules.cite('progressive_hit')})")
     limit = rules.limits.approval_threshold_cents
     if limit is not None and r.win >= limit:
         whys.append(f"a payoff of {dollars(limit)} or more (003 Clearing the Layout 1a)")
