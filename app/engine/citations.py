@@ -57,6 +57,17 @@ MATTERS: dict[str, str] = {
     "progressive_reset": "the progressive meter's initial and reset amounts",
     "progressive_lockout": "no progressive wager after No more bets; the lights counted",
     "progressive_pays": "what a winning progressive wager pays",
+    # the procedures' refusals (app/engine/procedure.py, players.py)
+    "deck_opening": "a deck received, inspected, verified, spread and washed before it is shuffled or dealt",
+    "deck_inspection": "the dealer inspects a deck received, the floor person verifies it",
+    "deck_spread": "the deck spread for the first player's inspection",
+    "deck_washed": "the deck washed after the first player's inspection",
+    "two_decks": "one deck, or two alternating with a shuffler, the other shuffled while one is dealt",
+    "cut": "the shuffle and cut of the cards, and a re-cut",
+    "starting_position": "the starting position for the deal",
+    "dice": "the dice and their shaker",
+    "deal": "the cards dealt or the stacks delivered from the starting position",
+    "wagers": "the wagers placed before No more bets",
     # deck and dice changes (app/engine/deadlines.py)
     "deck_change_shoe": "cards dealt from a shoe are changed within the hours",
     "deck_change_hand": "cards dealt from the hand are changed within the hours",
@@ -129,3 +140,9 @@ def noted(citation: str, note: str) -> str:
     if "has no paragraph on this" in citation.split("; ")[0]:
         return f"{note}; {citation}"
     return f"{citation}: {note}"
+
+
+def names_only(citation: str, rule_text: str, regulation: str = "") -> bool:
+    """The citation names no rule text but ``rule_text`` and its ``regulation``: a paragraph a
+    text-blind part of the engine gives (the dice's 000(k)(2)(ii)) may be shown as it is."""
+    return all(t in (rule_text, regulation) for t in texts_named(citation))

@@ -62,47 +62,48 @@ def cut(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(f)(3)-(6), 001 11.6(c)-(e): the cut is offered in order, the dealer cuts if nobody
     accepts, and a re-cut is made by the last cutter or the next person entitled to cut."""
     d = event.data
+    rule = rules.cite("cut")
     if not s.manual_shuffle:
-        raise Refused("cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes (000(f)(2)(i))")
+        raise Refused(f"cut: only a manual shuffle is cut; a shuffler's deck is dealt as it comes ({rule})")
     depth = d.get("depth")
     if not isinstance(depth, int) or not 10 <= depth <= 43:
-        raise Refused(f"cut: the cutting card goes at least 10 cards from either end (000(f)(5)), got {depth!r}")
+        raise Refused(f"cut: the cutting card goes at least 10 cards from either end ({rule}), got {depth!r}")
     by = d.get("by")
     if not isinstance(by, int) or isinstance(by, bool):
         raise Refused(f"cut: 'by' is the seat that cut, or 0 for the dealer, got {by!r}")
     if s.cut_by is not None:
-        raise Refused("cut: the deck was already cut; a re-cut needs a supervisor's order (000(f)(6))")
+        raise Refused(f"cut: the deck was already cut; a re-cut needs a supervisor's order ({rule})")
     offers = cut_offers(s.rounds_played == 0, s.first_player, player_bank(s), s.rounds_without_bank, s.seated)
     if s.recut:
-        return _recut(s, by, offers)
+        return _recut(s, by, offers, rule)
     if s.state != "betting":
-        raise Refused(f"cut: the cards are cut before no more bets; now only a re-cut (000(f)(6))")
+        raise Refused(f"cut: the cards are cut before no more bets; now only a re-cut ({rule})")
     if by not in offers:
-        raise Refused(f"cut: the cut is offered to {', then '.join(map(name, offers))} (000(f)(3)-(4)), "
+        raise Refused(f"cut: the cut is offered to {', then '.join(map(name, offers))} ({rule}), "
                       f"not {name(by)}")
     declined = d.get("declined", [])
     for earlier in offers[:offers.index(by)]:
         if earlier not in declined:
             raise Refused(f"cut: {name(earlier)} is offered the cut before {name(by)} and has not declined "
-                          "(000(f)(3)-(4))")
+                          f"({rule})")
     return replace(s, cut_by=by, last_cutter=by)
 
 
-def _recut(s: TableState, by: int, offers: list[int]) -> TableState:
+def _recut(s: TableState, by: int, offers: list[int], rule: str) -> TableState:
     """000(f)(6): the re-cut is made by the last cutter or the next person entitled to cut."""
     allowed = [s.last_cutter]
     if s.last_cutter in offers and offers.index(s.last_cutter) + 1 < len(offers):
         allowed.append(offers[offers.index(s.last_cutter) + 1])
     if by not in allowed:
         raise Refused(f"cut: the re-cut is made by the last cutter or the next person entitled, "
-                      f"{' or '.join(map(name, allowed))} (000(f)(6)), not {name(by)}")
+                      f"{' or '.join(map(name, allowed))} ({rule}), not {name(by)}")
     return replace(s, cut_by=by, recut=False)
 
 
 def recut_ordered(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(f)(6), 001 11.6: a supervisor orders a re-cut after the cut, before any card is dealt."""
     if event.role not in SUPERVISORS:
-        raise Refused("recut_ordered: a casino supervisor orders a re-cut (000(f)(6))")
+        raise Refused(f"recut_ordered: a casino supervisor orders a re-cut ({rules.cite('cut')})")
     if s.cut_by is None:
         raise Refused("recut_ordered: the cards have not been cut")
     return replace(s, cut_by=None, recut=True, last_cutter=s.cut_by)
@@ -129,11 +130,11 @@ def bank_declared(s: TableState, event: Event, rules: RuleProfile) -> TableState
         raise Refused(f"bank_declared: mode must be one of {', '.join(m for m in rules.banking_modes if m != 'house')}"
                       f" for profile {rules.name!r}, got {mode!r}")
     if not seats or not all(isinstance(x, int) for x in seats):
-        raise Refused("bank_declared: give the bank's seat (or the partners' seats, 003 PLAYER BANK 17)")
+        raise Refused("bank_declared: give the bank's seat (or the partners' seats)")
     for seat in seats:
         check_seat(s, rules, seat, "bank_declared")
     if len(seats) > 1 and mode != "player":
-        raise Refused("bank_declared: partners combine bankrolls only as a player bank (003 PLAYER BANK 17)")
+        raise Refused("bank_declared: partners combine bankrolls only as a player bank")   # 003 PLAYER BANK 17
     out = replace(s, bank=tuple(seats), bank_mode=mode, dealer_wager=None)
     if mode not in ("player", "co-bank"):
         return out
@@ -206,13 +207,15 @@ def dealer_wager_placed(s: TableState, event: Event, rules: RuleProfile) -> Tabl
     to 10% more (Lucky Money) or prepaid commission, not both; never against a co-bank."""
     d = event.data
     if s.bank_mode != "player":
-        raise Refused("dealer_wager_placed: the dealer wagers only against a player bank (000(m)(5), (7))")
+        raise Refused("dealer_wager_placed: the dealer wagers only against a player bank "
+                      f"({rules.cite('dealer_wager')})")
     cents, last = d.get("cents"), d.get("last_wager")
     if not isinstance(cents, int) or not isinstance(last, int) or cents < 0:
         raise Refused("dealer_wager_placed: give 'cents' and the bank's 'last_wager' in cents")
     cap = last * (100 + rules.lucky_money_percent) // 100
     if cents > cap:
-        raise Refused(f"dealer_wager_placed: {dollars(cents)} is more than {dollars(cap)} (000(m)(7); 003 PLAYER BANK 7)")
+        raise Refused(f"dealer_wager_placed: {dollars(cents)} is more than {dollars(cap)} "
+                      f"({rules.cite('dealer_wager')})")
     if cents > last and d.get("prepaid_commission"):
         raise Refused("dealer_wager_placed: Lucky Money or prepaid commission, not both (003 PLAYER BANK 7)")
     return replace(s, dealer_wager=cents)
@@ -228,7 +231,8 @@ def progressive_seats(s: TableState, rules: RuleProfile, seats: Any, wagers: tup
     if not seats:
         return ()
     if "progressive" not in rules.side_bets:
-        raise Refused(f"no_more_bets: profile {rules.name!r} offers no progressive payout wager (000(q)(1))")
+        raise Refused(f"no_more_bets: profile {rules.name!r} offers no progressive payout wager "
+                      f"({rules.cite('progressive_wager')})")
     for seat in seats:
         check_seat(s, rules, seat, "no_more_bets")
     if len(set(seats)) != len(seats):
@@ -238,12 +242,12 @@ def progressive_seats(s: TableState, rules: RuleProfile, seats: Any, wagers: tup
         alone = [x for x in seats if x not in wagers]
         if alone:
             raise Refused(f"no_more_bets: seat {alone[0]} has a progressive wager but no Pai Gow Poker wager "
-                          "(000(q)(1))")
+                          f"({rules.cite('progressive_wager')})")
     if not s.progressive_online:
         # 000(q)(2), (3)(i), (5): the controller locks the acceptors out, lights them and moves
         # the meter; with its link down none of that can be done or verified
         listed = ", ".join(map(str, sorted(seats)))
         raise Refused(f"no_more_bets: progressive wagers are closed while the progressive controller is offline "
-                      f"(000(q)); seat{'s' if len(seats) > 1 else ''} {listed} "
+                      f"({rules.cite('progressive_offline')}); seat{'s' if len(seats) > 1 else ''} {listed} "
                       f"ha{'ve' if len(seats) > 1 else 's'} one")
     return tuple(sorted(seats))

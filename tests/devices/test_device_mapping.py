@@ -381,7 +381,8 @@ def test_progressive_wagers_close_while_the_controller_is_offline_and_reopen():
     assert [e.data for e in events(out)] == [{"online": False}]
     assert [a.kind for a in of(out, Alarm)] == ["progressive_offline"] and of(out, DeviceFault)[0].code == "offline"
     offline = run_events(state, out)
-    with pytest.raises(Refused, match=r"progressive controller is offline \(000\(q\)\); seats 2, 5 have one"):
+    with pytest.raises(Refused, match=r"progressive controller is offline \(000\(q\)\(2\), \(3\)\(i\), \(5\)\); "
+                                      r"seats 2, 5 have one"):
         apply(offline, nmb, RULES)
     # retries while it is down raise nothing more
     assert dev.on_link("progressive", "PRG-1", "connecting", at(12), "retry") == []

@@ -21,7 +21,7 @@ from app.devices.mapping import (DEVICE_CLASSES, Alarm, ApprovalRequest, DeviceF
 from app.engine.citations import MATTERS, texts_named
 from app.engine.deadlines import SHOE_METHODS, deck_deadline, dice_deadline
 from app.engine.irregularities import IRREGULARITIES, irregularity
-from app.engine.procedure import Refused
+from app.engine.procedure import Refused, apply
 from app.engine.round import RoundError, parse_round
 from app.engine.rotation import bank_offers
 from app.engine.settle import settle
@@ -305,3 +305,44 @@ def test_the_walk_finds_a_citation_of_another_text():
     assert check_citation("000(n)(13); 003 GENERAL RULES 5", profile("casino").rules, "shuffler_jam") != []
     assert check_citation("003 GENERAL RULES 5; 000(n)(13)", profile("casino").rules, "shuffler_jam") == []
     assert foreign("the meter is at least $10,000.00 (000(q)(6))", six) == []
+
+
+def refusals(rules) -> dict[str, str]:
+    """What the procedures say refusing a person's event at the wrong moment: a third deck, a
+    verification by the dealer, a shuffle of cards not opened, a cut of a shuffler's deck, a re-cut
+    ordered by the dealer, a starting position with no dice, a deal before the starting position,
+    a dealer's wager with no player bank."""
+    decks = {"red": Deck("red", T0), "blue": Deck("blue", T0, True, "fay", True, True)}
+    opened = TableState(state="opening", decks=decks, seated=(1, 2, 3), last_time=T0)
+    betting = replace(opened, state="betting", deck_in_play="blue", manual_shuffle=False)
+    tries = {
+        "deck_received": (opened, Event("deck_received", T0, "d", "dealer", {"deck": "green"})),
+        "deck_verified": (opened, Event("deck_verified", T0, "d", "dealer", {"deck": "red"})),
+        "shuffle_started": (replace(opened, decks={"red": Deck("red", T0)}),
+                            Event("shuffle_started", T0, "d", "dealer", {"deck": "red"})),
+        "cut": (betting, Event("cut", T0, "d", "dealer", {"depth": 20, "by": 1})),
+        "recut_ordered": (replace(betting, cut_by=1), Event("recut_ordered", T0, "d", "dealer", {})),
+        "dealer_wager_placed": (betting, Event("dealer_wager_placed", T0, "d", "dealer",
+                                               {"cents": 500, "last_wager": 500})),
+        "position_determined": (replace(betting, state="no_more_bets", dealing_method="automated-shoe"),
+                                Event("position_determined", T0, "d", "dealer",
+                                      {"method": rules.procedures.starting_position[0], "value": 9, "position": 3})),
+        "dealt": (replace(betting, state="no_more_bets", dealing_method="automated-shoe"),
+                  Event("dealt", T0, "d", "dealer", {"remaining": 4, "hand_sizes": [7] * 7})),
+    }
+    out = {}
+    for what, (state, event) in tries.items():
+        try:
+            apply(state, event, rules)
+        except Refused as e:
+            out[what] = str(e)
+    return out
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_the_procedures_refusals_cite_the_tables_own_text(name):
+    rules = profile(name).rules
+    said = refusals(rules)
+    assert len(said) >= 6, said
+    assert [f"{what}: {text!r} cites {t}" for what, text in said.items() for t in dict.fromkeys(foreign(text, rules))] \
+        == []
