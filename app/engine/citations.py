@@ -68,6 +68,8 @@ MATTERS: dict[str, str] = {
     "dice": "the dice and their shaker",
     "deal": "the cards dealt or the stacks delivered from the starting position",
     "wagers": "the wagers placed before No more bets",
+    "betting_areas": "a player wagering on more than one betting area",
+    "bank_one_area": "the bank wagers on one betting area only",
     # deck and dice changes (app/engine/deadlines.py)
     "deck_change_shoe": "cards dealt from a shoe are changed within the hours",
     "deck_change_hand": "cards dealt from the hand are changed within the hours",
@@ -81,7 +83,8 @@ MATTERS: dict[str, str] = {
     "surrender": "a player surrenders the hand",
     "commission": "the commission on a winning base wager",
     "payout_limit": "the most a player is paid for one round on the bonus wagers",
-    "dealer_wager": "the dealer's wager against a player bank, settled first",
+    "dealer_wager": "the dealer's wager against a player bank: the bank's last wager, or less",
+    "dealer_wager_first": "the dealer's wager against a player bank is settled first",
     "envy": "an envy bonus paid to a qualifying bonus wager for another player's hand",
     "additional_number": "the additional wagers settled by the number the RNG displays",
     "additional_loses": "a losing additional wager collected",

@@ -466,10 +466,10 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
         outcome, rule = compare_hands(ranker, dealer_set[0], dealer_set[1], banker[0], banker[1], rules)
         if outcome == LOSE:
             book.move(HOUSE, CENTER, b.dealer_wager, None, "dealer wager", "the dealer loses to the bank",
-                      rules.cite("dealer_wager"))
+                      rules.cite("dealer_wager_first"))
         elif outcome == WIN:
             # 000(m)(14): the dealer's win and wager return to the table inventory
-            winners.append((HOUSE, None, _win_amount(b.dealer_wager, rules), rules.cite("dealer_wager")))
+            winners.append((HOUSE, None, _win_amount(b.dealer_wager, rules), rules.cite("dealer_wager_first")))
         results.append(Result(0, "dealer wager", b.dealer_wager, outcome, None,
                               _win_amount(b.dealer_wager, rules) if outcome == WIN else 0, 0,
                               {WIN: _win_amount(b.dealer_wager, rules), LOSE: -b.dealer_wager, PUSH: 0}[outcome],
