@@ -7,10 +7,12 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup run test test-slow test-print bench dist test-dist clean
 
-# The casino tests' PostgreSQL server (tests/support/pg.py) is installed when missing, as root on
-# Debian (installer/postgres.sh; elsewhere it says what to install).
+# The casino tests' PostgreSQL server (tests/support/pg.py) and the report tests' pdftotext and
+# pdftoppm are installed when missing, as root on Debian (installer/postgres.sh, installer/poppler.sh;
+# elsewhere each says what to install).
 setup: $(STAMP)
 	@installer/postgres.sh
+	@installer/poppler.sh
 
 # Re-install only when pyproject.toml is newer than the stamp.
 $(STAMP): pyproject.toml
@@ -25,9 +27,11 @@ run: setup
 
 test test-slow test-print bench: export QT_QPA_PLATFORM = offscreen
 
+# The suite in one process per core (pytest-xdist; TEST_WORKERS=0 runs it in this one process).
+TEST_WORKERS ?= auto
 test: setup
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # Only the tests marked slow (addopts would otherwise deselect them).
 # Exit code 5 (no tests collected) is not a failure here.

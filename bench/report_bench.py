@@ -12,8 +12,9 @@ Times (``time.perf_counter``, medians of ``--runs``):
 - ``json_s``: ``pitdesk report shift --db --config --date --shift all --json`` as a person runs it
   (a new process: the interpreter's start included), to its last byte on stdout (goal <= 1 s);
 - ``pdf_s``: the same with ``--out FILE.pdf`` (goal <= 5 s): read, numbered and logged, drawn;
-- in the bench's own process: ``read_s`` (``read_shift_report``), ``layout_s`` (the document built
-  and laid out), ``pdf_render_s`` (``write_pdf``), and the pages;
+- in the bench's own process: ``read_s`` (``read_shift_report``), ``digest_s`` (``content_digest``,
+  what a printed report is logged with and COPY is decided by, issue 33), ``layout_s`` (the
+  document built and laid out), ``pdf_render_s`` (``write_pdf``), and the pages;
 - ``preview_ms``: the Reports view's QPrintPreviewWidget (1600x900, the screen's resolution) drawing
   the pit's pages, the pit's and one table's, and every page (on the GUI thread: what it holds).
 
@@ -79,7 +80,7 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
     from app.reports.shift_report import build, write_pdf
     from app.qt import QApplication, QSizeF
     from app.workstation.config import load
-    from app.workstation.shift_figures import read_shift_report
+    from app.workstation.shift_figures import content_digest, read_shift_report
     app = QApplication.instance() or QApplication([])  # noqa: F841
     work = Path(tempfile.mkdtemp(prefix="pitdesk-report-bench-"))
     try:
@@ -88,10 +89,14 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
         json_s = [timed(base + ["--json"]) for _ in range(runs)]
         pdf_s = [timed(base + ["--out", str(work / f"r{n}.pdf")]) for n in range(runs)]
         plan = load(cfg).shifts
-        read, layout, render, pages = [], [], [], 0
+        read, digest, layout, render, pages = [], [], [], [], 0
         for n in range(runs):
             t0 = time.perf_counter()
             r = read_shift_report(db, date.fromisoformat(DAY), "all", plan)
+            read.append(time.perf_counter() - t0)
+            td = time.perf_counter()
+            content_digest(r)
+            digest.append(time.perf_counter() - td)
             t1 = time.perf_counter()
             doc = build(r, 700)
             doc.setPageSize(QSizeF(700, 900))
@@ -99,7 +104,6 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
             t2 = time.perf_counter()
             _, pages = write_pdf(r, work / f"own{n}.pdf", "letter")
             t3 = time.perf_counter()
-            read.append(t1 - t0)
             layout.append(t2 - t1)
             render.append(t3 - t2)
         preview = preview_ms(r, runs)
@@ -113,7 +117,8 @@ def bench(runs: int = 3, page1: Path | None = None) -> dict:
         return {"rounds": rounds, "tables": len(r.tables), "pages": pages, "pdf_mb": round(size_mb, 1), "runs": runs,
                 "json_s": round(statistics.median(json_s), 3), "json_s_all": [round(x, 3) for x in json_s],
                 "pdf_s": round(statistics.median(pdf_s), 3), "pdf_s_all": [round(x, 3) for x in pdf_s],
-                "read_s": round(statistics.median(read), 3), "layout_s": round(statistics.median(layout), 3),
+                "read_s": round(statistics.median(read), 3), "digest_s": round(statistics.median(digest), 3),
+                "layout_s": round(statistics.median(layout), 3),
                 "pdf_render_s": round(statistics.median(render), 3), "preview_ms": preview,
                 "load": [round(x, 2) for x in os.getloadavg()]}
     finally:

@@ -22,7 +22,7 @@ import pytest
 from app.qt import QThreadPool
 from app.store.log import AuditLog
 from tests.support.shift_report import START
-from tests.support.simulated_shift import simulate
+from tests.support.simulated_shift import Shift, make_shift, simulate
 
 pytest_plugins = ["pytester"]     # tests/views/test_slot_errors.py runs a test of its own
 
@@ -57,9 +57,11 @@ def home(tmp_path, monkeypatch):
 
 
 # -- the shift report's swing shift (the command's, the Reports view's and the printer's tests) -----
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def made(tmp_path_factory):
-    """A swing shift of three tables, 40 rounds each, every event inside the shift."""
+    """A swing shift of three tables, 40 rounds each, every event inside the shift: made once a
+    session (a worker's, under xdist) and never written to; a test that writes takes a copy
+    (``shift`` below)."""
     d = tmp_path_factory.mktemp("report")
     simulate(d / "shift.db", d / "home", 3, 40, START, 11)
     conn = sqlite3.connect(d / "shift.db")
@@ -135,3 +137,10 @@ def no_threads_left(qapp):
             break
         time.sleep(0.05)   # threads that were told to stop, ending
     assert not left, f"threads left running: {[t.name for t in left]}"
+
+
+@pytest.fixture(scope="session")
+def logs_shift(tmp_path_factory) -> Shift:
+    """The logs' and the hold's simulated shift (tests/support/simulated_shift.py ``SHIFT``), made
+    once a session and read only; a test that opens a window on it takes a copy (``Shift.copy``)."""
+    return make_shift(tmp_path_factory.mktemp("logs-shift"))

@@ -109,16 +109,18 @@ def _check(args) -> tuple[tuple[int, int] | None, object]:
 
 
 def _open(args, config):
-    """The workstation (and the demo's devices, or None)."""
+    """The workstation, and what starts once its floor is painted (the demo's dealers), or None."""
     if args.demo:
-        from app.simulate.demo import DEMO_PACE, open_demo
+        from app.simulate.demo import DEMO_PACE, open_demo, start_dealers
         from dataclasses import replace
         pace = replace(DEMO_PACE, busy=args.busy,
                        rounds_per_hour=args.rounds_per_hour or DEMO_PACE.rounds_per_hour)
-        ws, _devices = open_demo(Path(args.db) if args.db else _demo_db(), play=pace)
-        return ws
+        # the dealers sign in and deal once the floor is painted (issue 33): their PINs' hashes
+        # and the rankings are not the first paint's to wait for
+        ws, devices = open_demo(Path(args.db) if args.db else _demo_db(), play=pace, deal=False)
+        return ws, lambda: start_dealers(ws, devices, pace)
     from app.workstation.workstation import Workstation
-    return Workstation(config, args.db).start()
+    return Workstation(config, args.db).start(), None
 
 
 class _Opening:
@@ -139,11 +141,12 @@ class _Opening:
     def close(self) -> None:
         """Qt failed to start: the workstation is closed as soon as it is open."""
         try:
-            self.result().close()
+            self.result()[0].close()
         except BaseException:
             pass
 
     def result(self):
+        """The workstation and what starts once its floor is painted (``_open``)."""
         self._thread.join()
         if "error" in self._out:
             raise self._out["error"]
@@ -207,7 +210,7 @@ def run(args) -> int:
         opening.close()
         raise
     try:
-        ws = opening.result()
+        ws, after_paint = opening.result()
     except LogStopped as e:           # the database: locked by another workstation, read-only, cut, no key
         return startup_fault("audit database", str(e))
     except WorkstationError as e:     # a table whose profile differs from the log's
@@ -223,7 +226,7 @@ def run(args) -> int:
         if args.view and args.view.startswith("logs:") and args.view[5:] not in logs:
             print(f"pitdesk: error: --view: no log {args.view[5:]!r} (the logs: {', '.join(logs)})", file=sys.stderr)
             return EXIT_BAD_INPUT
-        return _window(app, ws, args, size)
+        return _window(app, ws, args, size, after_paint)
     finally:
         ws.close()      # links, simulated devices, the log
 
@@ -251,7 +254,9 @@ def _set_icon(app) -> None:
         app.setWindowIcon(QIcon(str(icon)))
 
 
-def _window(app, ws, args, size) -> int:
+def _window(app, ws, args, size, after_paint=None) -> int:
+    """The window over ``ws`` until it closes; ``after_paint`` is called (on the GUI thread, and
+    must return at once) when the window has first painted the floor's readouts."""
     import tempfile
 
     from app.views.main_window import MainWindow
@@ -265,6 +270,8 @@ def _window(app, ws, args, size) -> int:
         settings = QSettings("pitdesk", "workstation")
     title = "demo floor" if args.demo else str(args.config)
     window = MainWindow(ws, settings=settings, title=title)
+    if after_paint is not None:
+        window.first_painted.connect(after_paint)
     if args.view:
         window.show_view(args.view)
     if size is not None:

@@ -7,7 +7,8 @@
                                                                      (the floor: docs/casino.md)
 
 A report written or printed is logged in the audit database with its own number (and says COPY
-when its shift was printed before); ``--json`` only reads. It is logged as printed (``report_printed``)
+of No. N when report N of its shift said the same: the same figures, rows and chain head; a
+report that says anything else is an original); ``--json`` only reads. It is logged as printed (``report_printed``)
 only once it is made: the PDF drawn, written beside its path, fsynced and renamed into place
 (app/reports/whole_file.py), or the pages taken by the printer. Anything that stops it first (a
 write error, SIGTERM, Ctrl-C) logs ``report_failed`` with its number and why, and leaves no file
@@ -183,7 +184,7 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
     from app.reports.floor_report import floor_pdf_bytes, print_floor
     from app.reports.whole_file import write_then_log
     from app.store.pg import floor_reports, server
-    from app.workstation.floor_report import floor_figures
+    from app.workstation.floor_report import floor_digest, floor_figures
     from app.workstation.shift_figures import as_json
     where_to = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
     place = server.where(server.check_url(args.pg, "--pg"))
@@ -192,21 +193,22 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
     now = datetime.now().replace(microsecond=0)
     heads = {r.db_id: as_json(r)["chain_head"] for r in reports}     # as each pit's own --json says it
     shift, day = floor.shift.name, floor.shift.start.date()
+    digest = floor_digest(reports, quiet)        # a COPY is the same content printed again
 
     def record(status: str, **more) -> None:
-        floor_reports.record(args.pg, floor.number, status, shift=shift, day=day, copy=floor.copy,
-                             interim=floor.interim, where_to=where_to, made_by=actor, printed_at=now, heads=heads,
+        floor_reports.record(args.pg, floor.number, status, shift=shift, day=day, copy_of=floor.copy_of,
+                             digest=digest, interim=floor.interim, where_to=where_to, made_by=actor, printed_at=now, heads=heads,
                              **more)
 
     signals = _Signals()
     with signals.installed():     # from here a SIGTERM or Ctrl-C is recorded as a failed report
         for _ in range(3):        # made again with the next number if another floor report took it meanwhile
             try:
-                numbered = floor_reports.next_number(args.pg, shift, day)
+                numbered = floor_reports.next_number(args.pg, shift, day, digest)
             except (server.Unreachable, server.NoSchema, server.Refused) as e:
                 print(f"pitdesk: error: {e}", file=sys.stderr)
                 return EXIT_BAD_INPUT
-            floor.number, floor.copy, floor.printed_by, floor.printed_at = numbered.number, numbered.copy, actor, now
+            floor.number, floor.copy_of, floor.printed_by, floor.printed_at = numbered.number, numbered.copy_of, actor, now
             try:
                 signals.check()
                 if args.printer:
@@ -229,7 +231,7 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
         else:
             print("pitdesk: error: other floor reports kept taking the report's number; try again", file=sys.stderr)
             return EXIT_BAD_INPUT
-    print(json.dumps({"number": floor.number, "copy": floor.copy, "scope": "floor", "shift": floor.shift.label,
+    print(json.dumps({"number": floor.number, "copy": floor.copy, "copy_of": floor.copy_of, "scope": "floor", "shift": floor.shift.label,
                       "pages": pages, "where": where_to, "printed_by": actor, "server": place,
                       "workstations": heads, "quiet": quiet}, indent=2))
     if signals.pending is not None:     # asked to stop once the report was made and recorded: it was
@@ -332,7 +334,8 @@ def _issue(args, db: Path, report) -> int:
                 print("pitdesk: error: other workstations kept taking the report's number; try again",
                       file=sys.stderr)
                 return EXIT_BAD_INPUT
-    print(json.dumps({"number": report.number, "copy": report.copy, "shift": report.shift.label,
+    print(json.dumps({"number": report.number, "copy": report.copy, "copy_of": report.copy_of,
+                      "shift": report.shift.label,
                       "pages": pages, "where": where, "printed_by": actor,
                       "chain_head": report.head_text}, indent=2))
     if signals.pending is not None:     # asked to stop once the report was made and logged: it was

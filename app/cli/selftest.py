@@ -8,7 +8,7 @@ window are never touched), and prints one JSON line per check, in order:
 | check | what passes |
 |---|---|
 | ``qt_plugins`` | Qt started on its platform; the offscreen and xcb platform plugins and the cups print support plugin are in the build (whether xcb loads on this machine is said, not judged: it needs system libraries, README) |
-| ``main_window`` | the main window opened on the demo floor, every table a tile, every simulated device online over loopback TCP; a profile no demo table plays has a table of its own, dealt by hand (``floor_tables``) |
+| ``main_window`` | the main window opened on the demo floor, in the faces the build ships (``fonts``), every table a tile, every simulated device online over loopback TCP; a profile no demo table plays has a table of its own, dealt by hand (``floor_tables``) |
 | ``settle_<profile>`` | for each rule profile, one example round (docs/rounds/, shipped in the build) settled at a demo table through the window's own lane as the round panel does: approved by the role each approval needs, released with its payouts and slips; its net by party adds to zero in whole cents |
 | ``chart`` | a pyqtgraph chart (the progressive meter's, app/views/progressive_chart.py) drawn with its curve, and exported by pyqtgraph's exporter |
 | ``report_pdf`` | a one-page PDF report rendered from the log: the shift report's pit page of the shift the demo floor is in (app/reports/shift_report.py), counting the rounds the self-test settled |
@@ -216,7 +216,11 @@ class SelfTest:
             raise CheckFailed(str(e), lights=lights) from None
         if not self.window.isVisible():
             raise CheckFailed("the main window is not shown")
-        return {"tables": list(self.ws.tables()), "devices_online": len(lights), "window": self.window.windowTitle()}
+        from app.reports import fonts
+        # the faces the window and the paper are laid out in, read from the build's resources/fonts/
+        faces = sorted({f for families in fonts.load().values() for f in families})
+        return {"tables": list(self.ws.tables()), "devices_online": len(lights), "window": self.window.windowTitle(),
+                "fonts": faces}
 
     def settle(self, prof: str, path: Path) -> dict:
         obj = json.loads(path.read_text(encoding="utf-8"))

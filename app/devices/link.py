@@ -20,7 +20,7 @@ from typing import Protocol
 
 import serial
 
-from .coalesce import Coalescer
+from .coalesce import BURST, Coalescer
 from .session import Close, Deliver, Gap, Log, Policy, Send, Session, StateChanged
 
 log = logging.getLogger("pitdesk.devices")
@@ -118,7 +118,7 @@ class Link:
 
     def __post_init__(self) -> None:
         self.session = Session(self.url, self.install_serial, self.firmware, self.policy)
-        self.coalescer = Coalescer()    # the device's broadcasts thinned (docs/devices.md, "Bounded input")
+        self.coalescer = Coalescer(burst=BURST)    # the device's broadcasts thinned (docs/devices.md, "Bounded input")
         self._port = None
         self._lock = threading.Lock()   # guards the session between the reader and send()
         self._stop = threading.Event()

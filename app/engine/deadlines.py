@@ -49,6 +49,16 @@ def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:
     return sorted(out, key=lambda x: x["due"])
 
 
+def overdue(due: datetime, at: datetime) -> bool:
+    """Past its deadline at ``at``: the one test of it, for the tiles' clocks and the procedures
+    (``due``) and the shift report's LATE (app/store/shiftlog.py). Cards are changed, and dice,
+    "within" their hours (000(e)(5); 003 NEW CARDS IN PLAY 1; 000(d)(1)(ii)): at the deadline itself
+    they are still within them, a moment after it they are overdue. ``at`` is when they left the
+    table, or, for cards and dice still at it, the moment the question is asked: never a later
+    one (a report made at 12:10 of a shift that ends at 16:00 asks at 12:10)."""
+    return at > due
+
+
 def _item(item: str, at: datetime, rule: str, now: datetime) -> dict:
-    return {"item": item, "due": at.isoformat(), "overdue": now > at,
+    return {"item": item, "due": at.isoformat(), "overdue": overdue(at, now),
             "minutes_left": int((at - now).total_seconds() // 60), "rule": rule}

@@ -23,7 +23,7 @@ from typing import Any
 from . import players
 from . import position as positions
 from .citations import names_only
-from .deadlines import deck_deadline, dice_deadline
+from .deadlines import deck_deadline, dice_deadline, overdue
 from .deal import four_card_check
 from .irregularities import IRREGULARITIES, irregularity, with_irregularity
 from .layout import name
@@ -278,7 +278,7 @@ def _no_more_bets(s: TableState, event: Event, rules: RuleProfile) -> TableState
     wagers, progressive = _wagers(s, event.data, rules)
     deck = s.decks[s.deck_in_play]
     deadline, rule = deck_deadline(deck, rules, method)
-    if event.time > deadline:
+    if overdue(deadline, event.time):
         raise Refused(f"no_more_bets: deck {deck.id!r} was due for change at {deadline.isoformat()} ({rule})")
     if method == "three-four" and s.rounds_since_count >= 5:
         raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
@@ -367,7 +367,7 @@ def _dice_in_time(s: TableState, rules: RuleProfile, event: Event) -> None:
     if s.dice_placed is None:
         raise Refused(f"position_determined: no dice at the table; record dice_placed first ({rules.cite('dice')})")
     at, rule = dice_deadline(s.dice_placed, rules)
-    if event.time > at:
+    if overdue(at, event.time):
         raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} ({rule})")
 
 

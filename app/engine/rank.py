@@ -17,7 +17,8 @@ Wheel: A-2-3-4-5 is the second-highest straight and straight flush (000(c)(2)(ii
 
 Speed: cards are packed like treys' (prime | suit bits | rank bits) and looked up in two
 dicts built once per wheel setting: one keyed by the OR of rank bits for flushes, one by
-the product of primes for everything else.
+the product of primes for everything else. The application reads them precomputed
+(app/rules/rank_tables.py, resources/rank-tables.npy) and gives them to ``Ranker``.
 """
 
 from __future__ import annotations
@@ -182,18 +183,28 @@ def _build(wheel: str) -> Tables:
     return Tables(wheel, flush, unsuited, low)
 
 
-@cache
 def tables(wheel: str = WHEEL_SECOND) -> Tables:
+    """The tables of ``wheel``, built the first time in this process (about a quarter of a second;
+    app/rules/rank_tables.py keeps them precomputed, and a ``Ranker`` may be given them)."""
     if wheel not in WHEEL_SETTINGS:
         raise ValueError(f"unknown wheel setting {wheel!r}; expected one of {WHEEL_SETTINGS}")
+    return _built(wheel)
+
+
+@cache
+def _built(wheel: str) -> Tables:
+    # one build per wheel setting and process, however ``tables`` was called
     return _build(wheel)
 
 
 class Ranker:
-    """Scores hands under one wheel setting. Build once, call many times."""
+    """Scores hands under one wheel setting. Build once, call many times. ``given``: the wheel's
+    tables as values (app/rules/rank_tables.py reads them precomputed); else they are built."""
 
-    def __init__(self, wheel: str = WHEEL_SECOND):
-        t = tables(wheel)
+    def __init__(self, wheel: str = WHEEL_SECOND, given: Tables | None = None):
+        if given is not None and given.wheel != wheel:
+            raise ValueError(f"tables for the wheel {given.wheel!r} given to rank with the wheel {wheel!r}")
+        t = given if given is not None else tables(wheel)
         self.wheel = wheel
         self._flush = t.flush
         self._unsuited = t.unsuited

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from .money import dollars
@@ -48,6 +48,16 @@ def when(t: str | datetime | None) -> str:
 def day_time(t: datetime | None) -> str:
     """A time of this shift as the views show it beside a tile: the day and the time (``Thu 21:05:51``)."""
     return "" if t is None else f"{t:%a %H:%M:%S}"
+
+
+def day(t: datetime | date) -> str:
+    """A day as the views name one beside ``day_time``'s times: ``Sat 28 Nov`` (issue 33, 5)."""
+    return f"{t:%a} {t.day} {t:%b}"
+
+
+def period(start: datetime, end: datetime) -> str:
+    """A chosen period in the same words: ``Fri 20 Nov 14:00 to Sun 22 Nov 14:00``."""
+    return f"{day(start)} {start:%H:%M} to {day(end)} {end:%H:%M}"
 
 
 def times_in(text: str) -> str:
@@ -114,6 +124,11 @@ def value(name: str, v: Any, depth: int = 0) -> str:
             return f"{len(v)} item{'' if len(v) == 1 else 's'}"
         return ", ".join(value(name, x, depth + 1) for x in v)
     if isinstance(v, dict):
+        if name == "round_file" and not depth:
+            # the round as settled, summed up: its every field is the Rounds tab's (issue 33, 5)
+            seats = v.get("seats") or []
+            bank = (v.get("banking") or {}).get("mode") or "house"
+            return f"{len(seats)} seat{'' if len(seats) == 1 else 's'}, {kind(bank)} bank (the round panel's Rounds tab)"
         if depth:
             return f"{len(v)} field{'' if len(v) == 1 else 's'}"
         return "(" + "; ".join(f"{key(str(k))} {value(str(k), x, depth + 1)}" for k, x in v.items()
@@ -121,20 +136,83 @@ def value(name: str, v: Any, depth: int = 0) -> str:
     return str(v)
 
 
-def data(d: dict | str | None) -> str:
+# a settlement's fields that hold an amount in cents (app/engine/settle.py ``Settlement.as_json``),
+# and the records whose every number is one (the net by party)
+MONEY_FIELDS = frozenset({"stake", "win", "commission", "net", "before", "after", "meter", "center", "house", "tokes",
+                          "cap", "envy_first", "shared", "shares", "claims"})
+MONEY_RECORDS = frozenset({"net_by_party", "claims", "shares"})
+
+
+def outline(v: Any, name: str = "", indent: str = "") -> str:
+    """A record as logged (a settlement, a round file), every field in words, one a line, nested
+    records indented under their field: ``amount: $5.00`` for ``"cents": 500``, ``aggregate
+    limits:`` for ``aggregate_limits`` (issue 33, 5). Nothing left out but a PIN's secrets."""
+    lines: list[str] = []
+
+    def scalar(x) -> bool:
+        return not isinstance(x, (dict, list, tuple)) or (
+            isinstance(x, (list, tuple)) and (not x or all(not isinstance(c, (dict, list, tuple)) for c in x)))
+
+    def word(k: str, y, parent: str) -> str:
+        if isinstance(y, int) and not isinstance(y, bool) and (k in MONEY_FIELDS or parent in MONEY_RECORDS):
+            return money(y)
+        if isinstance(y, str):          # a reason naming a hand ("on three_of_a_kind") in words too
+            return refusal(value(k, y))
+        return value(k, y) if y != [] else NONE
+
+    def walk(name: str, x, pad: str) -> None:
+        if isinstance(x, dict):
+            for k, y in x.items():
+                if k in SECRET:
+                    continue
+                if scalar(y):
+                    lines.append(f"{pad}{key(str(k))}: {word(str(k), y, name)}")
+                else:
+                    lines.append(f"{pad}{key(str(k))}:")
+                    walk(str(k), y, pad + "  ")
+        elif isinstance(x, (list, tuple)):
+            for n, y in enumerate(x, 1):
+                if scalar(y):
+                    lines.append(f"{pad}{n}. {word(name, y, '')}")
+                else:
+                    lines.append(f"{pad}{n}.")
+                    walk(name, y, pad + "  ")
+        else:
+            lines.append(f"{pad}{value(name, x)}")
+    walk(name, v, indent)
+    return "\n".join(lines)
+
+
+def data(d: dict | str | None, near: datetime | None = None) -> str:
     """An event's data as words (``amount $10,000.00; deck blue; time 2026-11-26 21:05:51``),
-    never a PIN's salt or hash. A text that is not a JSON record is shown as it is."""
+    never a PIN's salt or hash. A text that is not a JSON record is shown as it is. ``near``: the
+    event's own time; a time in its data within a few days of it is worded as the tiles word one
+    (``Sat 12:19:56``, issue 33, 5)."""
     if not d:
         return ""
     if isinstance(d, str):
         try:
             d = json.loads(d)
         except ValueError:
-            return times_in(d)
+            return _near(times_in(d), near)
     if not isinstance(d, dict):
-        return value("", d)
-    return "; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET)
+        return _near(value("", d), near)
+    return _near("; ".join(f"{key(k)}: {value(k, v)}" for k, v in d.items() if k not in SECRET), near)
 
 
-__all__ = ["NONE", "SECRET", "citation", "data", "day_time", "key", "kind", "money", "refusal", "signed", "times_in",
+_WHEN = re.compile(r"\b(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\b")
+NEAR_DAYS = 6           # a weekday names a day unambiguously within a week of the event
+
+
+def _near(text: str, near: datetime | None) -> str:
+    if near is None:
+        return text
+
+    def word(m: re.Match) -> str:
+        t = datetime.fromisoformat(m.group(1))
+        return day_time(t) if abs((t - near).days) <= NEAR_DAYS else m.group(1)
+    return _WHEN.sub(word, text)
+
+
+__all__ = ["NONE", "SECRET", "citation", "data", "day", "day_time", "outline", "period", "key", "kind", "money", "refusal", "signed", "times_in",
            "value", "when"]

@@ -26,7 +26,8 @@ def floor_foot(floor: ShiftReport, part: str = "the floor") -> str:
     """Each page's foot: which floor report it is a page of, and whose pages these are."""
     number = f"floor report No. {floor.number}" if floor.number is not None else "floor report not numbered (preview)"
     interim = f"INTERIM to {floor.made:%H:%M} · " if floor.interim else ""
-    return f"{interim}{'COPY · ' if floor.copy else ''}pitdesk {number} · {floor.shift.label} · {part}"
+    copy = f"COPY of No. {floor.copy_of} · " if floor.copy else ""
+    return f"{interim}{copy}pitdesk {number} · {floor.shift.label} · {part}"
 
 
 def pit_foot(floor: ShiftReport, r: ShiftReport) -> str:

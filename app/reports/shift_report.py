@@ -20,6 +20,7 @@ from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, Shif
 from app.qt import (QBuffer, QColor, QFont, QImage, QIODevice, QMarginsF, QPageLayout, QPageSize, QPainter,
                     QPdfWriter, QPen, QPointF, QRectF, QSizeF, Qt, QTextDocument, QUrl)
 
+from . import fonts
 from .whole_file import write_whole
 
 MARGIN_MM = 14.0
@@ -83,12 +84,13 @@ def foot(r: ShiftReport) -> str:
     number = f"report No. {r.number}" if r.number is not None else "report not numbered (preview)"
     head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
     interim = f"INTERIM to {r.made:%H:%M} · " if r.interim else ""
-    return f"{interim}{'COPY · ' if r.copy else ''}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+    copy = f"COPY of No. {r.copy_of} · " if r.copy else ""
+    return f"{interim}{copy}pitdesk shift {number} · {r.shift.label} · chain head {head}"
 
 
 # -- the document ------------------------------------------------------------------------------------
 _CSS = """
-body { font-family: 'DejaVu Sans'; font-size: 7.5pt; color: #000; }
+body { font-family: '@sans@'; font-size: 7.5pt; color: #000; }
 h1 { font-size: 16pt; margin: 0 0 2pt 0; }
 h2 { font-size: 12.5pt; margin: 12pt 0 4pt 0; }
 h3 { font-size: 10pt; margin: 8pt 0 2pt 0; }
@@ -104,8 +106,8 @@ th.r { text-align: right; white-space: nowrap; }
 .interim { font-size: 10pt; font-weight: bold; color: #a00000; margin: 1pt 0 2pt 0; }
 .late { font-weight: bold; color: #a00000; }
 .dim { color: #555555; }
-.head { font-family: 'DejaVu Sans Mono'; font-size: 8pt; }
-"""
+.head { font-family: '@mono@'; font-size: 8pt; }
+""".replace("@sans@", fonts.SANS).replace("@mono@", fonts.MONO)     # the shipped faces (fonts.py)
 
 
 _PAD = [3]     # a cell's padding in layout units (96 an inch): about 0.8 mm
@@ -177,8 +179,7 @@ def new_document() -> QTextDocument:
     """An empty document in the report's style and font."""
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
-    f = QFont("DejaVu Sans")
-    f.setPointSizeF(7.5)
+    f = fonts.sans(7.5)
     no_ligatures(f)
     doc.setDefaultFont(f)
     return doc
@@ -191,7 +192,9 @@ def banners(r: ShiftReport, what: str = "report") -> list[str]:
         h.append(f"<p class='interim'>INTERIM — the shift is still running: its figures to {r.made:%H:%M}, "
                  f"not its end ({r.shift.end:%H:%M})</p>")
     if r.copy:
-        h.append(f"<p class='copy'>COPY — a reprint, {what} No. {r.number}</p>")
+        # the same content as the report first printed with it: a reprint of that number (its own
+        # number is this printing's, in the foot and the table below)
+        h.append(f"<p class='copy'>COPY — a reprint of {what} No. {r.copy_of}</p>")
     return h
 
 
@@ -216,6 +219,8 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     if part_of is None:
         h = [f"<h1>{escape(title(r))}</h1>"]
         number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
+        if r.copy:
+            number += f", a reprint of No. {r.copy_of}"
     else:
         h = [f"<h1>Workstation {escape(r.db_id)}: {escape(title(r))}</h1>"]
         number = f"part of floor report No. {part_of.number}" if part_of.number is not None else \
@@ -347,9 +352,7 @@ def hold_chart(lines, width: int, height: int, dpi: int) -> QImage:
     image.fill(QColor("#ffffff"))
     p = QPainter(image)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    font = QFont("DejaVu Sans")
-    font.setPointSizeF(7.5)
-    p.setFont(font)
+    p.setFont(fonts.sans(7.5))
     label_w = int(width * 0.18)
     text_w = int(width * 0.12)
     plot_x, plot_w = label_w + text_w, width - label_w - 2 * text_w
@@ -442,7 +445,7 @@ def draw_parts(device, make) -> int:
         painter.scale(scale, scale)
         # the painter is scaled to layout units: its own fonts are sized in them (points would be
         # taken at the device's resolution and scaled again)
-        f = QFont("DejaVu Sans")
+        f = fonts.sans(FOOT_PT)
         f.setPixelSize(round(FOOT_PT * LAYOUT_DPI / 72))
         k = 0
         for doc, words_at_foot, copy in parts:
@@ -481,9 +484,8 @@ def _copy_mark(painter: QPainter, width: float, page_h: float) -> None:
     painter.save()
     painter.translate(width / 2, page_h / 2)
     painter.rotate(-35)
-    big = QFont("DejaVu Sans")
+    big = fonts.sans(110, bold=True)
     big.setPixelSize(round(110 * LAYOUT_DPI / 72))
-    big.setBold(True)
     painter.setFont(big)
     c = QColor("#a00000")
     c.setAlpha(60)

@@ -18,6 +18,8 @@ from app.engine.money import dollars
 from app.qt import (QColor, QFont, QMarginsF, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QPointF,
                           QRectF, Qt)
 
+from . import fonts
+
 MARGIN_MM = 16.0
 INK = QColor("#000000")
 GREY = QColor("#555555")
@@ -97,9 +99,7 @@ class _Pen:
         return v * self.px_mm
 
     def font(self, pt: float, bold: bool = False, mono: bool = False) -> QFont:
-        f = QFont("DejaVu Sans Mono" if mono else "DejaVu Sans")
-        f.setPointSizeF(pt)
-        f.setBold(bold)
+        f = fonts.mono(pt, bold) if mono else fonts.sans(pt, bold)
         self.p.setFont(f)
         return f
 
@@ -195,9 +195,7 @@ def _draw(painter: QPainter, device, slip, printed: datetime | None) -> None:
         painter.save()
         painter.translate(pen.width / 2, device.height() / 2)
         painter.rotate(-35)
-        f = QFont("DejaVu Sans")
-        f.setPointSizeF(150)
-        f.setBold(True)
+        f = fonts.sans(150, bold=True)
         painter.setFont(f)
         c = QColor(VOID_RED)
         c.setAlpha(150)

@@ -6,6 +6,7 @@ engine plain values. A bad file is refused with a message naming the file, key a
 
 from __future__ import annotations
 
+import threading
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -22,9 +23,11 @@ from app.engine.profile import (BANK_ROTATIONS, BANKING_MODES, COMMISSION_FLAT_F
                                 PAYOUT_EVEN, PAYOUT_READINGS, POSITION_METHODS, SIDE_BETS,
                                 SURRENDER_RULES, Bank, Commission, Envy, Limits, Procedures, RuleProfile,
                                 least_per_player_cents)
-from app.engine.rank import WHEEL_SETTINGS, Ranker
+from app.engine.rank import WHEEL_SETTINGS, Ranker, Tables
 from app.engine.tablelimits import BOUNDS, TableLimits, TableLimitsError, WagerLimit
 from app.engine.words import citation
+
+from . import rank_tables as _rank_tables
 
 RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 _RANK_WORDS = {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
@@ -234,7 +237,24 @@ class Profile:
 
 @cache
 def _ranker(wheel: str) -> Ranker:
-    return Ranker(wheel)
+    return Ranker(wheel, rank_tables()[wheel])
+
+
+_RANK_TABLES: dict[str, dict[str, Tables]] = {}
+_RANK_TABLES_READ = threading.Lock()
+
+
+def rank_tables() -> dict[str, Tables]:
+    """Each wheel setting's rank tables, read once per process from resources/rank-tables.npy
+    (app/rules/rank_tables.py), never built on a workstation's start (issue 33). Once, whichever
+    threads ask first (the demo's dealers and the window's lane may)."""
+    with _RANK_TABLES_READ:
+        if "read" not in _RANK_TABLES:
+            try:
+                _RANK_TABLES["read"] = _rank_tables.read(_rank_tables.FILE)
+            except _rank_tables.RankTablesError as e:
+                raise ResourceError(str(e)) from None
+        return _RANK_TABLES["read"]
 
 
 @cache

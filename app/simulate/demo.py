@@ -35,7 +35,7 @@ from app.store.log import AuditLog, StoreError
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
-from .table_play import Conductor, Dealer, Pace
+from .table_play import Conductor, Dealer, Pace, sign_in_stations
 from app.workstation.runner import stop_together
 from app.workstation.workstation import Workstation
 
@@ -225,12 +225,13 @@ def kept_meters(db: Path | str) -> dict[str, int]:
 def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, tables=DEMO_TABLES,
               faults: tuple[str, ...] = DEMO_FAULTS, fault_rate: float = DEMO_FAULT_RATE, pace: float = 1.0,
               seed: int | None = None, policy: Policy | None = None,
-              play: Pace | None = None) -> tuple[Workstation, DemoDevices]:
+              play: Pace | None = None, deal: bool = True) -> tuple[Workstation, DemoDevices]:
     """The demo workstation on ``db``, its links started, and its simulated devices (to inject
     faults). ``play``: the tables play by themselves at that pace, their dealers at the tables'
     stations (app/simulate/table_play.py; ``pitdesk gui --demo``); without it the devices play
-    rounds of their own and nobody deals. ``workstation.close()`` stops the dealers and the
-    devices too."""
+    rounds of their own and nobody deals. ``deal`` False: the dealers are the caller's to start
+    (``start_dealers``: ``pitdesk gui --demo`` starts them once the floor is painted).
+    ``workstation.close()`` stops the dealers and the devices too."""
     tables = carry_over(db, tables, clock)
     devices = DemoDevices(tables, faults=faults, fault_rate=fault_rate, pace=pace, seed=seed,
                           driven=play is not None, meters=kept_meters(db))
@@ -245,7 +246,7 @@ def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, t
         add_demo_users(ws)
         open_demo_tables(ws)
         ws.start()
-        if play is not None:
+        if play is not None and deal:
             start_dealers(ws, devices, play, seed)
     except BaseException:
         ws.close()
@@ -254,14 +255,17 @@ def open_demo(db: Path | str, *, clock: Callable[[], datetime] = datetime.now, t
 
 
 def start_dealers(ws: Workstation, devices: DemoDevices, pace: Pace, seed: int | None = None) -> Conductor:
-    """A dealer at every demo table, signed in at its station, playing at ``pace``; stopped
-    first when the workstation closes."""
+    """A dealer at every demo table, playing at ``pace``; stopped first when the workstation
+    closes. The conductor's thread first signs the demo dealer and floor supervisor in, once
+    each, at every table's station (``sign_in_stations``): this returns at once, the PINs'
+    hashes are not the caller's to wait for (``pitdesk gui --demo`` calls it once the floor is
+    painted)."""
     rng = random.Random(seed)
     pins = {u.name: u.pin for u in DEMO_USERS}
     dealers = []
     for table, _, _, classes in devices.tables:
         served = {cls: devices.served[serial(cls, table)] for cls in classes}
-        dealers.append(Dealer(ws, table, served, pins, pace, random.Random(rng.getrandbits(64))))
-    conductor = Conductor(dealers)
+        dealers.append(Dealer(ws, table, served, pace, random.Random(rng.getrandbits(64))))
+    conductor = Conductor(dealers, first=lambda: sign_in_stations(ws, dealers, pins))
     ws.first_at_close(conductor.stop)
     return conductor.start()

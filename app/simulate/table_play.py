@@ -102,20 +102,21 @@ class DealerStats:
 
 class Dealer:
     """The dealer of ``table`` on workstation ``ws``: ``devices`` maps a device class to its served
-    simulator (``say``, ``inject``); ``pins`` the demo people's PINs by name."""
+    simulator (``say``, ``inject``). Its people sign in before it deals (``sign_in_stations``)."""
 
-    def __init__(self, ws, table: str, devices: dict, pins: dict[str, str], pace: Pace, rng: random.Random,
+    def __init__(self, ws, table: str, devices: dict, pace: Pace, rng: random.Random,
                  first: bool = True):
         self.ws, self.table, self.devices, self.pace, self.rng = ws, table, devices, pace, rng
         setup = ws.setup(table)
         self.prof = profile(setup.profile)
         self.rules = self.prof.rules
-        self.house, self.ranker = self.prof.house(), self.prof.ranker()
         self.face_up = "player-dealer" in self.rules.banking_modes
         self.seats = tuple(range(1, 8)) if self.face_up else tuple(range(1, 7))
         self.method = self._method()
-        self.dealer = ws.people.sign_in_at(table, DEMO_DEALER, pins[DEMO_DEALER])
-        self.floor = ws.people.sign_in_at(table, DEMO_FLOOR, pins[DEMO_FLOOR])
+        # on the conductor's thread, before the first deal (``ready``): the stations the demo's
+        # dealer and floor supervisor signed in at, the house way and the rankings
+        self.dealer = self.floor = None
+        self.house = self.ranker = None
         self.players: dict[int, Seat] = {}
         self.meter: int | None = None
         self.pd_seat: int | None = None
@@ -124,6 +125,12 @@ class Dealer:
         self.stats = DealerStats()
         self.fault: str | None = None  # the fault this round brings
         self.wait_for: str | None = None   # what the table waits for, for the supervisor (and the stats)
+
+    def ready(self, dealer, floor) -> None:
+        """The dealer and the floor supervisor signed in at this table's station (``Station``s,
+        ``sign_in_stations``); the house way and the rankings read (on the conductor's thread)."""
+        self.dealer, self.floor = dealer, floor
+        self.house, self.ranker = self.prof.house(), self.prof.ranker()
 
     # -- what the table is ---------------------------------------------------------------------
     def _method(self) -> str:
@@ -606,12 +613,29 @@ class Stuck(Exception):
     """Something a device said did not reach the table in time."""
 
 
-class Conductor:
-    """Every dealer of the floor, on one thread: ``start``, ``stop``."""
+def sign_in_stations(ws, dealers: list[Dealer], pins: dict[str, str]) -> None:
+    """The demo's dealer and floor supervisor sign in once each, at the stations of every table
+    of ``dealers`` (``People.sign_in_at_stations``: one PIN check and one row a person, not one a
+    table), and each dealer is made ``ready``."""
+    tables = tuple(d.table for d in dealers)
+    if not tables:
+        return
+    dealer = ws.people.sign_in_at_stations(tables, DEMO_DEALER, pins[DEMO_DEALER])
+    floor = ws.people.sign_in_at_stations(tables, DEMO_FLOOR, pins[DEMO_FLOOR])
+    for d in dealers:
+        d.ready(dealer[d.table], floor[d.table])
 
-    def __init__(self, dealers: list[Dealer], clock: Callable[[], float] = time.monotonic):
+
+class Conductor:
+    """Every dealer of the floor, on one thread: ``start``, ``stop``. ``first`` runs on that thread
+    before any dealer plays (the sign-ins, ``sign_in_stations``): whoever starts the conductor
+    (the window, once the floor is painted) never waits for a PIN's hash."""
+
+    def __init__(self, dealers: list[Dealer], clock: Callable[[], float] = time.monotonic,
+                 first: Callable[[], None] | None = None):
         self.dealers = dealers
         self.clock = clock
+        self.first = first
         self.errors: list[str] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -627,6 +651,13 @@ class Conductor:
             self._thread.join(timeout=10)
 
     def _run(self) -> None:
+        if self.first is not None:
+            try:
+                self.first()
+            except Exception as e:   # nobody could sign in (a PIN changed, the log stopped): nobody deals
+                self.errors.append(f"the dealers could not start: {type(e).__name__}: {e}")
+                log.exception("the demo dealers could not start")
+                return
         now = self.clock()
         plays = {i: d.play() for i, d in enumerate(self.dealers)}
         due = [(now, i) for i in plays]

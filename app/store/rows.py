@@ -322,10 +322,15 @@ def role_changed(time: datetime, actor: str, role: str, name: str, new_role: str
     return Record("role_changed", time, actor, role, None, {"name": name, "role": new_role, "was": was})
 
 
-def sign_in(time: datetime, name: str, role: str, station: str | None = None) -> Record:
-    """A sign-in at the workstation, or at a table's ``station`` (the row names its table)."""
+def sign_in(time: datetime, name: str, role: str, station: str | tuple[str, ...] | None = None) -> Record:
+    """A sign-in at the workstation, or at a table's ``station`` (the row names its table), or at
+    the stations of several tables at once (``station`` a tuple: the row names them all)."""
     if station is None:
         return Record("sign_in", time, name, role, None, {"name": name})
+    if isinstance(station, tuple):
+        if len(station) != 1:
+            return Record("sign_in", time, name, role, None, {"name": name, "stations": list(station)})
+        station = station[0]
     return Record("sign_in", time, name, role, station, {"name": name, "station": station})
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import datetime
+
+from app.engine.deadlines import overdue
 
 
 def _rows(conn: sqlite3.Connection, sql: str, params: dict) -> list[dict]:
@@ -85,23 +88,38 @@ SELECT number, table_id, seat, wager, wager_cents, win_cents, time, issued_by, s
 FROM slips WHERE time >= :start AND time < :end AND {_TABLE} ORDER BY number""", _p(start, end, table))
 
 
-def decks(conn, start: str, end: str, table: str | None = None) -> list[dict]:
-    """Decks changed in the period, and decks still in use at its end, against their due times:
-    ``late`` when changed after its due time, or in use past it at the shift's end."""
-    return _rows(conn, f"""
-SELECT table_id, deck, received, received_by, changed, changed_by, due, rule, status,
-       CASE WHEN changed IS NOT NULL THEN changed > due ELSE due < :end END AS late FROM decks
+def _late(found: list[dict], done: str, end: str, as_of: str | None) -> list[dict]:
+    """Each row's ``late``, by the engine's one test (app/engine/deadlines.py ``overdue``, as the
+    tiles' clocks): changed (``done``) within the period and after its due time, or still at the
+    table past it at ``as_of``, the moment the report speaks for: the shift's end, or the moment
+    it was made when that is sooner (an interim report does not call a deck late that is not yet
+    due)."""
+    at = datetime.fromisoformat(end)
+    if as_of is not None:
+        at = min(at, datetime.fromisoformat(as_of))
+    for r in found:
+        gone = datetime.fromisoformat(r[done]) if r[done] is not None else None
+        r["late"] = overdue(datetime.fromisoformat(r["due"]), gone if gone is not None and gone <= at else at)
+    return found
+
+
+def decks(conn, start: str, end: str, table: str | None = None, as_of: str | None = None) -> list[dict]:
+    """Decks changed in the period, and decks still in use at its end, against their due times (the
+    engine's deadlines, projected into the read model with their rule): ``late`` (``_late``) when
+    changed after its due time, or in use past it at ``as_of`` (the shift's end by default)."""
+    return _late(_rows(conn, f"""
+SELECT table_id, deck, received, received_by, changed, changed_by, due, rule, status FROM decks
 WHERE {_TABLE} AND received < :end AND ((changed >= :start AND changed < :end) OR changed IS NULL OR changed >= :end)
-ORDER BY table_id, COALESCE(changed, :end), received""", _p(start, end, table))
+ORDER BY table_id, COALESCE(changed, :end), received""", _p(start, end, table)), "changed", end, as_of)
 
 
-def dice(conn, start: str, end: str, table: str | None = None) -> list[dict]:
-    """Dice changed (removed) in the period, and dice in use at its end, against the 24-hour rule."""
-    return _rows(conn, f"""
-SELECT table_id, placed, placed_by, removed, changed_by, due, rule,
-       CASE WHEN removed IS NOT NULL THEN removed > due ELSE due < :end END AS late FROM dice
+def dice(conn, start: str, end: str, table: str | None = None, as_of: str | None = None) -> list[dict]:
+    """Dice changed (removed) in the period, and dice in use at its end, against the 24-hour rule
+    (``late`` as for the decks)."""
+    return _late(_rows(conn, f"""
+SELECT table_id, placed, placed_by, removed, changed_by, due, rule FROM dice
 WHERE {_TABLE} AND placed < :end AND ((removed >= :start AND removed < :end) OR removed IS NULL OR removed >= :end)
-ORDER BY table_id, COALESCE(removed, :end), placed""", _p(start, end, table))
+ORDER BY table_id, COALESCE(removed, :end), placed""", _p(start, end, table)), "removed", end, as_of)
 
 
 def irregularities(conn, start: str, end: str, table: str | None = None) -> list[dict]:

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
+from app.engine.words import day_time
 
 from . import chain, credentials, rows
 from .log import AuditLog
@@ -227,10 +228,10 @@ class Users:
         if by.role != ADMINISTRATOR:
             raise UserError(f"only an administrator may {what}; {by.name} is a {by.role}")
 
-    def sign_in(self, name: str, pin: str, now: datetime, station: str | None = None) -> Session:
+    def sign_in(self, name: str, pin: str, now: datetime, station: str | tuple[str, ...] | None = None) -> Session:
         """The session, or SignInError naming why; every attempt is logged. Five failures in a
-        row lock the account for fifteen minutes. ``station``: signed in at that table's station,
-        not at the workstation."""
+        row lock the account for fifteen minutes. ``station``: signed in at that table's station
+        (or a tuple: at the stations of those tables, one row), not at the workstation."""
         user = self._checked(name, pin, now)
         self._write(rows.sign_in(now, name, user["role"], station))
         return Session(name, user["role"])
@@ -251,7 +252,8 @@ class Users:
             raise SignInError(f"{name} is locked by {user['locked_by']}; an administrator must unlock")
         if user["locked_until"] and now < datetime.fromisoformat(user["locked_until"]):
             self._write(rows.sign_in_failed(now, name, user["role"], "locked", user["failures"], user["locked_until"]))
-            raise SignInError(f"{name} is locked until {user['locked_until']} after {MAX_FAILURES} wrong PINs")
+            raise SignInError(f"{name} is locked until {day_time(datetime.fromisoformat(user['locked_until']))} after "
+                              f"{MAX_FAILURES} wrong PINs")
         good = credentials.matches(self.log.key, self.log.rows, user, pin)
         if not good:
             failures = (0 if user["locked_until"] else user["failures"]) + 1
@@ -259,7 +261,8 @@ class Users:
             self._write(rows.sign_in_failed(now, name, user["role"], "wrong PIN", failures if not until else 0,
                                             until))
             if until:
-                raise SignInError(f"wrong PIN; {name} is locked until {until} ({MAX_FAILURES} failures)")
+                raise SignInError(f"wrong PIN; {name} is locked until {day_time(now + LOCKOUT)} ({MAX_FAILURES} "
+                                  "failures)")
             raise SignInError(f"wrong PIN ({failures} of {MAX_FAILURES} before a {LOCKOUT.seconds // 60}-minute "
                               "lockout)")
         return user

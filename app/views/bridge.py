@@ -13,11 +13,12 @@ person takes, the bridge reads back what changed and emits ONE signal, ``changed
 A view gets its data one way, by what it is:
 
 - Live state reaches a view only in an ``Update``. A view says what it looks at and the bridge
-  reads it back with every update that may have changed it: the tiles, alarms, approvals and the
-  session always; the watched table's ``TableDetail`` (``watch_table``); that table's round as its
-  round panel shows it (``watch_round``: the round being entered, and the table's rounds, its
-  slips and the settled round open in the panel); the users while their dialog is open
-  (``watch_users``); whether the log still needs its first administrator (the first update).
+  reads it back with every update that may have changed it: the tiles of the tables that changed
+  (every tile once a second, for the clocks), the alarms, approvals and the session always; the
+  watched table's ``TableDetail`` (``watch_table``); that table's round as its round panel shows
+  it (``watch_round``: the round being entered, and the table's rounds, its slips and the settled
+  round open in the panel); the users while their dialog is open (``watch_users``); whether the
+  log still needs its first administrator (the first update).
 - A person's action is ``act(lambda ws: ws.<action>(...))``: its ``Changes`` come back to every
   view as an ``Update`` before ``on_done`` has its result.
 - A read that no update carries, asked for when a person asks or a view is shown, is
@@ -74,7 +75,7 @@ class Update:
     changes: Changes
     now: datetime
     session: Any = None                       # SessionInfo, or None when nobody is signed in
-    tiles: tuple | None = None                # every table's Tile
+    tiles: tuple | None = None                # the tables' Tiles: every table's, or those that changed
     alarms: tuple | None = None               # every AlarmInfo, newest first
     approvals: tuple | None = None            # every ApprovalInfo (pending and decided)
     detail: Any = None                        # the watched table's TableDetail
@@ -328,7 +329,13 @@ class Bridge(QObject):
         if not (changes or tick or new_table or new_users or new_round):
             return None
         ws = self.ws
-        tiles = ws.reads.tiles(now) if first or tick or changes.tables or changes.alarms or changes.approvals else None
+        tiles = None
+        if first or tick or changes.alarms or changes.approvals:
+            tiles = ws.reads.tiles(now)        # every tile: its clocks, its alarm and approval counts
+        elif changes.tables or changes.rounds:
+            # only the tables that changed (issue 33: a pump of a forty-table floor read and redrew
+            # every tile, and most had not changed since the pump a few milliseconds before)
+            tiles = ws.reads.tiles(now, changes.tables | changes.rounds)
         alarms = ws.reads.alarms(open_only=False) if first or changes.alarms else None
         approvals = ws.reads.approvals(pending_only=False) if first or changes.approvals else None
         detail = None

@@ -7,7 +7,7 @@ double click opens the table.
 
 from __future__ import annotations
 
-from app.qt import QGridLayout, QScrollArea, Qt, QWidget, Signal
+from app.qt import QEvent, QGridLayout, QScrollArea, Qt, QTimer, QWidget, Signal
 from .tile import TileWidget
 
 ARROWS = {Qt.Key.Key_Left: (0, -1), Qt.Key.Key_Right: (0, 1), Qt.Key.Key_Up: (-1, 0), Qt.Key.Key_Down: (1, 0)}
@@ -38,9 +38,11 @@ class FloorView(QScrollArea):
     for the smallest text scrolls."""
 
     open_requested = Signal(str)
+    painted = Signal()      # once: the tiles first painted with their tables' readouts
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self._painted = False   # before setWidget: the scroll area filters its viewport's events
         self.setObjectName("floor")
         self.setWidgetResizable(True)
         self.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -155,6 +157,11 @@ class FloorView(QScrollArea):
             self.ensureWidgetVisible(w)
 
     def eventFilter(self, obj, event) -> bool:
+        if not self._painted and event.type() == QEvent.Type.Paint and isinstance(obj, TileWidget) \
+                and obj.tile is not None:
+            # said once the paint is done: the tiles of one readout are painted together
+            self._painted = True
+            QTimer.singleShot(0, self, self.painted.emit)
         if isinstance(obj, TileWidget) and event.type() == event.Type.KeyPress and event.key() in ARROWS \
                 and not event.modifiers():
             here = next((cell for cell, t in self._cells.items() if t == obj.table), None)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from app.engine import words
 from app.workstation.shifts import DEFAULT, ShiftPlan
 
 from . import theme
@@ -26,7 +27,7 @@ from app.qt import (QComboBox, QDateTimeEdit, QHBoxLayout, QLabel, QSizePolicy, 
                  QWidget)
 from .records import RecordRole
 from .theme import LEVEL_MARK, RED, money
-from .widgets import label, record_view
+from .widgets import label, record_view, unbroken
 
 REFRESH_MS = 2000
 PERIODS = (("shift", "This shift"), ("last_shift", "Last shift"), ("today", "Today"), ("yesterday", "Yesterday"),
@@ -39,19 +40,19 @@ def period_of(kind: str, now: datetime, chosen: tuple[datetime, datetime] | None
     app/workstation/shifts.py), a day from midnight to midnight, or the period chosen."""
     if kind == "shift":
         s = plan.shift_of(now)
-        return s.start, s.end, f"{s.label} shift, {s.hours}"
+        return s.start, s.end, s.words
     if kind == "last_shift":
         s = plan.shifts_back(now, 1)
-        return s.start, s.end, f"{s.label} shift, {s.hours}"
+        return s.start, s.end, s.words
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     if kind == "today":
-        return midnight, midnight + timedelta(days=1), f"{midnight:%Y-%m-%d}"
+        return midnight, midnight + timedelta(days=1), f"today, {words.day(midnight)}"
     if kind == "yesterday":
         day = midnight - timedelta(days=1)
-        return day, midnight, f"{day:%Y-%m-%d}"
+        return day, midnight, f"yesterday, {words.day(day)}"
     if kind == "chosen" and chosen is not None:
         start, end = chosen
-        return start, end, f"{start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}"
+        return start, end, words.period(start, end)
     raise ValueError(f"no period {kind!r} ({', '.join(k for k, _ in PERIODS)})")
 
 
@@ -119,7 +120,7 @@ class HoldPage(QWidget):
             model.set_font_scale(1.1)
         self.tables_view.selectionModel().currentRowChanged.connect(self._table_chosen)
         self.lines_title = label("", 1.3, True, "lines_title")
-        self.totals = label("", 1.3, True, "totals")
+        self.totals = label("", 1.3, True, "totals", wrap=True)      # onto a second line: the window never widens
         self.chart_host = QVBoxLayout()
         chart_box = QWidget()
         chart_box.setLayout(self.chart_host)
@@ -174,6 +175,7 @@ class HoldPage(QWidget):
                 legend.setObjectName("chart_legend")
                 legend.setFont(theme.font(1.0))
                 legend.setTextFormat(Qt.TextFormat.RichText)
+                legend.setWordWrap(True)      # onto two lines beside a narrow chart: the window never widens
                 self.chart_host.addWidget(legend)
                 self.chart_host.addWidget(self.chart.widget, 1)
                 if self.report is not None:
@@ -223,7 +225,9 @@ class HoldPage(QWidget):
     def _got(self, report, period: tuple[datetime, datetime], words: str) -> None:
         self.reading = False
         self.report, self.period = report, period
-        self.words.setText(f"{words} · {report.rounds:,} rounds")
+        rounds = f"{report.rounds:,} rounds"
+        # a chosen period is in its two fields beside: the rounds alone, never cut at 1366 wide
+        self.words.setText(rounds if self.kind.currentData() == "chosen" else f"{words} · {rounds}")
         self.status.setText("")
         theme.set_plain(self.status)
         self.tables.set_records(table_rows(report, list(self.floor())))
@@ -271,8 +275,10 @@ class HoldPage(QWidget):
         self.lines.set_records(lines)
         self.lines_title.setText(f"{name}: per wager type")
         if total is not None and total.wagered:
-            self.totals.setText(f"wagered {money(total.wagered)} · house net {money(total.house_net)} · actual "
-                                f"{percent(total.actual_hold)} · theoretical {theoretical_text(total.theoretical)}")
+            # it wraps between its parts, never inside one (a sign from its amount)
+            self.totals.setText(" · ".join(unbroken(part) for part in (
+                f"wagered {money(total.wagered)}", f"house net {money(total.house_net)}",
+                f"actual {percent(total.actual_hold)}", f"theoretical {theoretical_text(total.theoretical)}")))
         else:
             self.totals.setText("nothing wagered in this period")
         if self.chart is not None:

@@ -16,7 +16,7 @@ from app.qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSor
                  QVBoxLayout, QWidget)
 from .records import RecordRole, SortRole
 from .theme import AMBER, LEVEL_MARK, NONE, RED
-from .widgets import record_view
+from .widgets import record_view, widen_columns
 
 
 class WaitingProxy(QSortFilterProxyModel):
@@ -110,6 +110,8 @@ class RecordsPage(QWidget):
         self.proxy.set_show_all(on)
         self._show_done_columns(on)
         self._rows_changed()
+        # the done records and their columns, fitted once laid out: no word or amount broken (issue 33, 5)
+        QTimer.singleShot(0, self.view, lambda: widen_columns(self.view))
 
     def _show_done_columns(self, on: bool) -> None:
         """Who acknowledged or decided, and why, only where done records are listed."""

@@ -15,14 +15,16 @@ from . import theme
 from .log_columns import COLUMNS, recorder
 from .log_models import LogModel
 from app.qt import (QAbstractItemView, QAction, QComboBox, QEvent, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                    QLineEdit, QMenu, QPushButton, Qt, QTableView, QVBoxLayout, QWidget)
+                    QLineEdit, QMenu, QPushButton, Qt, QTableView, QTimer, QVBoxLayout, QWidget)
 from .theme import LEVEL_MARK, NONE, OK, RED
 from .widgets import save_dialog, say
 
 EVERY_TABLE = "Every table"
-TIME_HINT = "2026-11-21 14:00"
+TIME_HINT = "2026-11-21"          # a day; a time may follow (TIME_TIP)
+TIME_TIP = "a date (2026-11-21), a date and time (2026-11-21 14:00) or with seconds (2026-11-21 14:00:30)"
 TEXT_SCALE = 1.1       # the rows, times the base font: read at arm's length
 KEEP_COLUMNS = 3       # never hidden to fit: the key, the time, the table
+WIDEST = 48            # characters: a column widened to its rows' words goes no wider (a message is cut)
 
 
 def write_csv(path: str, titles: list[str], chunks, record) -> int:
@@ -61,6 +63,7 @@ class LogTabPage(QWidget):
         self.model.refused.connect(self._refused)
         self.model.failed.connect(lambda text: say(self.error, f"{LEVEL_MARK[RED]} {text}", RED))
         self.model.rowsInserted.connect(lambda *_: self._show_count())
+        self.model.rowsInserted.connect(lambda *_: self._rows_came())
         self.started = False
         self.exported: tuple[str, int] | None = None      # the last export: its file and rows
 
@@ -74,7 +77,10 @@ class LogTabPage(QWidget):
             self.table.setToolTip(f"the {tab.title.lower()} log is not kept by table")
         self.since = self._edit("from", TIME_HINT)
         self.until = self._edit("to", TIME_HINT)
-        self.text = self._edit("text", "words in any column")
+        for e in (self.since, self.until):
+            e.setToolTip(TIME_TIP)
+        self.text = self._edit("text", "any words")
+        self.text.setToolTip("rows with these words in any column")
         self.apply_button = QPushButton("Apply")
         self.apply_button.setObjectName("apply")
         self.apply_button.clicked.connect(self.apply)
@@ -195,14 +201,16 @@ class LogTabPage(QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         self.fit_columns()
+        self._rows_came()
 
     def _edit(self, name: str, hint: str) -> QLineEdit:
         e = QLineEdit()
         e.setObjectName(name)
         e.setPlaceholderText(hint)
         e.setClearButtonEnabled(True)
-        # as wide as a time when there is room; narrower on a small window (the window's least
-        # width is its widest page's)
+        # as wide as its hint when there is room (the hints are short: a hint cut to "2026-11-21
+        # 14:…" says nothing, issue 33, 5); narrower on a small window (the window's least width is
+        # its widest page's)
         e.setMinimumWidth(e.fontMetrics().horizontalAdvance("2026-11-21") // 2)
         e.returnPressed.connect(self.apply)
         return e
@@ -240,11 +248,37 @@ class LogTabPage(QWidget):
             self.table.setCurrentIndex(self.table.findData(chosen))
         self.table.blockSignals(False)
 
+    def widen_columns(self) -> None:
+        """A column as wide as the rows shown now need, up to ``WIDEST`` characters (a citation
+        such as "000(h)(4)(ii), (n)(8): all hands void, reshuffle" whole, issue 33, 5); the fitting
+        then hides from the right what no longer fits. Qt measures only the rows on screen."""
+        self._widen_due = False
+        cap = self.view.fontMetrics().horizontalAdvance("0" * WIDEST)
+        self.view.setProperty("widest", cap)     # words beyond it are cut, and whole in the cell's tooltip
+        h = self.view.horizontalHeader()
+        grew = False
+        for n in range(len(self.widths)):
+            if h.isSectionHidden(n):
+                continue
+            need = min(cap, self.view.sizeHintForColumn(n))
+            if need > self.widths[n]:
+                self.widths[n] = need
+                h.resizeSection(n, need)
+                grew = True
+        if grew:
+            self.fit_columns()
+
+    def _rows_came(self) -> None:
+        if not getattr(self, "_widen_due", False) and self.isVisible():
+            self._widen_due = True
+            QTimer.singleShot(0, self, self.widen_columns)
+
     def _opened(self) -> None:
+        self._rows_came()
         say(self.error, "", None)
         for e in (self.since, self.until):
             e.setProperty("refused", False)
-            e.setToolTip("")
+            e.setToolTip(TIME_TIP)
         self._show_count()
 
     def _show_count(self) -> None:
@@ -255,7 +289,7 @@ class LogTabPage(QWidget):
         say(self.error, f"{LEVEL_MARK[RED]} {text}", RED)
         say(self.count, "", None)
         for name, e in (("from", self.since), ("to", self.until)):
-            e.setToolTip(fields.get(name, ""))
+            e.setToolTip(fields.get(name, TIME_TIP))
         (self.until if "to" in fields and "from" not in fields else self.since).setFocus()
 
     # -- export -------------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from .progressive_view import ProgressivePage
 from .reports_page import ReportsPage
 from .round.panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGuiApplication, QKeySequence, QLabel,
-                 QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QVBoxLayout, QWidget)
+                 QMainWindow, QMessageBox, QRect, QSettings, QStackedWidget, Qt, QTimer, QVBoxLayout, QWidget,
+                 Signal)
 from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import allow, record_view, why_not_role
@@ -120,6 +121,10 @@ def shipping_words(s) -> tuple[str, str]:
 
 
 class MainWindow(QMainWindow):
+    # once: the first readouts painted (the floor's tiles; on another view, once they are shown),
+    # for what waits for the window to be up (``pitdesk gui --demo``'s dealers)
+    first_painted = Signal()
+
     def __init__(self, workstation, settings: QSettings | None = None, clock=None, pump_ms: int = 100,
                  title: str = "", parent: QWidget | None = None):
         super().__init__(parent)
@@ -141,6 +146,8 @@ class MainWindow(QMainWindow):
 
         self.floor = FloorView()
         self.floor.open_requested.connect(lambda table: self.show_view(f"table:{table}"))
+        self._first_painted = False
+        self.floor.painted.connect(self._painted)
         self.round_panel = RoundPanel(self.bridge, {n: self.actions_by_name[n] for n in ROUND_COMMANDS},
                                       session=lambda: self.session)
         # named once, here: a round command the panel does not have stops the window being made
@@ -151,13 +158,18 @@ class MainWindow(QMainWindow):
                                             self.actions_by_name["deny"])
         for page in (self.alarms_page, self.approvals_page):
             page.view.selectionModel().selectionChanged.connect(lambda *_: self._enable())
-        self.progressive_page = ProgressivePage(self.bridge, self.actions_by_name["approve"])
-        self.logs_page = LogsPage(self.bridge, workstation.logs.tabs(), self.actions_by_name["export_log"])
-        self.hold_page = HoldPage(self.bridge, floor=lambda: self.table_order)
-        self.reports_page = ReportsPage(self.bridge, session=lambda: self.session)
+        # the views a start does not show are made when first shown (or asked for): the floor is
+        # painted sooner (issue 33); until then a view that is not made has nothing to be told
+        log_tabs = workstation.logs.tabs()
+        self._makers = {
+            "progressive": lambda: ProgressivePage(self.bridge, self.actions_by_name["approve"]),
+            "logs": lambda: LogsPage(self.bridge, log_tabs, self.actions_by_name["export_log"]),
+            "hold": lambda: HoldPage(self.bridge, floor=lambda: self.table_order),
+            "reports": lambda: ReportsPage(self.bridge, session=lambda: self.session),
+        }
+        self._made: dict[str, QWidget] = {}
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
-                      "approvals": self.approvals_page, "progressive": self.progressive_page, "logs": self.logs_page,
-                      "hold": self.hold_page, "reports": self.reports_page}
+                      "approvals": self.approvals_page} | {name: QWidget() for name in self._makers}
         self.stack = QStackedWidget()
         for page in self.pages.values():
             self.stack.addWidget(page)
@@ -266,6 +278,36 @@ class MainWindow(QMainWindow):
         self._open(d)
 
     # -- views --------------------------------------------------------------------------------------
+    @property
+    def progressive_page(self):
+        return self._page("progressive")
+
+    @property
+    def logs_page(self):
+        return self._page("logs")
+
+    @property
+    def hold_page(self):
+        return self._page("hold")
+
+    @property
+    def reports_page(self):
+        return self._page("reports")
+
+    def _page(self, name: str):
+        """The view ``name``, made the first time it is asked for, in its place in the stack."""
+        page = self._made.get(name)
+        if page is None:
+            page = self._made[name] = self._makers[name]()
+            stand_in = self.pages[name]
+            self.stack.insertWidget(self.stack.indexOf(stand_in), page)
+            self.stack.removeWidget(stand_in)
+            stand_in.deleteLater()
+            self.pages[name] = page
+            if name == "reports":
+                self._enable()        # who may print or save a report
+        return page
+
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
         ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``."""
@@ -285,11 +327,11 @@ class MainWindow(QMainWindow):
         else:
             self.bridge.watch_table(None)
         self.view = name
+        if name in self._makers:
+            self._page(name)
         self.stack.setCurrentWidget(self.pages[name])
-        self.progressive_page.activate(name == "progressive")
-        self.logs_page.activate(name == "logs")
-        self.hold_page.activate(name == "hold")
-        self.reports_page.activate(name == "reports")
+        for view, page in self._made.items():
+            page.activate(name == view)
         if name == "floor":
             self.floor.focus_table(self.table_page.table if self.table_page.table in self.floor.tiles else None)
         elif name in ("alarms", "approvals"):
@@ -362,12 +404,14 @@ class MainWindow(QMainWindow):
         self.updates += 1
         self._show_session(u.session, u.now)
         if u.tiles is not None:
-            self.tiles = {t.table: t for t in u.tiles}
+            self.tiles.update((t.table, t) for t in u.tiles)   # every table's, or those that changed
             if not self.table_order:
                 self.table_order = list(self.tiles)
             self.floor.set_tiles(u.tiles)
             if self.view == "floor" and self.floor.current() is None:
                 self.floor.focus_table()
+            if self.view != "floor" and not self._first_painted:
+                QTimer.singleShot(0, self, self._painted)     # the floor is not shown: its paint will not come
         if u.alarms is not None:
             self.alarms = u.alarms
             self.alarms_page.show_alarms(u.alarms)
@@ -376,9 +420,8 @@ class MainWindow(QMainWindow):
             self.approvals_page.show_approvals(u.approvals)
         if u.detail is not None:
             self.table_page.show_detail(u.detail)
-        self.progressive_page.on_update(u)
-        self.logs_page.on_update(u)
-        self.hold_page.on_update(u)
+        for page in self._made.values():      # those made: the others were never shown
+            page.on_update(u)
         if u.tiles is not None or u.alarms is not None or u.approvals is not None:
             self._show_waiting()
         if u.needs_administrator:
@@ -386,6 +429,11 @@ class MainWindow(QMainWindow):
         if u.shipping is not None:
             self._show_shipping(u.shipping)
         self._enable()
+
+    def _painted(self) -> None:
+        if not self._first_painted:
+            self._first_painted = True
+            self.first_painted.emit()
 
     def _show_shipping(self, s) -> None:
         """``SHIPPED 1,234 · LAG 12``, or what stops it; its whole story in the tooltip."""
@@ -443,7 +491,8 @@ class MainWindow(QMainWindow):
         report = why_not_role(s, SUPERVISORS, "print or save a shift report (it is numbered and logged)")
         allow(a["print_report"], report)
         allow(a["save_report"], report)
-        self.reports_page.allow_issue(report)
+        if "reports" in self._made:
+            self._made["reports"].allow_issue(report)
         self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
 
     def _why_no_request(self) -> str:
@@ -629,8 +678,9 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self)
         if self.dialog is not None:
             self.dialog.reject()
-        self.progressive_page.activate(False)
-        self.hold_page.activate(False)
+        for name in ("progressive", "hold", "reports"):
+            if name in self._made:
+                self._made[name].activate(False)
         self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 

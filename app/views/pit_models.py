@@ -146,7 +146,8 @@ class IrregularityModel(RecordModel):
 
 # -- history: newest first, older pages fetched on demand --------------------------------------
 def history_details(row) -> str:
-    return words_for_people.data(row.data)
+    # a time in the data worded as the row's own day and time are ("Sat 12:19:56", issue 33, 5)
+    return words_for_people.data(row.data, row.time)
 
 
 class HistoryModel(RecordModel):

@@ -7,29 +7,40 @@ in a QPrintPreviewWidget, drawn by the same function as the PDF and the paper
 table's, or every page, as chosen (a hundred pages hold the GUI thread a second or two to draw;
 the paper and the PDF always have every page). Print (a printer chosen in the print
 dialog) and Save as PDF make the report as ``pitdesk report shift --out/--print`` does (issue 26):
-numbered first (``number_report``: a signed-in supervisor; COPY when the shift was printed
-before), drawn with that number, and logged as printed (``report_printed``) only once it is made:
+numbered first (``number_report``: a signed-in supervisor; COPY of No. N when report N of the
+shift said the same), drawn with that number, and logged as printed (``report_printed``) only once it is made:
 the PDF written aside, flushed and renamed into place on the workstation's lane
 (app/reports/whole_file.py), or the pages taken by the printer. A path that cannot take a file
 (a folder, a missing or read-only folder) is refused before anything is drawn or written; that,
 and any write that fails, is logged as ``report_failed`` with why, and said in red.
+
+The preview does not go stale (issue 33): while the page is shown its timer reads the report
+again every ``REFRESH_MS`` on the logs' lane when the log has grown since (the bridge's updates)
+or the report is interim (its figures are "to" the moment it was read). Print and Save read the
+report again when pressed, on the lane, and print those figures: what is printed is what the log
+records (its digest and head), never an older preview. After a print or save the page shows the
+report numbered as printed ("report No. N"), until the log says more. A preview of every page of
+several tables is not redrawn by itself (a second or more on the GUI thread for a big pit): the
+status says the log says more, and Show redraws it.
 """
 
 from __future__ import annotations
 
-import copy
 import os
 from datetime import date
 
 from app.reports import shift_report as paper
 from app.reports.whole_file import unwritable, write_then_log
-from app.workstation.shift_figures import NumberTaken, ReportError
+from app.workstation.shift_figures import NumberTaken, ReportError, content_digest
 
 from . import theme
 from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
-                 QPushButton, QSizePolicy, Qt, QVBoxLayout, QWidget)
+                 QPushButton, QSizePolicy, Qt, QTimer, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
 from .widgets import save_dialog, say
+
+
+REFRESH_MS = 30_000     # the preview read again, while shown, when the log grew or the shift still runs
 
 
 class NotMade(Exception):
@@ -42,11 +53,21 @@ class ReportsPage(QWidget):
         self.setObjectName("reports")
         self.bridge = bridge
         self.session = session
-        self.report = None              # the report shown (not numbered)
+        self.report = None              # the report shown (numbered once printed or saved, until the log says more)
+        self.digest = None              # what the report shown says (``content_digest``)
         self.issued = None              # the last report printed or saved (numbered)
+        self.issued_digest = None
         self.reading = False
+        self.refreshing = False         # the shown report being read again (the timer)
+        self.issuing = False            # a report being read, numbered, made and logged
+        self.stale = False              # the log has grown since the report shown was read
         self.reads = 0                  # reports read (tests wait on it)
+        self.refreshes = 0              # reports read again by the timer (tests wait on it)
         self.issues = 0                 # reports printed or saved (tests wait on it)
+        self.timer = QTimer(self)
+        self.timer.setObjectName("report refresh")
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self.refresh)
         self.dialog = None
         self._shown = False
         self.why_not_issue = ""         # why the person signed in cannot print or save ('' when they can)
@@ -132,8 +153,17 @@ class ReportsPage(QWidget):
 
     # -- choosing and reading ---------------------------------------------------------------------
     def activate(self, on: bool) -> None:
-        """Shown for the first time: the shifts of the workstation, and the shift being worked."""
-        if on and not self._shown:
+        """Shown for the first time: the shifts of the workstation, and the shift being worked.
+        Shown again: the report read again if the log grew or the shift runs. The timer runs only
+        while the page is shown."""
+        if not on:
+            self.timer.stop()
+            return
+        if not self.timer.isActive():
+            self.timer.start()
+            if self._shown:
+                self.refresh()
+        if not self._shown:
             self._shown = True
             plan = self.bridge.shifts
             self.shift.addItems(plan.names())
@@ -147,17 +177,57 @@ class ReportsPage(QWidget):
 
             def read(ws):
                 try:
-                    return ws.reads.shift_report(current.start.date(), current.name), None
+                    return _read(ws, current.start.date(), current.name), None
                 except ReportError:
-                    return ws.reads.shift_report(last.start.date(), last.name), current
+                    return _read(ws, last.start.date(), last.name), current
             self.bridge.read_aside(read, self._opened, self._failed)
             self._enable()
 
+    def on_update(self, u) -> None:
+        """The bridge's update: rows were written, so the report shown may say less than the log."""
+        if u.changes.seqs:
+            self.stale = True
+
+    def refresh(self) -> None:
+        """The timer: the report shown read again, off the GUI thread, when the log has grown
+        since it was read or its shift still runs (an interim report's figures are to a moment)."""
+        if self.report is None or self.reading or self.refreshing or self.issuing or not self.timer.isActive():
+            return
+        if not (self.stale or self.report.interim):
+            return
+        day, name = self.report.shift.start.date(), self.report.shift.name
+        self.refreshing, self.stale = True, False
+        self.bridge.read_aside(lambda ws: _read(ws, day, name), self._refreshed, self._refresh_failed)
+
+    def _refreshed(self, got) -> None:
+        self.refreshing = False
+        report, digest = got
+        shown = self.report
+        if self.reading or self.issuing or shown is None or shown.shift != report.shift:
+            return      # another shift chosen, or a report being made, meanwhile: that one is shown
+        self.refreshes += 1
+        if digest == self.digest:
+            return
+        if self.preview_tables() is True and len(report.tables) > 1:
+            # every page of several tables takes a second or more to draw on the GUI thread: not
+            # redrawn by itself, said instead (Show draws it; Print and Save read the log anew anyway)
+            say(self.status, f"{LEVEL_MARK[AMBER]} the log says more than the preview of every page (figures to "
+                             f"{shown.made:%H:%M:%S}; read again at {report.made:%H:%M:%S}): press Show to redraw "
+                             "it · Print and Save give the figures of the moment they are pressed", AMBER)
+            self.stale = True
+            return
+        self._got((report, digest))
+
+    def _refresh_failed(self, error: BaseException) -> None:
+        self.refreshing = False
+        if not self.reading and not self.issuing:
+            self._failed(error)
+
     def _opened(self, got) -> None:
-        report, empty = got
+        (report, digest), empty = got
         if empty is not None:
             self.choose(report.shift.start.date(), report.shift.name)
-        self._got(report)
+        self._got((report, digest))
         if empty is not None:
             say(self.status, f"{self.status.text()} · nothing is logged in the {empty.label} shift yet", OK)
 
@@ -179,25 +249,42 @@ class ReportsPage(QWidget):
         day, name = self.chosen()
         self.reading = True
         say(self.status, f"reading the {name} {day:%Y-%m-%d} shift…")
-        self.bridge.read_aside(lambda ws: ws.reads.shift_report(day, name), self._got, self._failed)
+        self.stale = False
+        self.bridge.read_aside(lambda ws: _read(ws, day, name), self._got, self._failed)
         self._enable()
 
-    def _got(self, report) -> None:
+    def _got(self, got) -> None:
+        report, digest = got
         self.reading = False
-        self.report = report
-        t = sum(1 for s in report.tables if s.rounds)
-        interim = f" · INTERIM: the shift runs to {report.shift.end:%H:%M}" if report.interim else ""
-        say(self.status, f"{LEVEL_MARK[OK]} {report.shift.label} shift ({report.shift.hours}): {report.rounds:,} "
-                         f"rounds at {t} tables{interim} · chain head {report.head_text[:24]}… · not numbered until "
-                         "printed or saved", OK)
+        self.report, self.digest = report, digest
+        if digest == self.issued_digest and self.issued is not None:
+            self.report = self.issued        # what was printed, and nothing since: shown with its number
+        say(self.status, self._words(self.report), OK)
         self.reads += 1
         self._parts(report)
         self.preview.updatePreview()
         self._enable()
 
+    def _words(self, report) -> str:
+        """The status line of the report shown: its shift, rounds and head, how far its figures
+        go, and its number (or that it has none yet, and the last one printed of its shift)."""
+        t = sum(1 for s in report.tables if s.rounds)
+        interim = (f" · INTERIM: the shift runs to {report.shift.end:%H:%M}, its figures are to {report.made:%H:%M:%S}"
+                   if report.interim else "")
+        if report.number is not None:
+            number = (f"report No. {report.number}{f' (COPY of No. {report.copy_of})' if report.copy else ''}, "
+                      f"printed by {report.printed_by}")
+        else:
+            number = "not numbered until printed or saved"
+            last = self.issued
+            if last is not None and last.shift == report.shift:
+                number += f" (the last printed, No. {last.number} at {last.printed_at:%H:%M:%S}, has other figures)"
+        return (f"{LEVEL_MARK[OK]} {report.shift.label} shift ({report.shift.hours}): {report.rounds:,} rounds at "
+                f"{t} tables{interim} · chain head {report.head_text[:24]}… · {number}")
+
     def _failed(self, error: BaseException) -> None:
         self.reading = False
-        self.report = None
+        self.report = self.digest = None
         say(self.status, f"{LEVEL_MARK[RED]} {error}", RED)
         self.preview.updatePreview()
         self._enable()
@@ -236,6 +323,7 @@ class ReportsPage(QWidget):
 
     def _enable(self) -> None:
         why = self.why_not_issue or ("Reading the report…" if self.reading else "") \
+            or ("Making the report…" if self.issuing else "") \
             or ("" if self.report is not None else "No report shown: choose a day and a shift and press Show")
         for button, tip in ((self.print_button, "print the report shown, numbered and logged"),
                             (self.save_button, "save the report shown as a PDF, numbered and logged")):
@@ -289,21 +377,32 @@ class ReportsPage(QWidget):
         return True
 
     def _issue(self, where: str, path: str | None = None, printer: QPrinter | None = None, tries: int = 3) -> None:
-        """As ``pitdesk report shift --out/--print`` (app/cli/report_command.py): numbered on the
-        lane (a path that cannot take a file is logged as failed there, before anything is drawn),
-        drawn here, then on the lane written aside, flushed, renamed into place and only then logged
-        as printed; made again with the next number if another workstation took this one."""
-        report = copy.copy(self.report)      # numbered by the log; the one shown stays a preview
+        """As ``pitdesk report shift --out/--print`` (app/cli/report_command.py): the report read
+        again on the logs' lane (the figures of the moment Print or Save was pressed, not the
+        preview's), numbered on the lane (a path that cannot take a file is logged as failed there,
+        before anything is drawn), drawn here, then on the lane written aside, flushed, renamed
+        into place and only then logged as printed, with the digest of what it says; made again
+        with the next number if another workstation took this one. The page then shows it, numbered."""
+        day, shift = self.report.shift.start.date(), self.report.shift.name
         name = self.paper.currentData()
+        self.issuing = True
+        self._enable()
 
-        def numbered(ws):
+        def numbered(ws, report):
             ws.decisions.number_report(report)
             why = unwritable(path) if path is not None else None
             if why:
                 self._not_made(ws, report, where, f"{path}: {why}")     # raises NotMade
             return report
 
-        def draw(_report) -> None:
+        def read(got) -> None:
+            report, digest = got
+            self.bridge.act(lambda ws: numbered(ws, report), lambda _r: draw(report, digest),
+                            lambda e: not_made(e, report))
+
+        def draw(report, digest) -> None:
+            def fails(e):
+                not_made(e, report)
             try:
                 if path is not None:
                     data, _pages = paper.pdf_bytes(report, name)
@@ -311,32 +410,41 @@ class ReportsPage(QWidget):
                     paper.print_report(report, printer, name)   # the printer took it: printed
             except OSError as e:
                 why = e.strerror or str(e)
-                self.bridge.act(lambda ws: self._not_made(ws, report, where, why), None, not_made)
+                self.bridge.act(lambda ws: self._not_made(ws, report, where, why), None, fails)
                 return
             if path is not None:
-                self.bridge.act(lambda ws: self._made(ws, report, where, path, data), issued, not_made)
+                self.bridge.act(lambda ws: self._made(ws, report, where, path, data),
+                                lambda _c: issued(report, digest), fails)
             else:
                 self.bridge.act(lambda ws: ws.decisions.log_report_printed(report, where, number=report.number),
-                                issued, not_made)
+                                lambda _c: issued(report, digest), fails)
 
-        def issued(_changes) -> None:
-            self.issued = report
+        def issued(report, digest) -> None:
+            self.issuing = False
+            self.issued, self.issued_digest = report, digest
+            self.report, self.digest = report, digest      # shown as printed, with its number
             self.issues += 1
-            say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{' (COPY)' if report.copy else ''} of the "
-                             f"{report.shift.label} shift: {where}, by {report.printed_by}", OK)
+            copy = f" (COPY of No. {report.copy_of})" if report.copy else ""
+            say(self.status, f"{LEVEL_MARK[OK]} report No. {report.number}{copy} of the {report.shift.label} shift: "
+                             f"{where}, by {report.printed_by}", OK)
+            self._parts(report)
+            self.preview.updatePreview()
+            self._enable()
 
-        def not_made(e: BaseException) -> None:
+        def not_made(e: BaseException, report=None) -> None:
+            self.issuing = False
+            self._enable()
             if isinstance(e, NumberTaken) and tries > 1:
                 self._issue(where, path, printer, tries - 1)
             elif isinstance(e, NumberTaken):
                 say(self.status, f"{LEVEL_MARK[RED]} other workstations kept taking the report's number; try again", RED)
-            elif isinstance(e, NotMade):
+            elif isinstance(e, NotMade) and report is not None:
                 say(self.status, f"{LEVEL_MARK[RED]} report No. {report.number} was not made: {e} (logged as failed)",
                     RED)
             else:
                 say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
 
-        self.bridge.act(numbered, draw, not_made)
+        self.bridge.read_aside(lambda ws: _read(ws, day, shift), read, not_made)
 
     @staticmethod
     def _made(ws, report, where: str, path: str, data: bytes):
@@ -359,6 +467,12 @@ class ReportsPage(QWidget):
         d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         d.finished.connect(lambda _=None, d=d: setattr(self, "dialog", None) if self.dialog is d else None)
         QDialog.open(d)     # QPrintDialog's and QMessageBox's own open() want a slot
+
+
+def _read(ws, day: date, name: str):
+    """On a lane: the report of shift ``name`` of ``day`` as the log has it now, and its digest."""
+    report = ws.reads.shift_report(day, name)
+    return report, content_digest(report)
 
 
 __all__ = ["ReportsPage"]

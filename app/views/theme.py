@@ -22,6 +22,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from app.engine import words
+from app.reports import fonts
 from app.qt import QApplication, QColor, QFont, QLabel, QPalette, QStyleFactory, QWidget
 
 BASE_PT = 12.0          # readable at arm's length on a 24-inch 1920x1080 screen
@@ -82,13 +83,23 @@ def palette() -> QPalette:
     return p
 
 
-def apply(app: QApplication, base_pt: float | None = None) -> None:
-    """Fusion, the dark palette and the base font size for the whole application."""
+def apply(app: QApplication, base_pt: float | None = None, faces: tuple[str, str] | None = None) -> None:
+    """Fusion, the dark palette, the face and the base font size for the whole application. The
+    faces are the shipped ones (app/reports/fonts.py), so a window laid out on one machine is laid
+    out the same on the next; ``faces`` (sans, monospaced) another pair, e.g. the system's, to
+    check that the window still fits in it (tests/views/test_gui_fit.py)."""
     app.setStyle(QStyleFactory.create("Fusion"))
     app.setPalette(palette())
-    font = app.font()
+    if faces is None:
+        fonts.load()
+        faces = (fonts.SANS, fonts.MONO)
+    _faces[:] = faces
+    font = QFont(faces[0])
     font.setPointSizeF(base_pt or BASE_PT)
     app.setFont(font)
+
+
+_faces = [fonts.SANS, fonts.MONO]       # the application's sans and monospaced faces (apply)
 
 
 def base_pt() -> float:
@@ -102,7 +113,7 @@ def font(scale: float = 1.0, bold: bool = False, mono: bool = False) -> QFont:
     f = QFont(QApplication.font())
     if mono:
         # tabular figures: a countdown or a meter does not jiggle as its digits change
-        f.setFamilies(["DejaVu Sans Mono", "Consolas", "Menlo", "Monospace"])
+        f.setFamilies([_faces[1], "Monospace"])
         f.setStyleHint(QFont.StyleHint.Monospace)
     f.setPointSizeF(base_pt() * scale)
     f.setBold(bold)

@@ -66,6 +66,12 @@ def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = ""
     return lb
 
 
+def unbroken(text: str) -> str:
+    """``text`` kept on one line where a label wraps: no-break spaces, and a word joiner between
+    an amount's sign and its dollar sign (Qt would break "-" from "$224,301.00")."""
+    return text.replace(" ", "\u00a0").replace("-$", "-\u2060$").replace("+$", "+\u2060$")
+
+
 def put(lb: QLabel, text: str) -> None:
     """The label's text, set only when it changes (a label redrawn many times a second)."""
     if lb.text() != text:
@@ -230,11 +236,17 @@ def record_view(model, name: str) -> QTableView:
     fit_columns(v)
 
     def first_rows(*_):
-        # once the view has laid the rows out (Qt sizes a column by the rows it shows)
+        # once the view has laid the rows out (Qt sizes a column by the rows it shows); rows that
+        # come later widen a column their words or figures outgrow (issue 33, 5: a longer period's
+        # amounts, another table's banker), never narrow one a person widened
         if not v.property("fitted"):
             QTimer.singleShot(0, v, lambda: fit_columns(v))
+        elif not v.property("widen_due"):
+            v.setProperty("widen_due", True)
+            QTimer.singleShot(0, v, lambda: (v.setProperty("widen_due", False), widen_columns(v)))
     model.rowsInserted.connect(first_rows)
     model.modelReset.connect(first_rows)
+    model.dataChanged.connect(first_rows)     # the same rows with larger figures (the hold of a longer period)
     # rows as tall as their wrapped words, again whenever they change
     def rows_again(*_):
         if not v.property("rows_due"):        # once for all the changes of one pump
@@ -261,6 +273,47 @@ def fit_columns(v: QTableView) -> None:
         v.setProperty("fitted", True)
 
 
+def widen_columns(v: QTableView) -> None:
+    """Each column at least as wide as the rows it shows now need (at most 24 base characters),
+    then squeezed into the list's width as ``fit_columns`` does; a column shown nowhere yet is
+    left for ``fit_columns`` when it is."""
+    if not v.isVisible():
+        v.setProperty("fitted", False)        # fitted afresh when next shown (RecordView.showEvent)
+        return
+    h = v.horizontalHeader()
+    natural = v.property("natural")
+    if not natural or len(natural) != h.count():
+        fit_columns(v)
+        return
+    cap = int(theme.base_pt() * 24)
+    natural = list(natural)
+    for n in range(h.count()):
+        if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch or h.isSectionHidden(n):
+            continue
+        need = min(cap, max(v.sizeHintForColumn(n), h.sectionSizeHint(n)))
+        if need > natural[n]:
+            natural[n] = need
+            h.resizeSection(n, need)
+    v.setProperty("natural", natural)
+    squeeze_columns(v)
+
+
+WORD_ROWS = 200          # the rows a column's longest word is looked for in (a list's first screens)
+
+
+def longest_word(v: QTableView, n: int) -> int:
+    """The width of column ``n``'s longest word (to a space or after a hyphen, where Qt wraps) in
+    its first ``WORD_ROWS`` rows, with the cell's margins."""
+    m, fm = v.model(), v.fontMetrics()
+    widest = 0
+    for row in range(min(m.rowCount(), WORD_ROWS)):
+        text = m.index(row, n).data()
+        if isinstance(text, str) and text:
+            for word in text.replace("-", "- ").split():
+                widest = max(widest, fm.horizontalAdvance(word))
+    return widest + 8 if widest else 0
+
+
 def squeeze_columns(v: QTableView) -> None:
     """Columns of words (never of figures) made narrower, the widest first, down to a floor of
     ten characters, until every column shows in the list's width; their words wrap (issue 27)."""
@@ -274,10 +327,13 @@ def squeeze_columns(v: QTableView) -> None:
     sizes = list(natural)
     stretch = [n for n in range(h.count()) if h.sectionResizeMode(n) == QHeaderView.ResizeMode.Stretch]
     shown = [n for n in range(h.count()) if not h.isSectionHidden(n)]
-    room = v.viewport().width() - sum(floor for n in stretch if n in shown)
+    # the stretch column keeps its heading and its longest word whole too
+    room = v.viewport().width() - sum(max(floor, h.sectionSizeHint(n), longest_word(v, n)) for n in stretch
+                                      if n in shown)
     words = [n for n in shown if n not in stretch and n < len(columns) and not columns[n].numeric]
-    # never narrower than its heading's words
-    least = {n: min(natural[n], max(floor, h.sectionSizeHint(n))) for n in words}
+    # never narrower than its heading's words, nor than its longest word: a word (an amount,
+    # "acknowledges") is never broken in two (issue 33, 5)
+    least = {n: min(natural[n], max(floor, h.sectionSizeHint(n), longest_word(v, n))) for n in words}
     over = sum(sizes[n] for n in shown if n not in stretch) - room
     while over > 0:
         wide = [n for n in words if sizes[n] > least[n]]

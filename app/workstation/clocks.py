@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from app.engine.deadlines import dice_deadline, table_deck_deadline
+from app.engine.deadlines import dice_deadline, overdue, table_deck_deadline
 from app.engine.profile import RuleProfile
 from app.engine.table_state import Deck, TableState
 
@@ -57,7 +57,7 @@ class DeckClock:
     def at(self, now: datetime) -> "DeckClock":
         """The same clock read at ``now`` (its deadline does not move)."""
         left = self.due - now
-        return replace(self, age=now - self.received, left=left, overdue=now > self.due, level=level(left, DECK_WARNING))
+        return replace(self, age=now - self.received, left=left, overdue=overdue(self.due, now), level=level(left, DECK_WARNING))
 
 
 @dataclass(frozen=True)
@@ -73,13 +73,13 @@ class DiceClock:
     def at(self, now: datetime) -> "DiceClock":
         """The same clock read at ``now`` (its deadline does not move)."""
         left = self.due - now
-        return replace(self, age=now - self.placed, left=left, overdue=now > self.due, level=level(left, DICE_WARNING))
+        return replace(self, age=now - self.placed, left=left, overdue=overdue(self.due, now), level=level(left, DICE_WARNING))
 
 
 def deck_clock(deck: Deck, state: TableState, rules: RuleProfile, now: datetime) -> DeckClock:
     due, rule = table_deck_deadline(deck, state, rules)
     left = due - now
-    return DeckClock(deck.id, deck.received, now - deck.received, due, left, now > due, level(left, DECK_WARNING),
+    return DeckClock(deck.id, deck.received, now - deck.received, due, left, overdue(due, now), level(left, DECK_WARNING),
                      rule, deck.id == state.deck_in_play, deck.in_play_since)
 
 
@@ -88,7 +88,7 @@ def dice_clock(state: TableState, rules: RuleProfile, now: datetime) -> DiceCloc
         return None
     due, rule = dice_deadline(state.dice_placed, rules)
     left = due - now
-    return DiceClock(state.dice_placed, now - state.dice_placed, due, left, now > due, level(left, DICE_WARNING), rule)
+    return DiceClock(state.dice_placed, now - state.dice_placed, due, left, overdue(due, now), level(left, DICE_WARNING), rule)
 
 
 def deck_clocks(state: TableState, rules: RuleProfile, now: datetime) -> tuple[DeckClock, ...]:

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from app.store.pg.rebuild import rebuilt_logs
 
 from .hold import HoldError, HoldReport, as_json as hold_json, hold, summed, total_of
-from .shift_figures import ReportError, ShiftReport, as_json, shift_report
+from .shift_figures import ReportError, ShiftReport, as_json, content_digest, digest_of, shift_report
 from .shifts import DEFAULT, ShiftPlan
 
 
@@ -44,6 +44,17 @@ def floor_figures(reports: list[ShiftReport]) -> ShiftReport:
     first = reports[0]
     return ShiftReport(first.shift, "floor", "floor", tables, lines, total_of(lines), None,
                        sum(r.events for r in reports), first.made)
+
+
+def floor_digest(reports: list[ShiftReport], quiet: list[str]) -> str:
+    """The digest of what the floor report says: its shift, whether interim, each workstation's
+    own report's content (``content_digest``: its figures, rows and chain head) and the quiet
+    ones. The same digest printed again is a COPY (app/store/pg/floor_reports.py); a workstation
+    more, or one event more in any pit's shift, makes another."""
+    first = reports[0]
+    return digest_of({"scope": "floor", "shift": first.shift.name, "date": f"{first.shift.start:%Y-%m-%d}",
+                      "interim": first.interim, "pits": {r.db_id: content_digest(r) for r in reports},
+                      "quiet": sorted(quiet)})
 
 
 def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:

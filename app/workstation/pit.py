@@ -82,6 +82,24 @@ class Heard:
                        counts=dict(self.counts), doors=dict(self.doors))
 
 
+class _Copies(dict):
+    """What the pit heard, for one batch: a table's ``Heard`` is copied when the batch first takes
+    it, the others are the pit's own, untouched (issue 33: a pump copied all forty tables' for the
+    few its events named)."""
+
+    def __init__(self, heard: dict[str, Heard]):
+        super().__init__(heard)
+        self._copied: set[str] = set()
+
+    def __getitem__(self, table: str) -> Heard:
+        h = super().__getitem__(table)
+        if table not in self._copied:
+            self._copied.add(table)
+            h = h.copy()
+            self[table] = h
+        return h
+
+
 @dataclass
 class Batch:
     """A batch of link events mapped and applied on copies, waiting for ``Pit.commit``."""
@@ -155,7 +173,7 @@ class Pit:
         alarms and faults are held (app/workstation/repeats.py); those whose time is up, or all of
         them with ``flush``, end the batch."""
         states = self.states()     # one look at the log for every table; moved below as the engine accepts
-        work = {table: h.copy() for table, h in self.heard.items()}
+        work = _Copies(self.heard)
         repeats = self.repeats.copy()
         records: list[Record] = []
         for ev in events:
@@ -222,7 +240,7 @@ class Pit:
         batch said is kept."""
         records = [*before, *batch.records]
         logged = self.log.write(records) if records else []
-        self.heard = batch.heard
+        self.heard = dict(batch.heard)
         if batch.repeats is not None:
             self.repeats = batch.repeats
         return logged

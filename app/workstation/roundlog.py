@@ -108,7 +108,8 @@ def denial(a: RoundApproval) -> str:
 def _status_text(status: str, approvals: tuple[RoundApproval, ...], released: dict | None,
                  again: int | None) -> str:
     if status == RELEASED:
-        return f"released by {released['actor']} at {words.when(released['time'])}"
+        # the day and time as every time of the shift is shown beside it ("Sat 12:01:57", issue 33, 5)
+        return f"released by {released['actor']} at {words.day_time(datetime.fromisoformat(released['time']))}"
     if status == DENIED:
         text = "sent back: " + denial(next(a for a in approvals if a.status == "denied"))
         return text + (f"; settled again as {again}" if again else "")

@@ -6,7 +6,11 @@ cents, every list a set of logged rows. The pit's figures are the sums of its ta
 
 A printed report is logged (``report_printed``): its own number, one more than the last report's
 (so a gap in the numbers shows a report that went missing), the shift, who printed it and where,
-and the chain head printed on it. A report of a shift already printed says COPY.
+the chain head printed on it, and the digest of what it says (``content_digest``: its figures,
+rows and chain head). A report printed again with the same digest as one printed before is a
+COPY of that one, and says so with that one's number (``copy_of``); a report whose figures
+differ from every one printed before (an interim report made later in the shift) is a new
+original, however many of its shift were printed before.
 
 The chain head is the last event logged before the shift's end: its sequence number and hash, as
 ``pitdesk audit verify --head SEQ:HASH`` takes it. A history rewritten after the report was
@@ -15,6 +19,8 @@ printed no longer ends at that head.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -77,9 +83,14 @@ class ShiftReport:
     events: int                      # events logged in the shift
     made: datetime                   # when the figures were read
     number: int | None = None        # the report's own number once logged as printed
-    copy: bool = False               # a reprint
+    copy_of: int | None = None       # a reprint: the number of the report first printed with its content
     printed_by: str | None = None
     printed_at: datetime | None = None
+
+    @property
+    def copy(self) -> bool:
+        """A reprint: the same content as a report printed before (``copy_of``)."""
+        return self.copy_of is not None
 
     @property
     def rounds(self) -> int:
@@ -111,14 +122,17 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
     """The report of ``shift`` over the log on ``conn`` (read-only is enough). ``tables``: the
     floor's tables in its order (every table the log knows otherwise; a quiet table is listed)."""
     s, e = _iso(shift.start), _iso(shift.end)
+    made = made or datetime.now()
+    at = made.isoformat()           # LATE as of the moment the report speaks for (shiftlog._late)
     if shiftlog.events_in(conn, s, e) == 0:
         raise ReportError(f"no events in the {shift.label} shift ({shift.hours}): nothing to report")
     h = hold(conn, shift.start, shift.end)
     by: dict[tuple[str, str | None], list[dict]] = {}
     for name, found in (("rounds", shiftlog.rounds(conn, s, e)), ("banking", shiftlog.banking(conn, s, e)),
                         ("meter", shiftlog.meter(conn, s, e)), ("approvals", shiftlog.approvals(conn, s, e)),
-                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e)),
-                        ("dice", shiftlog.dice(conn, s, e)), ("irregularities", shiftlog.irregularities(conn, s, e)),
+                        ("slips", shiftlog.slips(conn, s, e)), ("decks", shiftlog.decks(conn, s, e, as_of=at)),
+                        ("dice", shiftlog.dice(conn, s, e, as_of=at)),
+                        ("irregularities", shiftlog.irregularities(conn, s, e)),
                         ("alarms", shiftlog.alarms(conn, s, e))):
         for r in found:
             by.setdefault((name, r["table_id"] if r["table_id"] is not None else NO_TABLE), []).append(r)
@@ -146,7 +160,7 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
             by.get(("alarms", t), []), approvals))
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
-                       shiftlog.events_in(conn, s, e), made or datetime.now())
+                       shiftlog.events_in(conn, s, e), made)
 
 
 def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
@@ -173,27 +187,59 @@ def next_number(numbers: list[int]) -> int:
     return max(numbers, default=0) + 1
 
 
-def is_copy(printed: list[dict], report: ShiftReport, scope: str = "pit") -> bool:
-    return any(p.get("shift") == report.shift.name and p.get("date") == f"{report.shift.start:%Y-%m-%d}"
-               and p.get("scope", "pit") == scope for p in printed)
+# what a report says that is not its content: the number and COPY it is printed with, when it was
+# made (a reprint made later says the same), the path it was read from
+NOT_CONTENT = ("number", "copy", "copy_of", "made", "db")
 
 
-def printed_record(report: ShiftReport, number: int, copy: bool, where: str, scope: str = "pit") -> dict:
+def digest_of(content: dict) -> str:
+    """The sha256 of ``content`` as canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def content_digest(report: ShiftReport) -> str:
+    """The digest of what ``report`` says: every figure and row of ``as_json``, the shift, whether
+    it is interim and the chain head, without its number, COPY, the moment it was made or the path
+    read. Two reports with one digest say the same; a report that differs in one cent, one row or
+    one event logged in its shift has another."""
+    return digest_of({k: v for k, v in as_json(report).items() if k not in NOT_CONTENT})
+
+
+def copy_of(printed: list[dict], report: ShiftReport, scope: str = "pit", digest: str | None = None) -> int | None:
+    """The number of the report of ``report``'s shift and scope first printed with the same
+    content (``digest``, else ``content_digest(report)``): ``report`` printed now is a COPY of it.
+    None: no report printed before said the same (a report logged before digests were recorded
+    is never the same), so it is an original with a number of its own."""
+    digest = digest or content_digest(report)
+    for p in printed:
+        if p.get("shift") == report.shift.name and p.get("date") == f"{report.shift.start:%Y-%m-%d}" \
+                and p.get("scope", "pit") == scope and p.get("digest") == digest:
+            return p.get("copy_of") or p["number"]
+    return None
+
+
+def printed_record(report: ShiftReport, number: int, copy_of_: int | None, where: str, scope: str = "pit",
+                   digest: str | None = None) -> dict:
     """The ``report_printed`` event's data."""
     return {"kind": "shift", "number": number, "shift": report.shift.name, "date": f"{report.shift.start:%Y-%m-%d}",
-            "from": _iso(report.shift.start), "to": _iso(report.shift.end), "scope": scope, "copy": copy,
+            "from": _iso(report.shift.start), "to": _iso(report.shift.end), "scope": scope,
+            "copy": copy_of_ is not None, "copy_of": copy_of_, "digest": digest or content_digest(report),
             "where": where, "head": report.head_text, "rounds": report.rounds}
 
 
 def number_report(db: Path | str, report: ShiftReport, actor: str, when: datetime, scope: str = "pit") -> ShiftReport:
     """Give ``report`` the number it will be logged with (one more than any report numbered before,
-    printed or failed) and COPY if its shift was printed before, read from ``db`` without writing:
+    printed or failed) and COPY if a report of its shift printed before said the same (``copy_of``),
+    read from ``db`` without writing:
     the report is made first and logged as printed only once it is made (``log_printed(...,
     number=...)``, which refuses a number taken meanwhile)."""
-    def work(conn, _access):
-        return next_number(shiftlog.report_numbers(conn)), is_copy(shiftlog.reports_printed(conn), report, scope)
+    digest = content_digest(report)
 
-    (report.number, report.copy), _ = read_db(Path(db), work)
+    def work(conn, _access):
+        return next_number(shiftlog.report_numbers(conn)), copy_of(shiftlog.reports_printed(conn), report, scope, digest)
+
+    (report.number, report.copy_of), _ = read_db(Path(db), work)
     report.printed_by, report.printed_at = actor, when
     return report
 
@@ -201,19 +247,22 @@ def number_report(db: Path | str, report: ShiftReport, actor: str, when: datetim
 def log_printed(log, report: ShiftReport, where: str, actor: str, role: str, when: datetime,
                 scope: str = "pit", number: int | None = None) -> ShiftReport:
     """Log the report as printed through the open audit log ``log`` (app/store/log.py): numbered
-    one more than the last report, COPY if its shift was printed before. The number is decided
+    one more than the last report, COPY if a report of its shift printed before said the same
+    (``copy_of``). The number is decided
     inside the writer's transaction, so two workstations printing at once never share one. The
     report gets its number, COPY, who and when. With ``number`` (a report already made with the
     number ``number_report`` gave it), NumberTaken if that is no longer the next, nothing logged."""
+    digest = content_digest(report)
+
     def prepare(conn, data):
         given = next_number(shiftlog.report_numbers(conn))
-        copy = is_copy(shiftlog.reports_printed(conn), report, scope)
-        if number is not None and (given != number or copy != report.copy):
+        original = copy_of(shiftlog.reports_printed(conn), report, scope, digest)
+        if number is not None and (given != number or original != report.copy_of):
             raise NumberTaken(f"report No. {number} was numbered by another workstation meanwhile")
-        data.update(printed_record(report, given, copy, where, scope))
+        data.update(printed_record(report, given, original, where, scope, digest))
 
     data = log.write([rows.report_printed(when, actor, role, prepare)])[0].data
-    report.number, report.copy = data["number"], data["copy"]
+    report.number, report.copy_of = data["number"], data["copy_of"]
     report.printed_by, report.printed_at = actor, when
     return report
 
@@ -251,7 +300,7 @@ def as_json(r: ShiftReport) -> dict:
         "report": "shift", "db": r.db, "db_id": r.db_id, "shift": r.shift.name, "date": f"{r.shift.start:%Y-%m-%d}",
         "from": _iso(r.shift.start), "to": _iso(r.shift.end), "events": r.events,
         "chain_head": {"seq": r.head[0], "hash": r.head[1]} if r.head else None,
-        "number": r.number, "copy": r.copy, "interim": r.interim, "made": _iso(r.made),
+        "number": r.number, "copy": r.copy, "copy_of": r.copy_of, "interim": r.interim, "made": _iso(r.made),
         "pit": {"rounds": r.rounds, "void_rounds": r.void_rounds,
                 "sent_back": sum(t.sent_back for t in r.tables),
                 "wagers": {ln.wager: line_json(ln) for ln in r.pit_lines}, "total": total_json(r.pit_total),
@@ -268,4 +317,5 @@ def as_json(r: ShiftReport) -> dict:
 
 
 __all__ = ["ShiftReport", "TableSection", "ReportError", "shift_report", "read_shift_report", "log_printed", "log_failed",
-           "as_json", "LABELS", "BANKING", "BANKING_LABEL", "next_number", "is_copy"]
+           "as_json", "LABELS", "BANKING", "BANKING_LABEL", "next_number", "copy_of",
+           "content_digest", "digest_of"]

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from app.engine.words import day
+
 
 @dataclass(frozen=True, order=True)
 class Shift:
@@ -28,6 +30,12 @@ class Shift:
     @property
     def label(self) -> str:
         return f"{self.name} {self.start:%Y-%m-%d}"
+
+    @property
+    def words(self) -> str:
+        """The shift as the window names it: ``swing shift, Sat 21 Nov, 16:00–24:00`` (its
+        ``label`` is the paper's and the command line's name for it)."""
+        return f"{self.name} shift, {day(self.start)}, {self.hours}"
 
     @property
     def hours(self) -> str:

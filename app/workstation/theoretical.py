@@ -47,7 +47,7 @@ EXACT, ESTIMATE = "exact", "estimate"
 PAYTABLE_WAGERS = {"fortune": "fortune", "fortune_toke": "fortune", "insurance": "insurance",
                    "three_card": "three_card", "seven_card": "seven_card", "ace_high": "ace_high"}
 NOT_PRICED = {
-    "envy": "envy is a fixed sum paid per other player's hand, not a wager: no house edge (docs/analysis.md)",
+    "envy": "envy is a fixed sum paid per other player's hand, not a wager: no house edge",
     "bank": "the house's commission and share of a player bank or co-bank depend on how the bank plays: not priced",
 }
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.engine.procedure import TableState
+from app.engine.table_state import IN_ROUND
 from app.engine.profile import RuleProfile
 
 from .clocks import Watch, worst
@@ -24,6 +25,16 @@ def bank_marker(state: TableState, rules: RuleProfile) -> BankMarker:
     if "house" in rules.banking_modes:
         return BankMarker("house")
     return BankMarker(rules.banking_modes[0])   # 002: a player-dealer, not declared yet
+
+
+def round_shown(state: TableState) -> int:
+    """The round a table's tile and header show: the round at hand, except a round whose
+    settlement is logged while its procedures still run (settling: the payouts being decided and
+    released), which is still that round (issue 33, 5: the tile said ROUND 4 while round 3 was
+    still settling). A round entered now is still for the round at hand."""
+    if state.state in IN_ROUND and 0 < state.round == state.last_round:
+        return state.round
+    return round_at_hand(state)
 
 
 def round_at_hand(state: TableState) -> int:
@@ -52,4 +63,4 @@ def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules:
                 state.void, bank_marker(state, rules), shown, decks, dice,
                 worst([c.level for c in decks] + ([dice.level] if dice else [])), lights,
                 meter if "progressive" in rules.side_bets else None, progressive(state, rules), open_alarms,
-                pending_approvals, len(state.pending_acks()), round_at_hand(state))
+                pending_approvals, len(state.pending_acks()), round_shown(state))

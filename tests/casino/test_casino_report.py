@@ -151,9 +151,40 @@ def test_the_floor_report_as_a_pdf_is_every_pits_and_their_sum_numbered_by_the_s
     again = tmp_path / "again.pdf"
     rc, made2, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT[:-1], "--out", str(again), "--paper", "a4")
     assert rc == 0, err
-    assert made2["number"] == 2 and made2["copy"] is True
-    assert "COPY — a reprint, floor report No. 2" in " ".join(pdf_text(again).split())
-    assert [r["copy"] for r in floor_reports.recorded(casino.owner)] == [False, True]
+    assert made2["number"] == 2 and made2["copy"] is True and made2["copy_of"] == 1
+    assert "COPY — a reprint of floor report No. 1" in " ".join(pdf_text(again).split())
+    assert [(r["copy"], r["copy_of"]) for r in floor_reports.recorded(casino.owner)] == [(False, None), (True, 1)]
+
+
+def test_a_floor_report_with_more_workstations_is_an_original_and_only_the_same_again_a_copy(casino, pits, tmp_path):
+    """Issue 33 (3b): the floor report printed with two workstations, then with a third shipped,
+    says more: an original with its own number, not a reprint of the first. Printed again with
+    nothing new, it is a COPY of the one that said the same (the digest recorded with each)."""
+    from app.store.pg import floor_reports
+
+    def issue(name: str) -> tuple[dict, str]:
+        rc, made, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT[:-1], "--out", str(tmp_path / name))
+        assert rc == 0, err
+        return made, " ".join(pdf_text(tmp_path / name).split())
+
+    _shipped(casino, pits[:2])
+    one, text = issue("1.pdf")
+    assert (one["number"], one["copy"], one["copy_of"]) == (1, False, None) and "COPY" not in text
+    assert "2 with events in the shift" in text
+    two, text = issue("2.pdf")
+    assert (two["number"], two["copy"], two["copy_of"]) == (2, True, 1)
+    assert "COPY — a reprint of floor report No. 1" in text and "COPY of No. 1 · pitdesk floor report No. 2" in text
+    _shipped(casino, pits[2:])
+    three, text = issue("3.pdf")            # a workstation more: another report, not a reprint
+    assert (three["number"], three["copy"], three["copy_of"]) == (3, False, None)
+    assert "COPY" not in text and "3 with events in the shift" in text and len(three["workstations"]) == 3
+    four, text = issue("4.pdf")
+    assert (four["number"], four["copy"], four["copy_of"]) == (4, True, 3)
+    assert "COPY — a reprint of floor report No. 3" in text
+    rec = floor_reports.recorded(casino.owner)
+    assert [(r["number"], r["copy"], r["copy_of"]) for r in rec] == \
+        [(1, False, None), (2, True, 1), (3, False, None), (4, True, 3)]
+    assert rec[0]["digest"] == rec[1]["digest"] != rec[2]["digest"] == rec[3]["digest"]
 
 
 def test_a_floor_report_the_server_will_not_record_is_not_left_as_a_file(casino, pits, tmp_path):

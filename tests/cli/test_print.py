@@ -51,7 +51,7 @@ def test_a_report_printed_through_cups_says_what_its_pdf_says(shift, tmp_path, q
     # the same report, numbered and printed as the log says it was, written by --out's function
     e = [e for e in events(shift) if e["type"] == "report_printed"][-1]
     r = read_shift_report(shift, date.fromisoformat(DAY), SHIFT)
-    r.number, r.copy, r.printed_by, r.printed_at = e["data"]["number"], e["data"]["copy"], e["actor"], \
+    r.number, r.copy_of, r.printed_by, r.printed_at = e["data"]["number"], e["data"].get("copy_of"), e["actor"], \
         datetime.fromisoformat(e["time"])
     _, pages = write_pdf(r, tmp_path / "same.pdf", "a4")
     assert issued["pages"] == pages

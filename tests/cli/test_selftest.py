@@ -39,6 +39,7 @@ def test_every_check_passes_and_is_one_json_line_leaving_the_users_folders_alone
     assert [t for t, *_ in floor[:7]] == ["T1", "T2", "T3", "T4", "T5", "T6", "T7"]
     assert {p for _, p, _, _ in floor} == set(PROFILES) and all(not devices for *_, devices in floor[7:])
     assert by["main_window"]["devices_online"] == 22       # every simulated device, over loopback TCP
+    assert by["main_window"]["fonts"] == ["DejaVu Sans", "DejaVu Sans Mono"]   # shipped, resources/fonts/
     for p in PROFILES:
         s = by[f"settle_{p}"]
         assert s["round_file"].startswith(p + "-") and sum(s["net_by_party_cents"].values()) == 0

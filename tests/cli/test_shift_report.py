@@ -110,17 +110,60 @@ def test_the_pdf_says_what_the_json_says_and_a_reprint_says_copy(shift, tmp_path
             assert money(w["wagered"]) in flat and money(w["house_net"]) in flat
         for s in t["slips"]:
             assert f"{s['number']:06d}" in flat
-    # the report is logged with its number; a second one of the same shift is a COPY, numbered next
+    # the report is logged with its number; the same report printed again is a COPY of No. 1, numbered next
     p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out",
                 str(tmp_path / "again.pdf"))
     assert p.returncode == 0, p.stderr
     again = json.loads(p.stdout)
-    assert again["number"] == 2 and again["copy"] is True
+    assert again["number"] == 2 and again["copy"] is True and again["copy_of"] == 1
     flat2 = " ".join(pdf_text(tmp_path / "again.pdf").split())
-    assert "COPY — a reprint, report No. 2" in flat2 and "COPY · pitdesk shift report No. 2" in flat2
+    assert "COPY — a reprint of report No. 1" in flat2 and "COPY of No. 1 · pitdesk shift report No. 2" in flat2
     logged = [e for e in events(shift) if e["type"] == "report_printed"]
-    assert [(e["data"]["number"], e["data"]["copy"], e["data"]["head"]) for e in logged] == \
-        [(1, False, head), (2, True, head)]
+    assert [(e["data"]["number"], e["data"]["copy_of"], e["data"]["head"]) for e in logged] == \
+        [(1, None, head), (2, 1, head)]
+    assert logged[0]["data"]["digest"] == logged[1]["data"]["digest"]
+
+
+def _logged_in_the_shift(db: Path, when: datetime) -> None:
+    """A supervisor signs in at the shift's workstation at ``when``, inside the shift: one event
+    more in the shift, and a new chain head at its end."""
+    from app.simulate.shift import SIM_PIN
+    from app.workstation.config import TableSetup, WorkstationConfig
+    from app.workstation.workstation import Workstation
+    configured = {e["table"]: e["data"]["profile"] for e in events(db) if e["type"] == "table_configured"}
+    config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in sorted(configured.items())), source="the test")
+    ws = Workstation(config, db, clock=lambda: when)
+    try:
+        ws.people.sign_in("floor-1", SIM_PIN)
+    finally:
+        ws.close()
+
+
+def test_a_report_that_says_more_than_the_last_is_an_original_and_only_the_same_again_a_copy(shift, tmp_path):
+    """Issue 33 (3b): COPY is decided by what a report says (the digest of its figures, rows and
+    chain head, logged with each printed report), not by its shift having been printed before."""
+    def issue(name: str) -> tuple[dict, str]:
+        p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--out",
+                    str(tmp_path / name))
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout), " ".join(pdf_text(tmp_path / name).split())
+
+    first, text1 = issue("1.pdf")
+    assert (first["number"], first["copy"], first["copy_of"]) == (1, False, None) and "COPY" not in text1
+    before = report_json(shift)
+    _logged_in_the_shift(shift, datetime(2026, 11, 21, 23, 59, 30))
+    after = report_json(shift)
+    assert after["events"] == before["events"] + 1 and after["chain_head"] != before["chain_head"]
+    second, text2 = issue("2.pdf")          # its shift printed before, but it says more: an original
+    assert (second["number"], second["copy"], second["copy_of"]) == (2, False, None)
+    assert "COPY" not in text2 and "pitdesk shift report No. 2" in text2
+    assert second["chain_head"] == f"{after['chain_head']['seq']}:{after['chain_head']['hash']}"
+    third, text3 = issue("3.pdf")           # the same as No. 2: a COPY of it, numbered next
+    assert (third["number"], third["copy"], third["copy_of"]) == (3, True, 2)
+    assert "COPY — a reprint of report No. 2" in text3 and "COPY of No. 2 · pitdesk shift report No. 3" in text3
+    logged = [e["data"] for e in events(shift) if e["type"] == "report_printed"]
+    assert [(d["number"], d["copy"], d["copy_of"]) for d in logged] == [(1, False, None), (2, False, None), (3, True, 2)]
+    assert logged[0]["digest"] != logged[1]["digest"] == logged[2]["digest"]
 
 
 def test_qprinter_prints_the_same_pages_as_the_pdf(shift, tmp_path, qapp):

@@ -1,6 +1,6 @@
 """The window fits the screen it is on (issue 27, item 2): at a pit workstation's sizes, every
 tile, the status bar and every column of figures lie inside the window, and no figure of money
-is cut short."""
+is cut short; in the face pitdesk ships and in the machine's own (issue 33, 6)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.qt import QAbstractItemView, QApplication, QLabel, QRect, Qt, QWidget
+from app.qt import QApplication, QFont, QFontDatabase, QFontInfo, QRect
+from app.reports import fonts
+from app.views import theme
 from app.views.main_window import MainWindow, fits_a_screen
+from tests.support.fit import outside
 from tests.support.round_panel import make_round_pit, settle_from_panel, sign_in, type_round
 from tests.support.views import DEALER, WAIT_MS, close_pit, close_window, make_pit, wait_online
 
@@ -21,78 +24,24 @@ VIEWS = ("floor", "table:T1", "round", "alarms", "approvals", "progressive", *(f
          "reports")
 
 
-def _inside(window: QWidget, w: QWidget) -> bool:
-    top_left = w.mapTo(window, w.rect().topLeft())
-    return window.rect().contains(QRect(top_left, w.size()))
+def system_faces() -> tuple[str, str]:
+    """The machine's own sans and monospaced faces (fontconfig's, the desktop's)."""
+    return (QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont).family(),
+            QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family())
 
 
-def _outside(window: MainWindow) -> list[str]:
-    """What of the view shown lies outside the window, or is cut short: tiles, the status bar,
-    columns of a list, a label's words."""
-    bad = []
-    for name, w in window.floor.tiles.items():
-        if w.isVisible() and not _inside(window, w):
-            bad.append(f"tile {name}")
-    if not _inside(window, window.statusBar()):
-        bad.append("the status bar")
-    page = window.stack.currentWidget()
-    for view in page.findChildren(QAbstractItemView):
-        if not view.isVisible() or not hasattr(view, "horizontalHeader"):
-            continue
-        header, width = view.horizontalHeader(), view.viewport().width()
-        for n in range(header.count()):
-            if header.isSectionHidden(n):
-                continue
-            title = view.model().headerData(n, header.orientation()) if view.model() else n
-            last = n == max(i for i in range(header.count()) if not header.isSectionHidden(i))
-            if header.sectionSizeHint(n) > header.sectionSize(n) + 2 and not last:
-                bad.append(f"{view.objectName()} heading {title!r} needs {header.sectionSizeHint(n)} px, has "
-                           f"{header.sectionSize(n)}")
-            right = header.sectionViewportPosition(n) + header.sectionSize(n)
-            if right > width + 1:
-                title = view.model().headerData(n, header.orientation()) if view.model() else n
-                bad.append(f"{view.objectName() or type(view).__name__} column {title!r} ends at {right} of {width}")
-    for view in page.findChildren(QAbstractItemView):
-        if view.isVisible() and hasattr(view, "horizontalHeader") and view.model() is not None:
-            bad += _cut_cells(view)
-    for label in page.findChildren(QLabel):
-        text = label.text()
-        if label.buddy() is not None:
-            text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")   # a mnemonic's mark
-        if label.isVisible() and text and "<" not in text and not label.wordWrap():
-            need = label.fontMetrics().horizontalAdvance(text)
-            if need > label.contentsRect().width() + 1:
-                bad.append(f"label {text!r} needs {need} px, has {label.contentsRect().width()}")
-    return bad
-
-
-def _cut_cells(view) -> list[str]:
-    """Cells whose words are wider than their column (shown with an ellipsis)."""
-    m, header, fm = view.model(), view.horizontalHeader(), view.fontMetrics()
-    bad = []
-    for row in range(min(m.rowCount(), 40)):
-        for col in range(m.columnCount()):
-            if header.isSectionHidden(col) or (col == m.columnCount() - 1 and header.stretchLastSection()
-                                               and not any(c in str(m.index(row, col).data() or "") for c in "$%")):
-                continue
-            text = str(m.index(row, col).data() or "")
-            width = header.sectionSize(col) - 6          # the cell's margins
-            if view.wordWrap() and " " in text.strip():
-                # wrapped onto the row's height: every line shown
-                tall = fm.boundingRect(QRect(0, 0, width, 100000), Qt.TextFlag.TextWordWrap, text).height()
-                if tall > view.rowHeight(row):
-                    bad.append(f"{view.objectName()} row {row} {text!r} needs {tall} px high, has "
-                               f"{view.rowHeight(row)}")
-                continue
-            need = fm.horizontalAdvance(text)
-            if text and need > width:
-                bad.append(f"{view.objectName() or type(view).__name__} row {row} {text!r} needs {need} px, "
-                           f"has {header.sectionSize(col)}")
-    return bad
+@pytest.fixture(params=["shipped", "system"])
+def face(request, themed):
+    """The window laid out in the face pitdesk ships (app/reports/fonts.py), then in the machine's
+    default: either way nothing is cut."""
+    if request.param == "system":
+        theme.apply(themed, faces=system_faces())
+    yield request.param
+    theme.apply(themed)
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
-def test_every_view_fits_the_window_at_a_pit_screen_size(themed, tmp_path, qtbot, monkeypatch, no_threads_left,
+def test_every_view_fits_the_window_at_a_pit_screen_size(face, tmp_path, qtbot, monkeypatch, no_threads_left,
                                                          size):
     p = make_pit(tmp_path, qtbot, monkeypatch)
     try:
@@ -107,10 +56,31 @@ def test_every_view_fits_the_window_at_a_pit_screen_size(themed, tmp_path, qtbot
             qtbot.wait(60)
             QApplication.processEvents()
             assert (p.window.width(), p.window.height()) == size, f"{spec} made the window grow"
-            bad = _outside(p.window)
+            bad = outside(p.window)
             assert not bad, f"{spec} at {size[0]}x{size[1]}: " + "; ".join(bad)
     finally:
         close_pit(p)
+
+
+def test_the_window_is_drawn_in_the_shipped_face_whatever_the_machines_default(qapp):
+    """A machine whose default face is another (here a serif): the window and the paper are still
+    laid out in the face pitdesk ships, read from resources/fonts/."""
+    machine = QFont("DejaVu Serif")
+    machine.setPointSizeF(9)
+    qapp.setFont(machine)
+    try:
+        theme.apply(qapp)
+        loaded = fonts.load()
+        assert set(loaded) == set(fonts.FILES)
+        assert {f for families in loaded.values() for f in families} == {fonts.SANS, fonts.MONO}
+        assert (fonts.FOLDER / "LICENSE").is_file()
+        assert QFontInfo(qapp.font()).family() == fonts.SANS
+        assert qapp.font().pointSizeF() == theme.BASE_PT
+        assert QFontInfo(theme.font(1.4, bold=True, mono=True)).family() == fonts.MONO
+        assert QFontInfo(theme.font(1.4, bold=True, mono=True)).bold()
+        assert QFontInfo(fonts.sans(7.5)).family() == fonts.SANS        # the paper's
+    finally:
+        theme.apply(qapp)
 
 
 def test_a_first_window_takes_the_free_area_of_its_screen(themed, tmp_path, qtbot, monkeypatch, no_threads_left):
@@ -177,9 +147,11 @@ def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monke
                 b["base"] *= 20
         sign_in(qtbot, w, DEALER)
         type_round(qtbot, w, obj["profile"], obj)
+        bad = outside(w)         # the round as typed: every hint, label and figure of the form whole
+        assert not bad, "; ".join(bad)
         settle_from_panel(qtbot, w)
         qtbot.wait(60)
-        bad = _outside(w)
+        bad = outside(w)
         assert not bad, "; ".join(bad)
     finally:
         close_window(w, rp.ws)

@@ -97,14 +97,14 @@ def test_saving_numbers_and_logs_the_report_for_a_signed_in_supervisor_and_a_sec
     assert money(out["pit"]["total"]["house_net"]) in text
     page.save_pdf(str(tmp_path / "two.pdf"))
     qtbot.waitUntil(lambda: page.issues == 2, timeout=WAIT_MS)
-    assert page.issued.number == 2 and page.issued.copy
-    assert "COPY — a reprint, report No. 2" in " ".join(pdf_text(tmp_path / "two.pdf").split())
+    assert page.issued.number == 2 and page.issued.copy_of == 1       # the shift had ended: the same content
+    assert "COPY — a reprint of report No. 1" in " ".join(pdf_text(tmp_path / "two.pdf").split())
     logged = [e for e in events(window.db) if e["type"] == "report_printed"]
-    assert [(e["data"]["number"], e["data"]["copy"], e["actor"]) for e in logged] == \
-        [(1, False, "floor-1"), (2, True, "floor-1")]
-    assert "report No. 2 (COPY)" in page.status.text()
-    # the shown report itself stays unnumbered: the next print is numbered by the log, not by it
-    assert page.report.number is None
+    assert [(e["data"]["number"], e["data"]["copy_of"], e["actor"]) for e in logged] == \
+        [(1, None, "floor-1"), (2, 1, "floor-1")]
+    assert "report No. 2 (COPY of No. 1)" in page.status.text()
+    # the page shows the report as printed, with the number it was given (issue 33, 3c)
+    assert page.report is page.issued and page.report.number == 2
 
 
 def test_a_file_that_cannot_be_written_is_logged_as_failed(qtbot, window, tmp_path):

@@ -24,6 +24,7 @@ import pytest
 
 from app.devices.link import DeviceMessage
 from app.devices.messages import decode_message, encode_message
+from app.engine import words
 from app.engine.cards import cards_str, full_deck
 from app.qt import QComboBox, QLineEdit, QPrintDialog, QPrinter, Qt, QToolButton
 from app.views.round.round_dialogs import CardPickerDialog, CorrectCardsDialog, ReleaseDialog
@@ -56,8 +57,10 @@ def test_every_example_typed_into_the_panel_settles_as_pitdesk_settle(rpit, qtbo
     assert [view.ledger.record(n).rule for n in range(view.ledger.rowCount())] == [m["rule"] for m in want["ledger"]]
     assert view.approvals.rowCount() == len(want["approvals"])
     assert ("PENDING APPROVAL" in view.status.text()) == bool(want["approvals"])
-    panel.tabs.setCurrentWidget(panel.logged)        # As logged: the JSON, laid out when looked at
-    assert json.loads(panel.logged.toPlainText()) == want
+    panel.tabs.setCurrentWidget(panel.logged)        # As logged: in words, laid out when looked at
+    shown = panel.logged.toPlainText()
+    assert shown == words.outline(r.logged)          # r.logged == want, above
+    assert '"cents"' not in shown and "aggregate_limits" not in shown and "net by party:" in shown
 
 
 # -- approvals, release, payout slips ----------------------------------------------------------------
@@ -488,8 +491,8 @@ def test_the_tables_rounds_newest_first_each_opened_as_logged(rpit, qtbot):
     qtbot.waitUntil(lambda: panel.result.settlement == first.settlement, timeout=WAIT_MS)
     assert panel.tabs.currentWidget() is panel.result_view
     panel.tabs.setCurrentWidget(panel.logged)
-    assert json.loads(panel.logged.toPlainText()) == logged(ws, first.settlement)["settlement"] == \
-        pitdesk_settle(path)
+    assert panel.logged.toPlainText() == words.outline(panel.result.logged)
+    assert panel.result.logged == logged(ws, first.settlement)["settlement"] == pitdesk_settle(path)
     assert panel.result_view.head.text() == f"ROUND 1 AT sd · SETTLEMENT {first.settlement}"
 
 

@@ -571,3 +571,24 @@ def test_a_key_pressed_in_the_window_keeps_the_session_alive(pit, qtbot):
                         Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
     QApplication.sendEvent(w.windowHandle(), wheel)
     qtbot.waitUntil(lambda: w.bridge._last_touch != touched, timeout=WAIT_MS)
+
+
+def test_the_views_a_start_does_not_show_are_made_when_first_shown(pit, qtbot):
+    """Issue 33: the floor is painted sooner when the window makes only what it shows; the
+    progressive, logs, hold and reports views are made the first time they are shown, in their
+    place, once."""
+    w = pit.window
+    later = {"ProgressivePage", "LogsPage", "HoldPage", "ReportsPage"}
+
+    def made():
+        return [type(w.stack.widget(i)).__name__ for i in range(w.stack.count())]
+    assert w.view == "floor" and not set(made()) & later
+    views = len(made())
+    w.show_view("hold")
+    assert w.stack.currentWidget() is w.hold_page is w.pages["hold"]
+    w.show_view("logs:events")
+    assert w.stack.currentWidget() is w.logs_page and w.logs_page.current().tab.name == "events"
+    w.show_view("floor")
+    w.show_view("hold")
+    assert made().count("HoldPage") == 1 and len(made()) == views
+    assert set(made()) & later == {"HoldPage", "LogsPage"}

@@ -21,7 +21,7 @@ from app.views.theme import money
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.hold import LABELS, read_hold
 from app.workstation.workstation import Workstation
-from tests.support.simulated_shift import Shift, make_shift
+from tests.support.simulated_shift import Shift
 from tests.support.views import Clock, close_window, open_window
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,8 +30,8 @@ WAIT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
-def shift(tmp_path_factory) -> Shift:
-    return make_shift(tmp_path_factory.mktemp("hold-shift"))
+def shift(logs_shift) -> Shift:
+    return logs_shift
 
 
 @pytest.fixture
@@ -155,7 +155,8 @@ def test_the_periods_are_the_shifts_and_the_days():
                                                                        datetime(2026, 11, 21, 0))
     assert period_of("today", now)[:2] == (datetime(2026, 11, 21), datetime(2026, 11, 22))
     assert period_of("yesterday", now)[:2] == (datetime(2026, 11, 20), datetime(2026, 11, 21))
-    assert "swing 2026-11-21" in period_of("shift", now)[2]
+    assert period_of("shift", now)[2] == "swing shift, Sat 21 Nov, 16:00–24:00"      # as the tiles word a day
+    assert period_of("today", now)[2] == "today, Sat 21 Nov"
     with pytest.raises(ValueError, match="no period 'week'"):
         period_of("week", now)
 

@@ -20,15 +20,15 @@ from app.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
 from app.views.theme import OK, RED
 from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
-from tests.support.simulated_shift import Shift, expected, make_shift
+from tests.support.simulated_shift import Shift, expected
 from tests.support.views import Clock
 
 WAIT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
-def shift(tmp_path_factory) -> Shift:
-    return make_shift(tmp_path_factory.mktemp("shift"))
+def shift(logs_shift) -> Shift:
+    return logs_shift
 
 
 @dataclass

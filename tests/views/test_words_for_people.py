@@ -5,24 +5,20 @@ The real window over a real floor: every label, button, action, tab, choice and 
 every cell and heading of every list in every view (floor, each table, the round panel after a
 docs/rounds example is typed and settled, alarms, approvals, progressive, each logs tab, hold,
 reports), the shift report's and the slip's PDF as pdftotext reads them, and the error lines of
-``pitdesk`` for bad input. JSON is for machines and is not scanned: ``pitdesk settle``'s output
-and the round panel's "As logged" page, the settlement exactly as sealed.
+``pitdesk`` for bad input. JSON is for machines and is not scanned: ``pitdesk settle``'s output.
+The round panel's "As logged" page is the settlement as sealed in words, and is scanned (issue 33, 5).
 """
 
 from __future__ import annotations
 
 import io
 import json
-import re
 from contextlib import redirect_stderr, redirect_stdout
 from datetime import date
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import (QAbstractButton, QAbstractItemView, QComboBox, QGroupBox, QLabel, QLineEdit, QTabBar,
-                               QWidget)
 
 from app.cli.main import main as pitdesk
 from app.reports import shift_report, slip
@@ -30,82 +26,12 @@ from app.views.round.round_dialogs import ReleaseDialog
 from tests.support.round_panel import (PAYEE, activate, idle, open_round_panel, settle_from_panel, sign_in,
                                        type_round)
 from tests.support.shift_report import pdf_text
+from tests.support.words import faults, said, shown_texts
 from tests.support.views import DEALER, FLOOR, PIT, WAIT_MS, gone, wait_online
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "docs" / "rounds").glob("*.json"))
 FAST = ("casino-player", "section6-house")       # a player bank (003) and a meter payout needing approval
-
-FAULTS = {
-    "raw cents": re.compile(r"\b\d+ cents\b|cents="),
-    "an identifier": re.compile(r"\b[a-z]+_[a-z_]+\b"),
-    "an ISO timestamp": re.compile(r"\d{4}-\d\d-\d\dT\d\d"),
-}
-# A round file's field path (docs/round-format.md) in a refusal of the round: it names the field at
-# fault in the file (or the panel's round, which is one) as ``pitdesk settle`` reads it, e.g.
-# "banking.dealer_wager: $30.00 is more than ...". The only identifiers a person may be shown.
-FIELD_PATH = re.compile(r"\b(?:banking|seats\[\d+\](?:\.bettors\[\d+\])?|dealer|round)(?:\.[a-z_\d]+)+")
-ROWS = 400                      # a list's first rows: enough for every kind of row on these floors
-
-
-def faults(where: str, text: str) -> list[str]:
-    bare = FIELD_PATH.sub("FIELD", text)
-    return [f"{fault} {m.group(0)!r} in {text!r} ({where})" for fault, pattern in FAULTS.items()
-            for m in pattern.finditer(bare)]
-
-
-def said(found: list[str]) -> str:
-    """Each fault once (the first place it was seen)."""
-    first: dict[str, str] = {}
-    for f in found:
-        first.setdefault(f.rsplit(" (", 1)[0], f)
-    return "\n".join(list(first.values())[:60])
-
-
-def model_texts(view: QAbstractItemView) -> list[str]:
-    m = view.model()
-    if m is None:
-        return []
-    out = [str(m.headerData(c, Qt.Orientation.Horizontal) or "") for c in range(m.columnCount())]
-    for r in range(min(m.rowCount(), ROWS)):
-        for c in range(m.columnCount()):
-            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-                v = m.index(r, c).data(role)
-                if isinstance(v, str):
-                    out.append(v)
-    return out
-
-
-def shown_texts(root: QWidget, exempt: tuple[QWidget, ...] = ()) -> list[tuple[str, str]]:
-    """Every string ``root`` and its children show or can show a person: (where, text)."""
-    out: list[tuple[str, str]] = [("title", root.windowTitle())]
-
-    def add(w: QWidget, *texts: str) -> None:
-        name = w.objectName() or type(w).__name__
-        out.extend((name, t) for t in texts if t)
-
-    for w in root.findChildren(QWidget):
-        if any(w is x or x.isAncestorOf(w) for x in exempt):
-            continue
-        add(w, w.toolTip(), w.statusTip(), w.whatsThis())
-        if isinstance(w, QLabel):
-            add(w, w.text())
-        elif isinstance(w, QAbstractButton):
-            add(w, w.text())
-        elif isinstance(w, QGroupBox):
-            add(w, w.title())
-        elif isinstance(w, QLineEdit):
-            add(w, w.placeholderText())
-        elif isinstance(w, QComboBox):
-            add(w, *(w.itemText(i) for i in range(w.count())))
-        elif isinstance(w, QTabBar):
-            add(w, *(w.tabText(i) for i in range(w.count())), *(w.tabToolTip(i) for i in range(w.count())))
-        elif isinstance(w, QAbstractItemView):
-            add(w, *model_texts(w))
-    for a in root.findChildren(QAction):
-        out.extend(("action", t) for t in (a.text(), a.toolTip(), a.statusTip()) if t)
-    return out
-
 
 class Scan:
     """The faults found, view by view."""
@@ -116,9 +42,7 @@ class Scan:
         self.seen = 0
 
     def view(self, name: str) -> None:
-        w = self.window
-        panel = w.round_panel
-        for where, text in shown_texts(w, exempt=(panel.logged,)):
+        for where, text in shown_texts(self.window):
             self.seen += 1
             self.found.extend(faults(f"{name} {where}", text))
 

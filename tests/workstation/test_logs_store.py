@@ -18,14 +18,14 @@ from app.store.log import AuditLog
 from app.store.read_models import rebuild
 from app.workstation.errors import FieldsRefused, Refused
 from app.workstation.logs import Logs, time_range
-from tests.support.simulated_shift import Shift, expected, make_shift
+from tests.support.simulated_shift import Shift, expected
 
 NOW = datetime(2026, 11, 23, 9, 0)
 
 
 @pytest.fixture(scope="module")
-def shift(tmp_path_factory) -> Shift:
-    return make_shift(tmp_path_factory.mktemp("shift"))
+def shift(logs_shift) -> Shift:
+    return logs_shift
 
 
 @pytest.fixture(scope="module")

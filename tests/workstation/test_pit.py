@@ -255,3 +255,20 @@ def test_a_shufflers_hand_reads_are_logged_as_hand_read_rows_and_a_misread_as_it
     assert (view.faults, view.alarms, view.meter, view.refused) == (1, 0, None, 0)
     assert pit.floor.state("T1") == before
     assert audit.verify_db(log.path, paths.install_key(create=False)).ok
+
+
+def test_a_batch_copies_only_what_the_pit_heard_at_the_tables_its_events_name(log):
+    # issue 33: a pump copied every table's Heard for the few tables its events named
+    clock = Clock()
+    pit = Pit(log, [TableConfig("T1", "section6", DEVICES),
+                    TableConfig("T2", "section6", {"SHF-2": "shuffler", "PRG-2": "progressive", "RNG-2": "rng"})],
+              clock=clock)
+    before = dict(pit.heard)
+    batch = pit.take([msg("PRG-1", "meter", clock, cents=2_500_000)])
+    heard = dict(batch.heard.items())                       # as the batch holds them
+    assert heard["T2"] is before["T2"]                      # untouched: the pit's own, not a copy
+    assert heard["T1"] is not before["T1"] and heard["T1"].meter == 2_500_000
+    assert before["T1"].meter is None                       # the pit's own stays as it was until the commit
+    pit.commit(batch)
+    assert pit.heard["T1"].meter == 2_500_000 and pit.heard["T2"] is before["T2"]
+    assert type(pit.heard) is dict

@@ -87,6 +87,40 @@ def test_a_wrong_pin_at_a_station_is_refused_and_logged(ws):
         ws.people.sign_in_at("T9", *DEALER)
 
 
+def sign_ins(ws):
+    """The sign-ins log as the logs view reads it (the ``sign_ins`` read model): name and event."""
+    return [(r["name"], r["event"]) for r in ws.log.query("SELECT name, event FROM sign_ins ORDER BY seq")]
+
+
+def test_one_sign_in_at_the_stations_of_every_table_checks_the_pin_once_and_logs_one_row(ws):
+    """The demo floor's one dealer and one floor supervisor at every table (issue 33: the sign-ins
+    log showed demo-floor SIGNED IN once for each table, seven times in two seconds)."""
+    open_by_hand(ws, "T1")
+    open_by_hand(ws, "T2")
+    ws.people.sign_out()
+    before = sign_ins(ws)
+    stations = ws.people.sign_in_at_stations(("T1", "T2"), *DEALER)
+    assert ws.people.session() is None                     # the workstation's session is not touched
+    assert {t: (s.table, s.name, s.role) for t, s in stations.items()} == \
+        {"T1": ("T1", "demo-dealer", "dealer"), "T2": ("T2", "demo-dealer", "dealer")}
+    assert sign_ins(ws)[len(before):] == [("demo-dealer", "sign_in")]
+    assert rows_of(ws, "sign_in")[-1] == ("demo-dealer", "dealer", None,
+                                          {"name": "demo-dealer", "stations": ["T1", "T2"]})
+    # each station acts at its own table, in the dealer's name and role
+    for table, station in stations.items():
+        with ws.people.at(station):
+            ws.decisions.record(table, "shuffle_started", {"deck": "red"})
+        assert rows_of(ws, "shuffle_started")[-1][:3] == ("demo-dealer", "dealer", table)
+    # a wrong PIN is one failure, counted once toward the lockout; a table not on the floor is
+    # refused before any PIN is checked, with nothing logged
+    with pytest.raises(SignInRefused, match=r"wrong PIN \(1 of 5"):
+        ws.people.sign_in_at_stations(("T1", "T2"), "demo-dealer", "0000")
+    logged = len(sign_ins(ws))
+    with pytest.raises(Refused, match="no table 'T9'"):
+        ws.people.sign_in_at_stations(("T1", "T9"), *DEALER)
+    assert len(sign_ins(ws)) == logged
+
+
 def rng_says(ws, number, when=T0):
     message = decode_message(encode_message("rng_number", 1, number=number))
     ws.events.put(DeviceMessage("socket://127.0.0.1:9", "RNG-T1", "rng", message, when, 0.0))

@@ -456,3 +456,13 @@ def test_a_stopped_log_stops_the_work_and_says_why(ws):
         ws.reads.tiles()
     with pytest.raises(LogStopped, match="the workstation is closed"):
         ws.people.sign_in(*FLOOR)
+
+
+def test_the_tiles_of_the_tables_a_pump_changed_are_those_every_tile_read_gives(ws, clock):
+    # issue 33: the window reads again only the tiles of the tables that changed
+    open_by_hand(ws)
+    every = {t.table: t for t in ws.reads.tiles(clock())}
+    assert set(every) == {"T1", "T3"}
+    assert ws.reads.tiles(clock(), ["T3"]) == (every["T3"],)
+    assert ws.reads.tiles(clock(), {"T3", "T1"}) == tuple(every.values())   # in the floor's order
+    assert ws.reads.tiles(clock(), []) == ()

@@ -644,6 +644,26 @@ def test_the_round_a_table_is_on_is_the_round_a_round_entered_now_is_for(ws):
     assert ws.reads.tile(table).round_now == 3
 
 
+def test_a_round_still_settling_is_the_round_its_tile_shows(ws):
+    """Issue 33, 5: the round's settlement is logged while its procedures still run (settling: its
+    payouts being decided and released): the tile and the header still say that round, not the
+    next; once the procedures record it settled, the next."""
+    table = "T1"
+    open_by_hand(ws, table)
+    for type_, data in [("shuffle_started", {}),
+                        ("shuffle_completed", {"deck": "red", "manual": False, "card_count": 53}),
+                        ("player_seated", {"seat": 1}), ("no_more_bets", {"method": "automated-shoe", "wagers": [1]}),
+                        ("position_determined", {"method": "rng", "value": 3, "position": 2}),
+                        ("dealt", {"remaining": 4}), ("hands_set", {}), ("revealed", {})]:
+        ws.decisions.record(table, type_, data)
+    ws.rounds.load(table, json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
+    assert ws.rounds.settle(table).result.round == 1
+    t = ws.reads.tile(table)
+    assert (t.state, t.round_now) == ("settling", 1)
+    ws.decisions.record(table, "settled", {})
+    assert ws.reads.tile(table).round_now == 2
+
+
 def test_the_round_number_advances_with_every_round_settled_and_a_restart_continues_it(tmp_path, monkeypatch, clock):
     """000(g): a round begins at No more bets; settled, its number is used up, so the next round
     is one more, also at a table whose procedures are not recorded (rounds entered by hand): the

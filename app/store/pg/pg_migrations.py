@@ -244,7 +244,7 @@ CREATE TABLE pitdesk.floor_reports (
     status text NOT NULL CHECK (status IN ('printed', 'failed')),
     shift text NOT NULL,
     day date NOT NULL,                               -- the day the shift starts on
-    copy boolean NOT NULL,                           -- its shift's floor report was printed before
+    copy boolean NOT NULL,                           -- a reprint (migration 3: copy_of says of which)
     interim boolean NOT NULL,                        -- made before the shift's end
     "where" text NOT NULL,                           -- the file or the printer
     made_by text NOT NULL,                           -- the person (system user at host) who ran it
@@ -283,9 +283,21 @@ def _v2_floor_reports(conn: psycopg.Connection) -> None:
     conn.execute(_FLOOR_REPORTS)
 
 
+def _v3_floor_report_digests(conn: psycopg.Connection) -> None:
+    """Issue 33: each floor report recorded with the digest of what it says, and a COPY with the
+    number of the report first printed with the same content: a report of the same shift that
+    says anything else is an original (app/store/pg/floor_reports.py). Those recorded before have
+    no digest: none of them is the same as a report printed now."""
+    conn.execute("ALTER TABLE pitdesk.floor_reports ADD COLUMN digest text, "
+                 "ADD COLUMN copy_of bigint REFERENCES pitdesk.floor_reports (number)")
+    conn.execute("COMMENT ON COLUMN pitdesk.floor_reports.digest IS 'sha256 of the report''s content: figures, "
+                 "rows and every workstation''s chain head'")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
     (2, "floor reports", _v2_floor_reports),
+    (3, "floor report digests", _v3_floor_report_digests),
 ]
 
 

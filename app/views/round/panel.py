@@ -20,9 +20,9 @@ Tabs: Enter round (a ``PositionRow`` per position under the ``BankBox``) | Settl
 
 from __future__ import annotations
 
-import json
 from time import perf_counter
 
+from app.engine import words
 from app.engine.roles import AT_THE_TABLE
 from app.workstation.errors import Refused
 
@@ -605,12 +605,13 @@ class RoundPanel(QWidget):
         self.enable_commands()
 
     def _show_logged(self) -> None:
-        """The settlement's JSON exactly as logged, laid out only when its tab is looked at (a long
-        document's layout would otherwise hold up the settlement's first paint)."""
+        """The settlement as logged, every field of it in words (amounts in dollars, not its JSON's
+        cents, issue 33, 5; ``pitdesk settle`` prints the JSON), laid out only when its tab is looked
+        at (a long document's layout would otherwise hold up the settlement's first paint)."""
         r = self.result
         if r is not None and self._logged_shown != r.settlement:
             self._logged_shown = r.settlement
-            self.logged.setPlainText(json.dumps(r.logged, indent=2))
+            self.logged.setPlainText(words.outline(r.logged))
 
     # -- payout slips (the Slips tab) -------------------------------------------------------------
     def selected_slip(self):

@@ -133,7 +133,7 @@ class PositionRow(QFrame):
                 self.prepaid.editingFinished.connect(self._prepaid_done)
                 items.append(("Prepaid", self.prepaid))
             if form.bettors_per_circle > 1:
-                self.bettors = Entry(f"bettors_{position}", 10, placeholder="name and wager: ann 10, bo 5")
+                self.bettors = Entry(f"bettors_{position}", 10, placeholder="ann 10, bo 5")
                 self.bettors.setToolTip(f"others betting on this circle, name and base wager (up to "
                                         f"{form.bettors_per_circle} bettors a circle, 003)")
                 self.bettors.editingFinished.connect(self._bettors_done)

@@ -6,10 +6,10 @@ by party, the approvals it needs and the payouts with their slips.
 from __future__ import annotations
 
 from .. import theme
-from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QVBoxLayout, QWidget
+from app.qt import QAction, QHBoxLayout, QSplitter, Qt, QTimer, QVBoxLayout, QWidget
 from .round_models import LedgerModel, PayoutModel, ResultModel, RoundApprovalModel, round_level, round_status, signed
 from ..theme import NONE
-from ..widgets import command_button, fit_columns, label, record_view, say, visible, when
+from ..widgets import command_button, fit_columns, label, record_view, say, unbroken, visible, when
 
 BIG_TABLES = 1.2        # the settlement's tables on a tall screen, times the base font
 
@@ -108,6 +108,12 @@ class ResultView(QWidget):
 
     TALL = 700      # pixels: taller than this, the tables' text is larger
 
+    def showEvent(self, event) -> None:
+        # a round opened from the Rounds tab is shown after its tables were filled: they are
+        # fitted to it now that they are laid out (issue 33, 5)
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._fit)
+
     def _scale(self, scale: float) -> None:
         if self.property("table_scale") == scale:
             return
@@ -130,7 +136,9 @@ class ResultView(QWidget):
                          f"{when(r.time)} · {r.profile}{again}")
         level = round_level(r.status)
         say(self.status, f"{round_status(r.status)} · {r.status_text}", level, filled=level != NONE)
-        self.net.setText("NET BY PARTY   " + "   ".join(f"{party} {signed(c)}" for party, c in r.net_by_party.items()))
+        # a party and its amount never broken across lines ("seat" / "7 +$16.00"): no-break spaces
+        self.net.setText("NET BY PARTY   " + "   ".join(unbroken(f"{party} {signed(c)}")
+                                                        for party, c in r.net_by_party.items()))
         self.notes.setText("\n".join(r.notes))
         visible(self.notes, bool(r.notes))
         self.results.set_records(r.results)

@@ -79,7 +79,7 @@ class LedgerModel(RecordModel):
         Column("To", lambda p: p[1].to),
         Column("Amount", lambda p: money(p[1].cents), sort=lambda p: p[1].cents, numeric=True, bold=True),
         Column("Wager", lambda p: wager_text(p[1].wager)),
-        Column("Why", lambda p: p[1].reason),
+        Column("Why", lambda p: words.refusal(p[1].reason)),      # "on three of a kind", not its identifier
         Column("Citation", lambda p: p[1].rule, stretch=True),
     )
 

@@ -127,9 +127,10 @@ class Decisions:
             return self.ws.write([row])
 
     def number_report(self, report):
-        """Give ``report`` the number it will be logged with, COPY if its shift was printed before,
-        and the signed-in supervisor who prints it, before it is made: it is logged as printed only
-        once it is made (``log_report_printed(..., number=...)``, issue 26)."""
+        """Give ``report`` the number it will be logged with, COPY if a report of its shift printed
+        before said the same (``copy_of``), and the signed-in supervisor who prints it, before it is
+        made: it is logged as printed only once it is made (``log_report_printed(..., number=...)``,
+        issue 26)."""
         from ..shift_figures import number_report
         with self.ws.lock:
             s, now = self.ws.require(SUPERVISORS, "print a shift report")
@@ -137,8 +138,8 @@ class Decisions:
 
     def log_report_printed(self, report, where: str, number: int | None = None) -> Changes:
         """The signed-in supervisor prints ``report``: it is logged with its own number, COPY if
-        its shift was printed before (the report gets both). Refused without a sign-in. With
-        ``number`` (the report made with what ``number_report`` gave it): ``NumberTaken`` if another
+        a report of its shift printed before said the same (the report gets both). Refused without
+        a sign-in. With ``number`` (the report made with what ``number_report`` gave it): ``NumberTaken`` if another
         workstation logged that number meanwhile, Refused if another person signed in meanwhile."""
         from ..shift_figures import log_printed
         with self.ws.lock:

@@ -134,17 +134,28 @@ class People:
     def sign_in_at(self, table: str, name: str, pin: str) -> Station:
         """``name`` signs in with ``pin`` at ``table``'s station (logged, as every sign-in, with the
         station); the workstation's session is not touched. ``SignInRefused`` as ``sign_in``."""
+        return self.sign_in_at_stations((table,), name, pin)[table]
+
+    def sign_in_at_stations(self, tables: tuple[str, ...], name: str, pin: str) -> dict[str, Station]:
+        """``name`` signs in once with ``pin`` at the stations of all of ``tables`` (the demo floor's
+        one dealer and one floor supervisor at every table): one PIN check and one ``sign_in`` row
+        naming every station (``stations``; a single table's row names its table, as
+        ``sign_in_at``'s). The workstation's session is not touched. ``SignInRefused`` as ``sign_in``."""
+        tables = tuple(tables)
+        if not tables:
+            raise Refused("a sign-in at a table's station names at least one table")
         with self.ws.lock:
             self.ws.writable()
-            self.ws.check_table(table)
+            for table in tables:
+                self.ws.check_table(table)
             now = self.ws.clock()
             try:
-                s = self._users.sign_in(name, pin, now, station=table)
+                s = self._users.sign_in(name, pin, now, station=tables)
             except SignInError as e:
                 raise SignInRefused(str(e)) from None
             except StoreStopped as e:
                 raise LogStopped(str(e)) from None
-            return Station(table, s.name, s.role, now)
+            return {table: Station(table, s.name, s.role, now) for table in tables}
 
     @contextmanager
     def at(self, station: Station) -> Iterator[None]:

@@ -8,7 +8,7 @@ report, which read the log on a read-only connection of their own and may run on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
@@ -24,8 +24,9 @@ class Reads:
     def __init__(self, ws):
         self.ws = ws
 
-    def tiles(self, now: datetime | None = None) -> tuple[Tile, ...]:
-        """Every table's tile, in the configuration's order, its clocks read at ``now``."""
+    def tiles(self, now: datetime | None = None, tables: Iterable[str] | None = None) -> tuple[Tile, ...]:
+        """Every table's tile, in the configuration's order, its clocks read at ``now``; only those
+        of ``tables`` if given (what a pump changed: the others are as last read)."""
         ws = self.ws
         now = now or ws.clock()
         with ws.reading():
@@ -33,16 +34,19 @@ class Reads:
             pending = approval_store.pending_counts(ws.log)
             links = ws.pit.links()
             states = ws.states()
+            if tables is not None:
+                wanted = set(tables)
+                states = {t: s for t, s in states.items() if t in wanted}
             watches = ws.live.clocks.all(states, now)
         meters = ws.journal.meters
-        waits = ws.rounds.waiting()
+        waits = ws.rounds.waiting(states)
         return tuple(replace(tile(ws.setup(t), ws.positions[t], state, rules, watches[t], links, meters.get(t),
                                   alarms.get(t, 0), pending.get(t, 0), now), waits=waits.get(t, ""))
                      for t, (state, rules) in states.items())
 
     def tile(self, table: str, now: datetime | None = None) -> Tile:
         self.ws.check_table(table)
-        return next(t for t in self.tiles(now) if t.table == table)
+        return self.tiles(now, [table])[0]
 
     def alarms(self, open_only: bool = True, table: str | None = None) -> tuple[AlarmInfo, ...]:
         """Alarms, newest first: only those waiting for acknowledgement unless ``open_only`` is

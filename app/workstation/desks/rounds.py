@@ -14,7 +14,7 @@ kept here; a settled round is read back from the log exactly as logged (app/work
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from app.engine import words
@@ -150,10 +150,12 @@ class Rounds:
         """The player surrenders (where the profile allows it: 000(l)(4), 004(9))."""
         return self._edit(table, "enter a round", lambda d: d.set_surrender(seat, surrender))
 
-    def waiting(self) -> dict[str, str]:
-        """Table -> whose cards a person must check before its round can be settled (the tiles)."""
+    def waiting(self, tables: Iterable[str] | None = None) -> dict[str, str]:
+        """Table -> whose cards a person must check before its round can be settled (the tiles);
+        of ``tables`` only if given."""
         with self.ws.reading():
-            return {t: w for t, d in self._drafts.items() if (w := d.waits())}
+            drafts = self._drafts if tables is None else {t: self._drafts[t] for t in tables if t in self._drafts}
+            return {t: w for t, d in drafts.items() if (w := d.waits())}
 
     def meter_at_start(self, table: str, rnd: int) -> int | None:
         """The progressive meter when round ``rnd`` started: the controller's before the round's
