@@ -63,6 +63,7 @@ MATTERS: dict[str, str] = {
     "deck_spread": "the deck spread for the first player's inspection",
     "deck_washed": "the deck washed after the first player's inspection",
     "two_decks": "one deck, or two alternating with a shuffler, the other shuffled while one is dealt",
+    "deal_waits": "the other deck's hands wait while a round is dealt from one deck, one deck in play at a time",
     "cut": "the shuffle and cut of the cards, and a re-cut",
     "starting_position": "the starting position for the deal",
     "dice": "the dice and their shaker",
