@@ -23,6 +23,7 @@ from typing import Any
 
 from app.engine import position as positions
 from app.engine.cards import DECK_SIZE, card_str
+from app.engine.citations import noted
 from app.engine.deal import four_card_check
 from app.engine.money import dollars
 from app.engine.players import table_seats
@@ -40,12 +41,13 @@ MIN_METER = 1_000_000  # 000(q)(6): the initial and reset amounts are at least $
 # increment under 21 cents is too small for either
 MIN_INCREMENT = 21
 
-# what a supervisor does when a device drops off the link, and why
+# what a supervisor does when a device drops off the link, and the matter the table's own text
+# cites for it (``RuleProfile.cite``: 000(n)(15), 001 11.11(o); 003 DICE SHAKING for the RNG)
 OFFLINE = {
-    "shuffler": ("shuffle by hand only once the shuffler is removed from the table", "000(n)(15)"),
-    "shoe": ("deal another way only once the shoe is removed from the table", "000(n)(15)"),
-    "progressive": ("progressive wagers are closed until it is back", "000(q)(2), (3)(i), (5)"),
-    "rng": ("count the starting position with the dice", "000(k)(2); 003 NEW CARDS IN PLAY, NOTE"),
+    "shuffler": ("shuffle by hand only once the shuffler is removed from the table", "device_removed"),
+    "shoe": ("deal another way only once the shoe is removed from the table", "device_removed"),
+    "progressive": ("progressive wagers are closed until it is back", "progressive_offline"),
+    "rng": ("count the starting position with the dice", "rng_offline"),
 }
 
 
@@ -184,7 +186,7 @@ def _malformed(spec: Spec, msg: Mapping) -> str | None:
         if not ok:
             return f"{spec.name}: field {name}={v!r} does not fit"
     if spec.name == "rng_number" and not 1 <= msg["number"] <= 7:
-        return f"rng_number: the display shows 1 to 7, got {msg['number']} (000(k)(3))"
+        return f"rng_number: the display shows 1 to 7, got {msg['number']}"
     return None
 
 
@@ -299,7 +301,7 @@ class TableDevices:
         self.counts[msg["deck"]] = msg["count"]
         self.in_shuffler = msg["deck"]
         return [Reading(cls, "card_count", {"deck": msg["deck"], "count": msg["count"]},
-                        f"{DECK} expected (001 11.17(i))", serial)]
+                        f"{DECK} expected ({self.rules.cite('deck_count')})", serial)]
 
     def _shuffle_completed(self, msg, time, serial, cls):
         deck = msg["deck"]
@@ -310,7 +312,7 @@ class TableDevices:
         if count is not None and count != DECK:
             # the engine removes the deck (001 11.17(i), 000(b)(1)); the supervisor replaces it
             out.append(Alarm("deck_count_wrong", f"the shuffler counted {count} cards in deck {deck!r}, not {DECK}: "
-                                                 "the deck is removed from the table", "001 11.17(i); 000(b)(1)",
+                                                 "the deck is removed from the table", self.rules.cite("deck_count"),
                              serial))
         return out
 
@@ -323,22 +325,23 @@ class TableDevices:
             self.read.pop(deck, None)
             self.deals[deck] = (f"{deck} {time.isoformat(timespec='milliseconds')}", min(hands, len(self.positions)))
         out: list[Action] = [Reading(cls, "hands_dispensed", {"deck": deck, "hands": hands, "cards_per_hand": per},
-                                     "000(j)(1); 001 11.17(b), (g)2", serial)]
+                                     self.rules.cite("hand_size"), serial)]
         wrong = None
         if hands > 7:
-            wrong = f"{hands} hands at once; a round has at most seven (000(j)(4))"
+            wrong = f"{hands} hands at once; a round has at most seven ({self.rules.cite('hand_size')})"
         elif per == 7:
             pass
         elif not self.three_four or per not in (3, 4):
             wrong = (f"hands of {per} cards; hands are dealt seven cards"
-                     + (", or three then four (001 11.17)" if self.three_four else " (000(j)(1))"))
+                     + (", or three then four" if self.three_four else "") + f" ({self.rules.cite('hand_size')})")
         elif per == 4 and before not in (3, 4):
-            wrong = "four-card stacks before the three-card stacks (001 11.17(d)-(g))"
+            wrong = "four-card stacks before the three-card stacks (001 11.17(d)-(g))"   # three_four: 001's alone
         elif per == 3 and before == 4:
             wrong = "three-card stacks after the four-card stacks of the same shuffle (001 11.17(d)-(g))"
         if wrong:
+            void = self.rules.cite("wrong_number_of_cards")
             out.append(Alarm("hands_dispensed_wrong", f"the shuffler dispensed {wrong}, deck {deck!r}; a hand of the "
-                                                      "wrong size voids all hands (000(n)(8))", "000(n)(8)", serial))
+                                                      f"wrong size voids all hands ({void})", void, serial))
         return out
 
     def _hand_read(self, msg, time, serial, cls):
@@ -354,17 +357,18 @@ class TableDevices:
         if len(cards) < HAND:
             # 000(h)(3), (j)(1): seven cards a position; a hand that really holds another number
             # voids all hands (000(n)(8)), so a person counts it
-            wrong.append(f"{len(cards)} cards, not seven (000(j)(1); a hand of another size voids all hands, "
-                         "000(n)(8))")
+            wrong.append(f"{len(cards)} cards, not seven; a hand of another size voids all hands "
+                         f"({self.rules.cite('hand_size')})")
         twice = sorted({c for c in cards if cards.count(c) > 1}, key=cards.index)
         if twice:
             # 000(b)(1): one deck, 52 cards and a joker: no card is in it twice
-            wrong.append(f"{', '.join(twice)} read twice in the hand (000(b)(1): one deck, each card once)")
+            once = noted(self.rules.cite("one_deck"), "one deck, each card once")
+            wrong.append(f"{', '.join(twice)} read twice in the hand ({once})")
         for other, held in sorted(hands.items()):
             both = [c for c in dict.fromkeys(cards) if c in held]
             if both:
                 wrong.append(f"{', '.join(both)} also read for {_position(other)} from the same deck "
-                             "(000(b)(1))")
+                             f"({self.rules.cite('one_deck')})")
         hands[pos] = cards
         # a read with no hands_dispensed before it (a link that came up mid-deal) is its own deal
         deal, dealt = self.deals.setdefault(deck, (f"{deck} {time.isoformat(timespec='milliseconds')}",
@@ -379,27 +383,29 @@ class TableDevices:
     def _deck_colour(self, msg, time, serial, cls):
         deck, colour = msg["deck"], msg["colour"]
         self.colours[deck] = colour
-        out: list[Action] = [Reading(cls, "deck_colour", {"deck": deck, "colour": colour}, "000(b)(2)(ii)", serial)]
+        rule = self.rules.cite("deck_colours")
+        out: list[Action] = [Reading(cls, "deck_colour", {"deck": deck, "colour": colour}, rule, serial)]
         alike = [d for d, c in self.colours.items() if d != deck and c.strip().lower() == colour.strip().lower()]
         if alike:
             out.append(Alarm("deck_colours_alike", f"decks {alike[0]!r} and {deck!r} both have {colour} backs; the "
-                                                   "two decks differ in colour", "000(b)(2)(ii)", serial))
+                                                   "two decks differ in colour", rule, serial))
         return out
 
     def _self_test(self, msg, time, serial, cls):
         if msg["passed"]:
             return [Reading(cls, "self_test", {"passed": True, "code": msg["code"]}, "passed", serial)]
-        what, rule = OFFLINE[cls]
+        what, matter = OFFLINE[cls]
         return [DeviceFault(cls, f"self_test {msg['code']}", f"{cls} {serial} failed its self-test", serial),
-                Alarm(f"{cls}_self_test_failed", f"the {cls} failed its self-test (code {msg['code']}): {what}", rule,
-                      serial)]
+                Alarm(f"{cls}_self_test_failed", f"the {cls} failed its self-test (code {msg['code']}): {what}",
+                      self.rules.cite(matter), serial)]
 
     def _door_open(self, msg, time, serial, cls):
         if not msg["open"]:
             return [Reading(cls, "door_open", {"open": False}, "closed", serial)]
-        during = (f" during the shuffle of deck {self.shuffling!r}: a shuffle that stops is reshuffled (000(n)(13))"
+        rule = self.rules.cite("incomplete_shuffle") if self.shuffling else ""
+        during = (f" during the shuffle of deck {self.shuffling!r}: a shuffle that stops is reshuffled ({rule})"
                   if self.shuffling else "")
-        return [Alarm(f"{cls}_door_open", f"the {cls}'s door is open{during}", "000(n)(13)" if during else "", serial)]
+        return [Alarm(f"{cls}_door_open", f"the {cls}'s door is open{during}", rule, serial)]
 
     def _jam(self, msg, time, serial, cls):
         # 000(n)(13): the cards are reshuffled; 003 GENERAL RULES 5: all hands void. The deck
@@ -416,7 +422,8 @@ class TableDevices:
         if pos not in self.positions:
             return [DeviceFault(cls, "bad_position", f"a stack for position {pos}; the positions are "
                                                      f"{', '.join(map(str, self.positions))}", serial)]
-        out: list[Action] = [Reading(cls, "stack_dispensed", {"position": pos, "cards": cards}, "000(j)(4)", serial)]
+        out: list[Action] = [Reading(cls, "stack_dispensed", {"position": pos, "cards": cards},
+                                     self.rules.cite("hand_size"), serial)]
         if self.three_four and cards in (3, 4):
             return out  # 001 11.17(b), (g)2: the stub count checks these, not the four-card check
         if len(self.stacks) == 7:
@@ -424,8 +431,8 @@ class TableDevices:
         self.stacks.append((pos, cards))
         if cards != 7:
             out.append(Alarm("stack_wrong_size", f"the shoe dispensed {cards} cards for position {pos}, not seven: "
-                                                 "a hand of the wrong size voids all hands", "000(j)(1); 000(n)(8)",
-                             serial))
+                                                 "a hand of the wrong size voids all hands",
+                             self.rules.cite("hand_size"), serial))
         return out
 
     def _cards_remaining(self, msg, time, serial, cls):
@@ -434,13 +441,13 @@ class TableDevices:
         values = {"count": count, "stacks": len(sizes), "hand_sizes": sizes}
         if len(sizes) < 7:
             return [Reading(cls, "cards_remaining", values, "", serial)]
-        verdict, rule = four_card_check(count, sizes)
+        verdict, rule = four_card_check(count, sizes, self.rules)
         out: list[Action] = [Reading(cls, "cards_remaining", values,
                                      f"after seven stacks, for the dealer's four-card check: {verdict} ({rule})",
                                      serial)]
         if verdict != "ok":
             out.append(Alarm("four_card_check", f"the shoe holds {count} cards after seven stacks, not four: "
-                                                f"{rule}", "000(j)(5)", serial))
+                                                f"{rule}", rule, serial))
         return out
 
     def _card_face_up(self, msg, time, serial, cls):
@@ -482,7 +489,7 @@ class TableDevices:
             else:
                 what = f"fell from {dollars(self.meter)} to {dollars(cents)}"
             out.append(Alarm("meter_fell", f"the progressive meter {what} with no hit or reset reported",
-                             "000(q)(5), (6)", serial))
+                             self.rules.cite("progressive_meter"), serial))
         if fell or falls:
             self.hits = 0
         self.meter = cents
@@ -493,17 +500,19 @@ class TableDevices:
         bad = self._seat_fault(cls, serial, "an increment", seat)
         if bad:
             return bad
-        out: list[Action] = [Reading(cls, "increment", {"seat": seat, "cents": cents}, "the meter grows (000(q)(5))",
+        rate = self.rules.cite("progressive_rate")
+        out: list[Action] = [Reading(cls, "increment", {"seat": seat, "cents": cents}, f"the meter grows ({rate})",
                                      serial)]
         if cents < MIN_INCREMENT:
             out.append(Alarm("meter_rate", f"seat {seat}'s progressive wager moved the meter {dollars(cents)}; the rate "
-                                           "of progression is at least 21% of a $1.00 wager", "000(q)(5)", serial))
+                                           "of progression is at least 21% of a $1.00 wager", rate, serial))
         return out
 
     def _lockout(self, msg, time, serial, cls):
         self.locked = msg["locked"]
         return [Reading(cls, "lockout", {"locked": self.locked},
-                        "000(q)(2): pressed at No more bets" if self.locked else "released", serial)]
+                        noted(self.rules.cite("progressive_lockout"), "pressed at No more bets") if self.locked
+                        else "released", serial)]
 
     def _acceptor_lights(self, msg, time, serial, cls):
         lit = msg["lit"]
@@ -517,13 +526,13 @@ class TableDevices:
         before = self.lights or 0
         self.lights = lit
         out: list[Action] = [Reading(cls, "acceptor_lights", {"lit": lit, "seats": seats, "count": len(seats)},
-                                     "000(q)(2), 001 11.14(b): the dealer counts the chips against the lights lit; "
-                                     "000(g)(4), 001 11.7(d): each player checks his or her own light", serial)]
+                                     "the dealer counts the chips against the lights lit; each player checks his or "
+                                     f"her own light ({self.rules.cite('progressive_lockout')})", serial)]
         new = [k for k in seats if not before >> (k - 1) & 1]
         if self.locked and new:
             out.append(Alarm("acceptor_after_lockout", f"the acceptor light of seat {new[0]} came on after the "
-                                                       "lock-out: no wager after No more bets", "000(g)(3), (q)(2)",
-                             serial))
+                                                       "lock-out: no wager after No more bets",
+                             self.rules.cite("progressive_lockout"), serial))
         return out
 
     def _hit_pending(self, msg, time, serial, cls):
@@ -540,9 +549,10 @@ class TableDevices:
         known = "" if pays else f" (not a line of the {self.rules.name} pay tables)"
         return [ApprovalRequest("progressive_meter_payout", seat, cents,
                                 f"the progressive controller reports seat {seat}: {_said(line)}{known} for {dollars(cents)}",
-                                "000(q)(3)(iii), (5)", role, serial, line),
+                                self.rules.cite("progressive_hit"), role, serial, line),
                 Alarm("progressive_hit", f"progressive hit at seat {seat}: {_said(line)}, {dollars(cents)}; verify the acceptor "
-                                         "light and the hand, a supervisor validates the payout", "000(q)(3)", serial)]
+                                         "light and the hand, a supervisor validates the payout",
+                      self.rules.cite("progressive_hit"), serial)]
 
     def _reset(self, msg, time, serial, cls):
         cents = msg["cents"]
@@ -551,10 +561,12 @@ class TableDevices:
         note = "" if cents == usual else f"; the profile's reset amount is {dollars(usual)}"
         out: list[Action] = [MeterReading(cents, "reset", serial),
                              ApprovalRequest("meter_reset", None, cents, f"the progressive controller reset the meter "
-                                             f"to {dollars(cents)}{note}", "000(q)(6)", None, serial)]
+                                             f"to {dollars(cents)}{note}", self.rules.cite("progressive_reset"), None,
+                                             serial)]
         if cents < MIN_METER:
             out.append(Alarm("meter_reset_low", f"the meter was reset to {dollars(cents)}; the casino-funded reset amount "
-                                                f"is at least {dollars(MIN_METER)}", "000(q)(6)", serial))
+                                                f"is at least {dollars(MIN_METER)}", self.rules.cite("progressive_reset"),
+                             serial))
         return out
 
     def _key_switch(self, msg, time, serial, cls):
@@ -565,8 +577,8 @@ class TableDevices:
         # the engine's position_determined needs the table's state (the bank counts as one,
         # 000(m)(8)(iii)); rng_position() makes it from this reading
         return [Reading(cls, "rng_number", {"number": msg["number"]},
-                        "000(k)(3): counted counterclockwise from the dealer, or the bank (000(m)(8)(iii)); "
-                        "settles the additional wagers (000(p)(2)(iii))", serial)]
+                        "the starting position, counted counterclockwise from the dealer or the bank; settles the "
+                        "additional wagers", serial)]
 
     # -- links -----------------------------------------------------------------------------
     def on_link(self, device_class: str, serial: str, state: str, time: datetime, reason: str = "") -> list[Action]:
@@ -587,10 +599,10 @@ class TableDevices:
         if state == "offline":
             if serial not in self.down:  # the first time only, until it is back: no alarm storms
                 self.down.add(serial)
-                what, rule = OFFLINE[cls]
+                what, matter = OFFLINE[cls]
                 why = f": {reason}" if reason else ""
                 out += [DeviceFault(cls, "offline", f"{cls} {serial} is offline{why}", serial),
-                        Alarm(f"{cls}_offline", f"the {cls} is offline{why}; {what}", rule, serial)]
+                        Alarm(f"{cls}_offline", f"the {cls} is offline{why}; {what}", self.rules.cite(matter), serial)]
         elif state == "online" and serial in self.down:
             self.down.discard(serial)
             out.append(Reading(cls, "link", {"state": state}, "back online", serial))

@@ -1,13 +1,14 @@
 """When a table's cards and dice are due to leave it: the one place the deadlines are worked out,
 for the procedures (no deal on an overdue deck, no dice total from overdue dice), the
 workstation's clocks and the simulators. Each deadline comes with the rule it is by; the hours
-are the profile's (``RuleProfile.procedures``).
+are the profile's (``RuleProfile.procedures``), the rule its own text's (``RuleProfile.cite``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from .citations import noted
 from .profile import RuleProfile
 from .table_state import Deck, TableState
 
@@ -20,11 +21,11 @@ def deck_deadline(deck: Deck, rules: RuleProfile, method: str | None) -> tuple[d
     with the shuffler. Timed from the opening ("All cards opened for use ... shall be changed")."""
     p = rules.procedures
     if p.deck_hours_shuffler is not None:
-        hours, rule = p.deck_hours_shuffler, "003 NEW CARDS IN PLAY 1"
+        hours, rule = p.deck_hours_shuffler, rules.cite("deck_change_shuffler")
     elif method in SHOE_METHODS:
-        hours, rule = p.deck_hours_shoe, "000(e)(5): from a shoe"
+        hours, rule = p.deck_hours_shoe, noted(rules.cite("deck_change_shoe"), "from a shoe")
     else:
-        hours, rule = p.deck_hours_hand, "000(e)(5): from the hand"
+        hours, rule = p.deck_hours_hand, noted(rules.cite("deck_change_hand"), "from the hand")
     return deck.received + timedelta(hours=hours), rule
 
 
@@ -36,7 +37,7 @@ def table_deck_deadline(deck: Deck, state: TableState, rules: RuleProfile) -> tu
 
 def dice_deadline(placed: datetime, rules: RuleProfile) -> tuple[datetime, str]:
     """000(d)(1)(ii): dice are changed within ``dice_hours`` of being placed at the table."""
-    return placed + timedelta(hours=rules.procedures.dice_hours), "000(d)(1)(ii)"
+    return placed + timedelta(hours=rules.procedures.dice_hours), rules.cite("dice_change")
 
 
 def due(state: TableState, rules: RuleProfile, now: datetime) -> list[dict]:

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, cards_str
+from .citations import noted
 from .layout import DEALER, POSITIONS, clockwise_from, counterclockwise_from, name
+from .profile import RuleProfile
 
 DEALERS_TABLE = POSITIONS                  # the dealer and seats 1..6
 PLAYER_DEALER_TABLE = (1, 2, 3, 4, 5, 6, 7)  # 002: seven seated positions, no house hand
@@ -111,15 +113,16 @@ def three_then_four(deck: Sequence[int], wagering: Sequence[int]) -> Deal:
     return Deal(hands, tuple(order), tuple(deck[7 * n:]), "001 11.17(d),(e),(g)")
 
 
-def four_card_check(remaining: int, hand_sizes: Sequence[int]) -> tuple[str, str]:
+def four_card_check(remaining: int, hand_sizes: Sequence[int], rules: RuleProfile) -> tuple[str, str]:
     """000(h)(4), (i)(4), (j)(5): exactly four cards left is a good deal; otherwise a misdeal
     (a hand of more or fewer than seven) voids the round and the cards are reshuffled, and if
-    there was no misdeal the deck itself is wrong: the round is void and the deck is removed."""
+    there was no misdeal the deck itself is wrong: the round is void and the deck is removed. The
+    verdict and the profile's own paragraph for it (``RuleProfile.cite``)."""
     if remaining == 4 and all(n == 7 for n in hand_sizes):
-        return "ok", "000(h)(4)(i)"
+        return "ok", rules.cite("four_card_ok")
     if any(n != 7 for n in hand_sizes):
-        return "misdeal", "000(h)(4)(ii), (n)(8): all hands void, reshuffle"
-    return "deck_removed", "000(h)(4)(ii): not misdealt, the deck is removed (Section 15 (dd))"
+        return "misdeal", noted(rules.cite("misdeal"), "all hands void, reshuffle")
+    return "deck_removed", noted(rules.cite("deck_removed"), "not misdealt, the deck is removed")
 
 
 def stub_count_due(rounds_since_count: int, shuffler_counts: bool) -> bool:

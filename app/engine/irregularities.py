@@ -1,7 +1,8 @@
 """The irregularities of 000(n), 001 11.11 and 003 EXPOSED CARDS / DICE SHAKING: what each one
-does to the table (its consequence, the rule, whether a supervisor must acknowledge it, whether
-the round is void), and the irregularities the other procedures note (a wrong count, a misdeal,
-a floor supervisor's ruling), each numbered for the acknowledgement.
+does to the table (its consequence, whether a supervisor must acknowledge it, whether the round is
+void, and the paragraph of the table's own text: ``RuleProfile.cite``, app/engine/citations.py),
+and the irregularities the other procedures note (a wrong count, a misdeal, a floor supervisor's
+ruling), each numbered for the acknowledgement.
 """
 
 from __future__ import annotations
@@ -12,36 +13,30 @@ from datetime import datetime
 from .profile import RuleProfile
 from .table_state import IN_ROUND, STATES, Event, Irregularity, Refused, TableState
 
-# kind -> (consequence, rule, needs a supervisor's acknowledgement, what happens to the round)
-IRREGULARITIES: dict[str, tuple[str, str, bool, str]] = {
-    "no_roll": ("No roll: the dice are shaken again", "000(n)(1),(2); 003 DICE SHAKING 4, 7", False, "continue"),
-    "wrong_dice_total": ("all hands dead, the cards reshuffled", "000(n)(3)", True, "void"),
-    "player_card_exposed": ("the player may void the hand before looking at the rest", "000(n)(4)", False,
-                            "continue"),
-    "dealer_card_exposed": ("all hands void, the cards reshuffled", "000(n)(5)", True, "void"),
-    "card_face_up_in_shoe": ("the card goes to the discard rack and is not used", "000(n)(6)", False, "continue"),
-    "cards_face_up_in_shoe": ("more than one card face up: all hands void, reshuffle", "000(n)(6)", True, "void"),
-    "card_drawn_in_error": ("used as though it were the next card", "000(n)(7)", False, "continue"),
-    "wrong_number_of_cards": ("all hands void, the cards reshuffled", "000(n)(8); 003 #18", True, "void"),
-    "dealer_hand_not_house_way": ("the hands are reset by the house way and the round completed",
-                                  "000(n)(9); 003 DEALER BANK 8", True, "continue"),
-    "bank_hand_not_set_correctly": ("the dealer resets the bank's hands by the house way", "000(n)(10)", True,
-                                    "continue"),
-    "card_exposed_while_dealing_stacks": ("the cards are reshuffled", "000(n)(11)", True, "void"),
-    "shuffler_jam": ("the cards are reshuffled", "000(n)(13); 003 GENERAL RULES 5", True, "void"),
-    "incomplete_shuffle": ("the device stopped or did not finish the shuffle: the cards are reshuffled",
-                           "000(n)(13)", True, "void"),
-    "bank_card_exposed": ("a card of the bank's hand exposed: all hands void, reshuffle", "000(n)(5)", True, "void"),
-    "bank_cards_exposed_by_dealer": ("the player-banker may call the hand dead before looking at the rest",
-                                     "003 EXPOSED CARDS 3", False, "continue"),
-    "bank_exposed_own_cards": ("the player-banker exposed its own cards: the hand plays", "003 EXPOSED CARDS 4",
-                               False, "continue"),
-    "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", "000(n)(14)", True,
-                 "void"),
-    "stacks_not_dealt_in_order": ("the seven stacks were not dealt as (i)(3) requires: the cards are reshuffled",
-                                  "000(n)(12); 001 11.11(l)", True, "void"),
-    "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", "003 EXPOSED CARDS 1", True,
-                                "void"),
+# kind -> (consequence, needs a supervisor's acknowledgement, what happens to the round); the paragraph is
+# the profile's own for the kind (``rules.cite(kind)``: a 002 table cites no 000 paragraph)
+IRREGULARITIES: dict[str, tuple[str, bool, str]] = {
+    "no_roll": ("No roll: the dice are shaken again", False, "continue"),
+    "wrong_dice_total": ("all hands dead, the cards reshuffled", True, "void"),
+    "player_card_exposed": ("the player may void the hand before looking at the rest", False, "continue"),
+    "dealer_card_exposed": ("all hands void, the cards reshuffled", True, "void"),
+    "card_face_up_in_shoe": ("the card goes to the discard rack and is not used", False, "continue"),
+    "cards_face_up_in_shoe": ("more than one card face up: all hands void, reshuffle", True, "void"),
+    "card_drawn_in_error": ("used as though it were the next card", False, "continue"),
+    "wrong_number_of_cards": ("all hands void, the cards reshuffled", True, "void"),
+    "dealer_hand_not_house_way": ("the hands are reset by the house way and the round completed", True, "continue"),
+    "bank_hand_not_set_correctly": ("the dealer resets the bank's hands by the house way", True, "continue"),
+    "card_exposed_while_dealing_stacks": ("the cards are reshuffled", True, "void"),
+    "shuffler_jam": ("the cards are reshuffled", True, "void"),
+    "incomplete_shuffle": ("the device stopped or did not finish the shuffle: the cards are reshuffled", True, "void"),
+    "bank_card_exposed": ("a card of the bank's hand exposed: all hands void, reshuffle", True, "void"),
+    "bank_cards_exposed_by_dealer": ("the player-banker may call the hand dead before looking at the rest", False,
+                                     "continue"),
+    "bank_exposed_own_cards": ("the player-banker exposed its own cards: the hand plays", False, "continue"),
+    "shoe_jam": ("the round is void; the cards are removed and reshuffled with those dealt", True, "void"),
+    "stacks_not_dealt_in_order": ("the seven stacks were not dealt in the order required: the cards are reshuffled",
+                                  True, "void"),
+    "cards_exposed_after_cut": ("three or more exposed: the dealer must reshuffle", True, "void"),
 }
 
 # Irregularities that void a round but may also happen with no round in progress, and the states
@@ -58,9 +53,10 @@ SHUFFLER_KINDS = ("shuffler_jam", "incomplete_shuffle")
 def irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableState:
     """The table after the irregularity ``event`` (its type is one of IRREGULARITIES), or Refused."""
     kind = event.type
-    consequence, rule, needs_ack, effect = IRREGULARITIES[kind]
+    consequence, needs_ack, effect = IRREGULARITIES[kind]
+    rule = rules.cite(kind)
     if kind == "dealer_card_exposed" and rules.procedures.dealer_exposed_card == "play":
-        consequence, rule, effect = "the dealer's hand must be played", "003 EXPOSED CARDS 2", "continue"
+        consequence, effect = "the dealer's hand must be played", "continue"   # 003 EXPOSED CARDS 2
     if kind in ("no_roll", "wrong_dice_total") and state.state not in ("no_more_bets", "starting_position",
                                                                          "dealing", "setting"):
         raise Refused(f"{kind}: only while the starting position is being determined or dealt to")
@@ -77,7 +73,7 @@ def irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableSt
         # deck it was shuffling, and only those cards are reshuffled (000(n)(13)).
         consequence = (f"deck {jammed!r} in the shuffler is reshuffled; play with deck {state.deck_in_play!r} "
                        "continues")
-        rule, effect = "000(n)(13); 000(b)(2)(iii)", "continue"
+        rule, effect = rules.cite("other_deck_reshuffled"), "continue"
     voided = state.voided_seats
     if kind in ("player_card_exposed", "bank_cards_exposed_by_dealer"):
         option = event.data.get("option")
@@ -87,7 +83,7 @@ def irregularity(state: TableState, event: Event, rules: RuleProfile) -> TableSt
             if not state.bank:
                 raise Refused(f"{kind}: no player is banking this round")
             if event.data.get("count", 0) < 3:
-                raise Refused(f"{kind}: the option arises when three or more cards are exposed (003 EXPOSED CARDS 3)")
+                raise Refused(f"{kind}: the option arises when three or more cards are exposed ({rule})")
         # 003 EXPOSED CARDS 3 "the player's hand" while a player banks: the banker's by default,
         # or the seat named (the text allows either reading; docs/table-events.md)
         seat = event.data.get("seat") if kind == "player_card_exposed" else event.data.get("seat", state.bank[0])

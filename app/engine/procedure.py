@@ -22,6 +22,7 @@ from typing import Any
 
 from . import players
 from . import position as positions
+from .citations import names_only
 from .deadlines import deck_deadline, dice_deadline, overdue
 from .deal import four_card_check
 from .irregularities import IRREGULARITIES, irregularity, with_irregularity
@@ -121,7 +122,7 @@ def _deck_received(s: TableState, event: Event, rules: RuleProfile) -> TableStat
     if deck_id in s.decks:
         raise Refused(f"deck_received: deck {deck_id!r} is already at the table")
     if len(s.decks) >= 2:
-        raise Refused("deck_received: a table uses one deck, or two with a shuffler (000(b)(2))")
+        raise Refused(f"deck_received: a table uses one deck, or two with a shuffler ({rules.cite('two_decks')})")
     decks = {**s.decks, deck_id: Deck(deck_id, event.time)}
     if s.state == "closed":
         # a new game (000(m)(2)): 001 11.17(h)'s five rounds count from its first round
@@ -134,7 +135,7 @@ def _deck_inspected(s: TableState, event: Event, rules: RuleProfile) -> TableSta
     """000(e)(1): the dealer sorts and inspects the cards."""
     deck = _deck(s, event)
     if event.role != "dealer":
-        raise Refused("deck_inspected: the dealer sorts and inspects the cards (000(e)(1))")
+        raise Refused(f"deck_inspected: the dealer sorts and inspects the cards ({rules.cite('deck_inspection')})")
     return _with_deck(s, replace(deck, inspected=True))
 
 
@@ -142,9 +143,10 @@ def _deck_verified(s: TableState, event: Event, rules: RuleProfile) -> TableStat
     """000(e)(1): the floor person verifies the dealer's inspection."""
     deck = _deck(s, event)
     if event.role not in SUPERVISORS:
-        raise Refused(f"deck_verified: the floor person verifies the inspection (000(e)(1)), not a {event.role}")
+        raise Refused(f"deck_verified: the floor person verifies the inspection ({rules.cite('deck_inspection')}), "
+                      f"not a {event.role}")
     if not deck.inspected:
-        raise Refused("deck_verified: the dealer has not inspected this deck yet (000(e)(1))")
+        raise Refused(f"deck_verified: the dealer has not inspected this deck yet ({rules.cite('deck_inspection')})")
     return _with_deck(s, replace(deck, verified_by=event.actor))
 
 
@@ -152,7 +154,8 @@ def _deck_spread(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(e)(2): spread for the first player's inspection."""
     deck = _deck(s, event)
     if deck.verified_by is None:
-        raise Refused("deck_spread: spread for the first player after the floor person's verification (000(e)(2))")
+        raise Refused("deck_spread: spread for the first player after the floor person's verification "
+                      f"({rules.cite('deck_spread')})")
     return _with_deck(s, replace(deck, spread=True))
 
 
@@ -160,7 +163,8 @@ def _deck_washed(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(e)(3): washed after the first player's inspection."""
     deck = _deck(s, event)
     if not deck.spread:
-        raise Refused("deck_washed: the cards are washed after the first player's inspection (000(e)(3))")
+        raise Refused("deck_washed: the cards are washed after the first player's inspection "
+                      f"({rules.cite('deck_washed')})")
     return _with_deck(s, replace(deck, washed=True))
 
 
@@ -180,37 +184,38 @@ def _other_deck(s: TableState, deck: Any) -> bool:
             and (s.state in IN_ROUND or s.state == "betting"))
 
 
-def _background_shuffle(s: TableState, event: Event) -> TableState:
+def _background_shuffle(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(b)(2)(iii): the shuffler works on the other deck while this one is dealt; the table
     stays where it is. A wrong count removes that deck and leaves the round alone (001 11.17(i))."""
     deck = s.decks[event.data["deck"]]
     if not deck.washed:
-        raise Refused(f"{event.type}: deck {deck.id!r} was not opened for play (000(e)(4))")
+        raise Refused(f"{event.type}: deck {deck.id!r} was not opened for play ({rules.cite('deck_opening')})")
     if event.type == "shuffle_started":
         return replace(s, ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
     count = event.data.get("card_count")
     if count is not None and count != 53:
         s = with_irregularity(s, "deck_count_wrong", event.time,
                               f"the shuffler counted {count} cards in deck {deck.id!r}, not 53: that deck is removed; "
-                              "the round in play goes on", "001 11.17(i)")
+                              "the round in play goes on", rules.cite("deck_count"))
         return replace(s, decks=_without(s, deck.id), ready_deck=None if s.ready_deck == deck.id else s.ready_deck)
     return replace(s, ready_deck=deck.id)
 
 
-def _not_in_round(s: TableState, what: str) -> None:
+def _not_in_round(s: TableState, what: str, rules: RuleProfile) -> None:
     """000(b)(2)(iii): during a round only the other deck is shuffled."""
     if s.state in IN_ROUND:
         raise Refused(f"{what}: a round is in progress; only the other deck may be shuffled meanwhile "
-                      "(000(b)(2)(iii))")
+                      f"({rules.cite('two_decks')})")
 
 
 def _shuffle_started(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(e)(1)-(4): only cards opened for play are shuffled."""
     if _other_deck(s, event.data.get("deck")):
-        return _background_shuffle(s, event)
-    _not_in_round(s, event.type)
+        return _background_shuffle(s, event, rules)
+    _not_in_round(s, event.type, rules)
     if not any(deck.washed for deck in s.decks.values()):
-        raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed (000(e)(1)-(4))")
+        raise Refused("shuffle_started: no deck has been inspected, verified, spread and washed "
+                      f"({rules.cite('deck_opening')})")
     return replace(s, state="shuffling")
 
 
@@ -218,23 +223,24 @@ def _shuffle_completed(s: TableState, event: Event, rules: RuleProfile) -> Table
     """000(e)(4): a deck opened for play; 001 11.17(i): a shuffler's wrong count removes it;
     000(b)(2)(iv): two decks alternate."""
     if _other_deck(s, event.data.get("deck")):
-        return _background_shuffle(s, event)
-    _not_in_round(s, event.type)
+        return _background_shuffle(s, event, rules)
+    _not_in_round(s, event.type, rules)
     if s.state != "shuffling":
         raise Refused(f"shuffle_completed: no shuffle was started (the table is {s.state})")
     deck = _deck(s, event)
     if not deck.washed:
-        raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play (000(e)(4))")
+        raise Refused(f"shuffle_completed: deck {deck.id!r} was not opened for play ({rules.cite('deck_opening')})")
     count = event.data.get("card_count")
     if count is not None and count != 53:
         # 000(b)(1): 53 cards
         decks = _without(s, deck.id)
         s = with_irregularity(s, "deck_count_wrong", event.time,
-                              f"the shuffler counted {count} cards, not 53: the deck is removed", "001 11.17(i)")
+                              f"the shuffler counted {count} cards, not 53: the deck is removed",
+                              rules.cite("deck_count"))
         return replace(s, decks=decks, state="opening" if not decks else "shuffling")
     if len(s.decks) == 2 and deck.id == s.last_deck_dealt:
         raise Refused(f"shuffle_completed: deck {deck.id!r} was dealt last round; the two decks alternate "
-                      "(000(b)(2)(iv))")
+                      f"({rules.cite('two_decks')})")
     return replace(s, state="betting", deck_in_play=deck.id, void=False, starting_position=None,
                    manual_shuffle=bool(event.data.get("manual", False)), cut_by=None, bank=(), bank_mode=None,
                    rounds_since_count=0 if count == 53 else s.rounds_since_count)
@@ -252,7 +258,8 @@ def _stub_counted(s: TableState, event: Event, rules: RuleProfile) -> TableState
     deck_id = s.deck_in_play if counting_round else s.last_deck_dealt or s.deck_in_play
     out = with_irregularity(s, "deck_count_wrong", event.time,
                             f"the stub count shows {total} cards in deck {deck_id!r}: "
-                            + ("all hands void, " if counting_round else "") + "the deck is removed", "001 11.17(h)2")
+                            + ("all hands void, " if counting_round else "") + "the deck is removed",
+                            rules.cite("stub_count"))
     out = replace(_remove_deck(out, deck_id), rounds_since_count=0)
     if counting_round:
         out = replace(out, void=True, state="round_complete")
@@ -263,7 +270,7 @@ def _stub_counted(s: TableState, event: Event, rules: RuleProfile) -> TableState
 def _no_more_bets(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     """000(g): the round begins, with a deck ready to deal that is not due for change (000(e)(5))
     and, in the three-card deal, a stub counted in the last five rounds (001 11.17(h))."""
-    _ready_to_deal(s)
+    _ready_to_deal(s, rules)
     method = event.data.get("method")
     if method not in rules.procedures.deal:
         raise Refused(f"no_more_bets: deal method must be one of {', '.join(rules.procedures.deal)} for "
@@ -275,20 +282,20 @@ def _no_more_bets(s: TableState, event: Event, rules: RuleProfile) -> TableState
         raise Refused(f"no_more_bets: deck {deck.id!r} was due for change at {deadline.isoformat()} ({rule})")
     if method == "three-four" and s.rounds_since_count >= 5:
         raise Refused("no_more_bets: count the stub first; it is counted at least once every five rounds "
-                      "(001 11.17(h))")
+                      f"({rules.cite('stub_count')})")
     decks = {**s.decks, deck.id: replace(deck, in_play_since=deck.in_play_since or event.time)}
     return replace(s, state="no_more_bets", round=max(s.round, s.last_round) + 1, dealing_method=method, decks=decks,
                    void=False, starting_position=None, rounds_since_count=s.rounds_since_count + 1,
                    voided_seats=(), round_wagers=wagers, round_progressive=progressive)
 
 
-def _ready_to_deal(s: TableState) -> None:
+def _ready_to_deal(s: TableState, rules: RuleProfile) -> None:
     """A shuffled deck, cut if shuffled by hand (000(f)(2)(ii), (3)), and no irregularity awaiting
     a supervisor's acknowledgement."""
     if s.deck_in_play is None:
         raise Refused("no_more_bets: no shuffled deck is ready")
     if s.manual_shuffle and s.cut_by is None:
-        raise Refused("no_more_bets: a manual shuffle is cut before the deal (000(f)(2)(ii), (3))")
+        raise Refused(f"no_more_bets: a manual shuffle is cut before the deal ({rules.cite('cut')})")
     pending = s.pending_acks()
     if pending:
         raise Refused(f"no_more_bets: irregularity {pending[0].ref} ({pending[0].kind}) awaits a "
@@ -301,7 +308,7 @@ def _wagers(s: TableState, d: dict, rules: RuleProfile) -> tuple[tuple[int, ...]
     wagers = d.get("wagers")
     if wagers is None and player_banking(rules):
         raise Refused("no_more_bets: list the seats with a wager ('wagers'): who may bank next depends on it "
-                      "(000(m)(4)(i))")
+                      f"({rules.cite('bank_wagered')})")
     given = wagers is not None
     wagers = tuple(wagers or ())
     for seat in wagers:
@@ -309,10 +316,11 @@ def _wagers(s: TableState, d: dict, rules: RuleProfile) -> tuple[tuple[int, ...]
     return wagers, progressive_seats(s, rules, d.get("progressive"), wagers if given else None)
 
 
-def _check_cut(s: TableState, what: str) -> None:
+def _check_cut(s: TableState, what: str, rules: RuleProfile) -> None:
     """000(f)(6): a re-cut ordered is made before any card is dealt."""
     if s.manual_shuffle and s.cut_by is None:
-        raise Refused(f"{what}: a re-cut was ordered; the cards are re-cut before any card is dealt (000(f)(6))")
+        raise Refused(f"{what}: a re-cut was ordered; the cards are re-cut before any card is dealt "
+                      f"({rules.cite('cut')})")
 
 
 def _position_determined(s: TableState, event: Event, rules: RuleProfile) -> TableState:
@@ -326,8 +334,8 @@ def _position_determined(s: TableState, event: Event, rules: RuleProfile) -> Tab
                       f"{', '.join(rules.procedures.starting_position)}, got {event.data.get('method')!r}")
     if s.state == "no_more_bets" and s.dealing_method == "hand":
         raise Refused("position_determined: from the hand the seven stacks are dealt and checked first "
-                      "(000(i)(4)-(5))")
-    _check_cut(s, "position_determined")
+                      f"({rules.cite('deal')})")
+    _check_cut(s, "position_determined", rules)
     _check_position(s, rules, event)
     return replace(s, starting_position=pos, state="setting" if s.state == "dealing" else "starting_position")
 
@@ -347,14 +355,17 @@ def _check_position(s: TableState, rules: RuleProfile, event: Event) -> None:
         raise Refused(f"position_determined: {e}") from None
     if found.position != pos:
         shown = f"{method} {value}" if method != "button" else f"the button after {s.rounds_played} rounds"
-        raise Refused(f"position_determined: {shown} gives {name(found.position)} ({found.rule}), not {name(pos)}; "
-                      "if the cards went there, record wrong_dice_total (000(n)(3))")
+        # app/engine/position.py counts as 000(k) words it; a table of another text cites its own
+        own = names_only(found.rule, rules.rule_text, rules.regulation)
+        rule = found.rule if own else rules.cite("starting_position")
+        raise Refused(f"position_determined: {shown} gives {name(found.position)} ({rule}), not {name(pos)}; "
+                      f"if the cards went there, record wrong_dice_total ({rules.cite('wrong_dice_total')})")
 
 
 def _dice_in_time(s: TableState, rules: RuleProfile, event: Event) -> None:
     """000(d): dice at the table, and not past their time (000(d)(1)(ii))."""
     if s.dice_placed is None:
-        raise Refused(f"position_determined: no dice at the table; record dice_placed first (000(d))")
+        raise Refused(f"position_determined: no dice at the table; record dice_placed first ({rules.cite('dice')})")
     at, rule = dice_deadline(s.dice_placed, rules)
     if overdue(at, event.time):
         raise Refused(f"position_determined: the dice were due to leave the table at {at.isoformat()} ({rule})")
@@ -383,16 +394,17 @@ def _dealt(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     check (000(h)(4); with the three-card deal seven cards a hand, 001 11.17(g)-(h)); from the hand
     the stacks come first (000(i)(5))."""
     if s.state == "dealing":
-        raise Refused("dealt: the stacks are dealt; determine the starting position to deliver them (000(i)(5))")
+        raise Refused("dealt: the stacks are dealt; determine the starting position to deliver them "
+                      f"({rules.cite('deal')})")
     if s.state == "no_more_bets" and s.dealing_method not in ("hand", "three-four"):
-        raise Refused("dealt: determine the starting position first (000(h)(2), (j)(3)); only a deal from "
-                      "the hand makes the stacks first (000(i)(5))")
-    _check_cut(s, "dealt")
+        raise Refused("dealt: determine the starting position first; only a deal from the hand makes the stacks "
+                      f"first ({rules.cite('deal')})")
+    _check_cut(s, "dealt", rules)
     remaining = event.data.get("remaining")
     sizes = event.data.get("hand_sizes", [7] * 7)
     if not isinstance(remaining, int) or not isinstance(sizes, list):
         raise Refused("dealt: give 'remaining' (cards left) and optionally 'hand_sizes'")
-    verdict, rule = _deal_check(s, remaining, sizes)
+    verdict, rule = _deal_check(s, remaining, sizes, rules)
     if verdict != "ok":
         return _misdealt(s, event, verdict, rule)
     if s.state == "no_more_bets" and s.dealing_method == "hand":
@@ -402,12 +414,13 @@ def _dealt(s: TableState, event: Event, rules: RuleProfile) -> TableState:
     return replace(s, state="setting")
 
 
-def _deal_check(s: TableState, remaining: int, sizes: list) -> tuple[str, str]:
+def _deal_check(s: TableState, remaining: int, sizes: list, rules: RuleProfile) -> tuple[str, str]:
     """000(h)(4): the four-card check; 001 11.17(h): in the three-card deal the stub count checks
     the deck instead, and each hand has seven cards (001 11.17(g))."""
     if s.dealing_method == "three-four":
-        return ("ok", "001 11.17(g)") if all(n == 7 for n in sizes) else ("misdeal", "001 11.17(h)2: all hands void")
-    return four_card_check(remaining, sizes)
+        # the three-card deal is 001's alone (001 11.17(g), (h)2)
+        return ("ok", rules.cite("hand_size")) if all(n == 7 for n in sizes) else ("misdeal", rules.cite("misdeal"))
+    return four_card_check(remaining, sizes, rules)
 
 
 def _misdealt(s: TableState, event: Event, verdict: str, rule: str) -> TableState:

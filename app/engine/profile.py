@@ -163,6 +163,20 @@ class RuleProfile:
     # each wager type's minimum and maximum (app/engine/tablelimits.py); None: nothing limited
     table_limits: TableLimits | None = None
     extends: str = ""                            # the profile whose readings this one changes (its file's ``extends``)
+    # the law a house's own procedures run under (003: a casino's procedures, "000"): cited after its own
+    regulation: str = ""
+    # matter -> what a table of this profile cites for it (app/engine/citations.py MATTERS), from its own
+    # text (and its regulation) only
+    citations: dict[str, str] = field(default_factory=dict)
+
+    def cite(self, matter: str) -> str:
+        """The profile's citation for ``matter`` (app/engine/citations.py): its own text's paragraph,
+        its regulation's after it, or the words saying its text has none."""
+        try:
+            return self.citations[matter]
+        except KeyError:
+            raise KeyError(f"profile {self.name!r} has no citation for {matter!r} (app/engine/citations.py MATTERS)") \
+                from None
 
     def limits_for_table(self, overrides=None) -> TableLimits:
         """The profile's table limits with a table's configuration merged over them.

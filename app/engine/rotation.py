@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .layout import SEATS
 from .money import dollars
+from .profile import RuleProfile
 
 
 @dataclass(frozen=True)
@@ -36,32 +37,33 @@ def bank_offer_order(first: int, seats: Sequence[int]) -> list[int]:
 
 
 def bank_offers(rounds_played: int, seated: Sequence[int], last_bank: Sequence[int],
-                wagered_last_unbanked: Sequence[int], chips: dict[int, int], cover_needed: dict[int, int]
-                ) -> list[BankCandidate]:
+                wagered_last_unbanked: Sequence[int], chips: dict[int, int], cover_needed: dict[int, int],
+                rules: RuleProfile) -> list[BankCandidate]:
     """The order in which the dealer offers the bank this round, each with its eligibility
     (000(m)(3)-(4)): counterclockwise from the round's first offer; never the same player two
     rounds running; only a player who wagered against the dealer in the last unbanked round and
-    whose chips cover every other wager."""
+    whose chips cover every other wager. Each reason cites the profile's own text."""
     start = bank_offer_start(rounds_played)
     if start is None:
         return []
     out = []
     for s in bank_offer_order(start, seated):
         out.append(BankCandidate(s, *bank_eligibility(s, last_bank, wagered_last_unbanked,
-                                                      chips.get(s), cover_needed.get(s))))
+                                                      chips.get(s), cover_needed.get(s), rules)))
     return out
 
 
 def bank_eligibility(seat: int, last_bank: Sequence[int], wagered_last_unbanked: Sequence[int],
-                     chips: int | None, cover: int | None) -> tuple[bool, str]:
-    """000(m)(3)-(4), 001 11.10(c)-(d): may ``seat`` bank this round? (eligible, the reason)."""
+                     chips: int | None, cover: int | None, rules: RuleProfile) -> tuple[bool, str]:
+    """000(m)(3)-(4), 001 11.10(c)-(d): may ``seat`` bank this round? (eligible, the reason, citing
+    the profile's own text)."""
     if seat in last_bank:
-        return False, "banked the last round (000(m)(3))"
+        return False, f"banked the last round ({rules.cite('bank_rotation')})"
     if seat not in wagered_last_unbanked:
-        return False, "did not wager against the dealer in the last unbanked round (000(m)(4)(i))"
+        return False, f"did not wager against the dealer in the last unbanked round ({rules.cite('bank_wagered')})"
     if chips is not None and cover is not None and chips < cover:
-        return False, f"{dollars(chips)} cannot cover {dollars(cover)} of wagers (000(m)(4)(ii))"
-    return True, "000(m)(3)-(4)"
+        return False, f"{dollars(chips)} cannot cover {dollars(cover)} of wagers ({rules.bank.cite_cover})"
+    return True, f"{rules.cite('bank_rotation')}; {rules.cite('bank_wagered')}"
 
 
 def player_dealer_seat(hands_played: int, seated: Sequence[int], first: int) -> int:

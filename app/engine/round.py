@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardError, parse_cards
+from .citations import noted
 from .money import dollars
 from .names import name_fault
 from .profile import SIDE_BETS, RuleProfile
@@ -242,12 +243,13 @@ def parse_round(obj: Any, profile: RuleProfile, limits: TableLimits | None = Non
         meter = _cents(meter, "progressive_meter")
     rng = obj.get("rng_number")
     if rng is not None and (isinstance(rng, bool) or not isinstance(rng, int) or not 1 <= rng <= 7):
-        raise RoundError(f"rng_number: the RNG displays 1..7 (000(d)(2)(i)), got {rng!r}")
+        raise RoundError(f"rng_number: the RNG displays 1..7, got {rng!r}")
     rnd = Round(profile.name, banking, dealer, tuple(seats), meter, rng)
     if any(s.wagers.get("progressive") for s in seats) and meter is None:
         raise RoundError("progressive_meter: a progressive wager needs the meter reading in cents")
     if any(s.additional for s in seats) and rng is None:
-        raise RoundError("rng_number: an additional wager needs the number the RNG displayed (000(p)(2)(iii))")
+        raise RoundError("rng_number: an additional wager needs the number the RNG displayed "
+                         f"({profile.cite('additional_number')})")
     return rnd
 
 
@@ -273,16 +275,17 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError(f"{where}: the player's high and low hands are required (only the dealer's and a "
                              f"co-bank's hands are set by the house way)")
         if banker and banking.mode == "player" and s.hand.high is None:
-            raise RoundError(f"{where}: the player bank sets its own hands (000(l)(3)); give 'high' and 'low'")
+            raise RoundError(f"{where}: the player bank sets its own hands; give 'high' and 'low'")
         if not banker and s.wagers.get("base", 0) == 0 and not s.bettors:
-            raise RoundError(f"{where}: a seat in the round needs a base wager (000(g), 000(r)(2))")
+            raise RoundError(f"{where}: a seat in the round needs a base wager ({profile.cite('wagers')})")
         if banker and s.wagers.get("base"):
             raise RoundError(f"{where}: the bank does not wager against itself")
         if banker and banking.mode == "player-dealer" and (s.wagers or s.additional):
             raise RoundError(f"{where}: the player-dealer does not wager against itself (002)")
         prog = s.wagers.get("progressive", 0)
         if prog and prog not in (100, 500):
-            raise RoundError(f"{where}.wagers.progressive: the progressive wager is $1.00 or $5.00 (000(q)(1)), "
+            raise RoundError(f"{where}.wagers.progressive: the progressive wager is $1.00 or $5.00 "
+                             f"({profile.cite('progressive_wager')}), "
                              f"got {dollars(prog)}")
         if s.surrender:
             if profile.surrender == "forbidden":
@@ -295,7 +298,7 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
                         if s.wagers.get(k)]
             if at_stake:
                 raise RoundError(f"{where}.surrender: not allowed with a {', '.join(at_stake)} wager at stake "
-                                 f"(000(l)(4), 001 11.9(e): the seven cards are collected unseen)")
+                                 f"({noted(profile.cite('surrender'), 'the seven cards are collected unseen')})")
             # 003 GENERAL RULES 12 and 000(r)(4)(ii): with an envy bet on the game every hand
             # receives action, where hands without a bonus wager count for envy
             if profile.envy.counts_nonbetting_hands and any(
@@ -331,32 +334,34 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
     for player, areas in by_player.items():
         if len(areas) > profile.adjacent_areas:
             raise RoundError(f"player {player!r} wagers on seats {areas}: at most {profile.adjacent_areas} "
-                             f"betting area(s) (000(o)(1), 001 11.12(a))")
+                             f"betting area(s) ({profile.cite('betting_areas')})")
         if len(areas) == 2 and abs(areas[0] - areas[1]) != 1:
-            raise RoundError(f"player {player!r} wagers on seats {areas}: the two areas must be adjacent (000(o)(1))")
+            raise RoundError(f"player {player!r} wagers on seats {areas}: the two areas must be adjacent "
+                             f"({profile.cite('betting_areas')})")
     if banking.mode != "house":
         if banking.seat not in numbers:
             raise RoundError(f"banking.seat: seat {banking.seat} has no hand in this round")
         bank_player = next(s.player for s in seats if s.seat == banking.seat)
         if len(by_player[bank_player]) > 1:
-            raise RoundError("banking.seat: the bank may only wager on one betting area (000(m)(6))")
+            raise RoundError("banking.seat: the bank may only wager on one betting area "
+                             f"({profile.cite('bank_one_area')})")
     if banking.mode in ("player", "co-bank"):
         if obj.get("first_round_of_game"):
             raise RoundError("banking.mode: a player may not be the bank at the start of the game "
                              f"({profile.bank.cite_first_round})")
         if banking.mode == "player" and "dealer_wager" not in obj["banking"]:
             raise RoundError("banking.dealer_wager: state the dealer's wager against the bank: the bank's last "
-                             "wager, a lesser amount, or 0 (000(m)(7))")
+                             f"wager, a lesser amount, or 0 ({profile.cite('dealer_wager')})")
         spot = obj["banking"].get("last_wager_seat")
         if spot is not None and spot != banking.seat:
             raise RoundError(f"banking.seat: the player banker banks only on the spot it last wagered, seat {spot} "
                              "(003 PLAYER BANK 4)")
         if banking.banked_last_round:
-            raise RoundError("banking.banked_last_round: no player may bank two consecutive rounds (000(m)(3), "
-                             "001 11.10(c), 003 PLAYER BANK 2)")
+            raise RoundError("banking.banked_last_round: no player may bank two consecutive rounds "
+                             f"({profile.cite('bank_rotation')})")
         if not banking.last_wager:
             raise RoundError("banking.last_wager: the bank must have wagered against the dealer in the last round "
-                             "without a player bank (000(m)(4)(i), 003 PLAYER BANK 1)")
+                             f"without a player bank ({profile.cite('bank_wagered')})")
         cite = profile.bank.cite_co_bank_cover if banking.mode == "co-bank" else profile.bank.cite_cover
         if banking.chips is None:
             raise RoundError(f"banking.chips: the bank's chips on the table are required ({cite})")
@@ -364,7 +369,8 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
             raise RoundError(f"banking.cover_ruling: profile {profile.name!r} has no supervisor's ruling on the bank's "
                              f"cover; the bank's chips must cover the wagers ({cite})")
         if banking.mode == "co-bank" and banking.dealer_wager:
-            raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank (000(m)(5))")
+            raise RoundError("banking.dealer_wager: the dealer may not wager against a co-bank "
+                             f"({profile.bank.cite_co_bank_cover})")
         if banking.dealer_prepaid_commission and banking.dealer_wager > banking.last_wager:
             raise RoundError("banking.dealer_prepaid_commission: the bank may have Lucky Money or prepaid "
                              "commission, not both (003 PLAYER BANK 7)")
@@ -377,7 +383,7 @@ def _check_round(seats: list[Seat], dealer: Hand | None, banking: Banking, profi
                 raise RoundError(f"banking.dealer_wager: {dollars(banking.dealer_wager)} is more than the bank's "
                                  f"last wager {dollars(banking.last_wager)}" + (f" plus {profile.lucky_money_percent}% Lucky Money "
                                                                   "(003 PLAYER BANK 7)" if profile.lucky_money_percent
-                                                                  else " (000(m)(7))"))
+                                                                  else f" ({profile.cite('dealer_wager')})"))
     if banking.mode == "player-dealer":
         a = banking.action_seat
         if not isinstance(a, int) or a not in numbers:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bank import co_bank_halves, cover_needed
+from .citations import noted
 from .houseway import HouseWay
 from .ledger import (CENTER, FLOOR_SUPERVISOR, HOUSE, METER, PIT_MANAGER, TOKES, Approval, Book, Movement, Result,
                      net_by_party)
@@ -106,7 +107,8 @@ def _banker_set(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: House
         s = house_way.set(rnd.dealer.cards)
         if rnd.dealer.high is not None and (sorted(rnd.dealer.high), sorted(rnd.dealer.low)) != \
                 (sorted(s.high), sorted(s.low)):
-            book.notes.append("dealer: hands not set by the house way were reset (000(n)(9))")
+            book.notes.append("dealer: hands not set by the house way were reset "
+                              f"({rules.cite('dealer_hand_not_house_way')})")
         dealer_set = (s.high, s.low)
     if mode == "house":
         return dealer_set, dealer_set
@@ -115,7 +117,8 @@ def _banker_set(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: House
         s = house_way.set(bank.hand.cards)  # 000(m)(5): the dealer sets the co-bank hand
         if bank.hand.high is not None and (sorted(bank.hand.high), sorted(bank.hand.low)) != \
                 (sorted(s.high), sorted(s.low)):
-            book.notes.append(f"seat {bank.seat}: the co-bank hand is set by the house way (000(m)(5), 003 #16d)")
+            book.notes.append(f"seat {bank.seat}: the co-bank hand is set by the house way "
+                              f"({rules.bank.cite_co_bank_cover})")
         return (s.high, s.low), dealer_set
     if mode == "player-dealer" and bank.hand.high is None:
         s = house_way.set(bank.hand.cards)  # 002: the player-dealer may ask for the House Way
@@ -124,7 +127,7 @@ def _banker_set(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: House
     if not legal_set(ranker, high, low)[0]:
         s = house_way.set(bank.hand.cards)
         book.notes.append(f"seat {bank.seat}: the bank set an automatic loser; reset by the house way "
-                          "(000(n)(10), 003 IMPORTANT NOTES 1)")
+                          f"({rules.cite('bank_hand_not_set_correctly')})")
         return (s.high, s.low), dealer_set
     return (high, low), dealer_set
 
@@ -154,14 +157,14 @@ def _base_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: Hous
             for name, party, stake, _ in bettors:
                 if stake:
                     keep = stake // 2 if rules.surrender == SURRENDER_RETURNS_HALF else 0
-                    rule = "004(9)" if keep else "000(l)(4); 001 11.9(e)"
+                    rule = rules.cite("surrender")
                     claims.append(_BaseClaim(seat.seat, party, name, stake, SURRENDER, rule, 0, stake - keep))
             continue
         pset = _player_set(seat, rules, ranker, house_way, book)
         if face_up_push:
             outcome, rule = PUSH, "002 OBJECT OF THE GAME: the player-dealer's ace-high pushes every base wager"
         elif pset is None:
-            outcome, rule = LOSE, "000(l)(6)(iii); 001 11.9(g)3: the high hand does not outrank the low hand"
+            outcome, rule = LOSE, noted(rules.cite("foul"), "the high hand does not outrank the low hand")
         else:
             outcome, rule = compare_hands(ranker, pset[0], pset[1], banker[0], banker[1], rules)
         for name, party, stake, prepaid in bettors:
@@ -207,13 +210,15 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
         for number, stake in sorted(seat.additional.items()):
             if number == rnd.rng_number:
                 win = additional_win(stake, rules)  # 000(p)(2)(vi): rounded down to the whole dollar
-                book.move(HOUSE, seat.party, win, seat.seat, f"additional {number}", "wins", "000(p)(2)(v),(vi)")
+                book.move(HOUSE, seat.party, win, seat.seat, f"additional {number}", "wins",
+                          rules.cite("additional_wins"))
                 results.append(Result(seat.seat, f"additional {number}", stake, WIN, str(number), win, 0, win,
-                                      rule="000(p)(2)(vi)"))
+                                      rule=rules.cite("additional_wins")))
             else:
-                book.move(seat.party, HOUSE, stake, seat.seat, f"additional {number}", "loses", "000(p)(2)(iv)")
+                book.move(seat.party, HOUSE, stake, seat.seat, f"additional {number}", "loses",
+                          rules.cite("additional_loses"))
                 results.append(Result(seat.seat, f"additional {number}", stake, LOSE, None, 0, 0, -stake,
-                                      rule="000(p)(2)(iii)"))
+                                      rule=rules.cite("additional_number")))
 
     # 2. 000(q)(5): every progressive wager raises the meter by the rate of progression
     meter = rnd.progressive_meter
@@ -223,8 +228,9 @@ def settle(rnd: Round, rules: RuleProfile, ranker: Ranker, house_way: HouseWay) 
         if stake:
             rise = meter_rise(rules, stake)
             book.move(seat.party, HOUSE, stake, seat.seat, "progressive", "wager into the table inventory",
-                      "000(q)(2)")
-            book.move(HOUSE, METER, rise, seat.seat, "progressive", "rate of progression", "000(q)(5)")
+                      rules.cite("progressive_wager"))
+            book.move(HOUSE, METER, rise, seat.seat, "progressive", "rate of progression",
+                      rules.cite("progressive_rate"))
             meter += rise
 
     # 3. settlement order: 000(l)(5) from the dealer's right; 002 clockwise from the action button
@@ -313,7 +319,7 @@ def _envy_claims(rnd: Round, rules: RuleProfile, ranker: Ranker, order: list[Sea
             # 000(a)(1)(v): never for the player's own cards, which include a second area (000(o))
             if other.player != seat.player:
                 out.append(Claim(seat.seat, f"envy of seat {other.seat}", 0, line, table.pays[line].cents,
-                                 f"{table.citation}; 000(r)(4)(iii)"))
+                                 f"{table.citation}; {rules.cite('envy')}"))
     return out
 
 
@@ -342,9 +348,10 @@ def _apply_limits(rnd: Round, rules: RuleProfile, claims: list[Claim], envy: lis
                 working.append({"limit": "per player", "player": player, "wagers": list(wagers), "cap": cap,
                                 "before": total, "after": cap, "shares": shares,
                                 "envy_counted": counts_envy and "fortune" in wagers,
-                                "rule": "000(s)(3); 001 11.16(d), 11.18(d)"})
+                                "rule": rules.cite("payout_limit")})
                 book.approve("aggregate_limit", None, cap, PIT_MANAGER,
-                             f"player {player!r}: payouts of {dollars(total)} limited to {dollars(cap)}", "000(s)(3)")
+                             f"player {player!r}: payouts of {dollars(total)} limited to {dollars(cap)}",
+                             rules.cite("payout_limit"))
     # per table (003): envy first, then the rest of the limit to the Fortune winners (toke payouts
     # are Fortune payouts too), in proportion (Maximum Aggregate Payoff Calculation) or to the high
     # money winner (Irregularities), as the profile reads it
@@ -409,7 +416,7 @@ def _collect_commission(c: _BaseClaim, win: int, rules: RuleProfile, book: Book,
     # 000(l)(9), 001 11.9(j): five percent of the amount won, rounded up to 25 cents; 003 takes
     # prepaid commission with the wager (COLLECTING 6): it is the commission on a win and is
     # simply kept by the player on a push or a loss.
-    due, rule = rules.commission.on_win(win), "000(l)(9); 001 11.9(j); 003 COLLECTING 5% COMMISSION"
+    due, rule = rules.commission.on_win(win), rules.cite("commission")
     reason = "commission" + (" (prepaid)" if c.prepaid else "")
     book.move(c.party, to, due, c.seat, "base", reason, rule)
     return due, rule
@@ -459,10 +466,10 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
         outcome, rule = compare_hands(ranker, dealer_set[0], dealer_set[1], banker[0], banker[1], rules)
         if outcome == LOSE:
             book.move(HOUSE, CENTER, b.dealer_wager, None, "dealer wager", "the dealer loses to the bank",
-                      "000(m)(11)")
+                      rules.cite("dealer_wager_first"))
         elif outcome == WIN:
             # 000(m)(14): the dealer's win and wager return to the table inventory
-            winners.append((HOUSE, None, _win_amount(b.dealer_wager, rules), "000(m)(11),(14)"))
+            winners.append((HOUSE, None, _win_amount(b.dealer_wager, rules), rules.cite("dealer_wager_first")))
         results.append(Result(0, "dealer wager", b.dealer_wager, outcome, None,
                               _win_amount(b.dealer_wager, rules) if outcome == WIN else 0, 0,
                               {WIN: _win_amount(b.dealer_wager, rules), LOSE: -b.dealer_wager, PUSH: 0}[outcome],
@@ -471,10 +478,11 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
     for c in base_claims:
         if c.outcome == SURRENDER:
             # 000(m)(12): every collected wager goes to the center of the layout
-            book.move(c.party, CENTER, c.forfeit, c.seat, "base", "surrender, to the center", c.rule + "; 000(m)(12)")
+            book.move(c.party, CENTER, c.forfeit, c.seat, "base", "surrender, to the center",
+                      f"{c.rule}; {rules.cite('bank_pays')}")
             results.append(Result(c.seat, "base", c.stake, SURRENDER, None, 0, 0, -c.forfeit, c.bettor, c.rule))
         elif c.outcome == LOSE:
-            book.move(c.party, CENTER, c.stake, c.seat, "base", "loses to the bank", "000(m)(12)")
+            book.move(c.party, CENTER, c.stake, c.seat, "base", "loses to the bank", rules.cite("bank_pays"))
             results.append(Result(c.seat, "base", c.stake, LOSE, None, 0, 0, -c.stake, c.bettor, c.rule))
         elif c.outcome == PUSH:
             results.append(Result(c.seat, "base", c.stake, PUSH, None, 0, 0, 0, c.bettor, c.rule))
@@ -490,20 +498,22 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
             # 000(m)(13): one-half from the co-bank, one-half from the table inventory; the
             # profile names the party whose half carries an odd cent (app/engine/bank.py)
             mine, house = co_bank_halves(short, rules.bank.co_bank_odd_cent)
-            book.move(bank, CENTER, mine, b.seat, "bank", "co-bank covers half the shortfall", "000(m)(13)")
-            book.move(HOUSE, CENTER, house, None, "bank", "house covers half the shortfall", "000(m)(13)")
+            split = rules.cite("co_bank_split")
+            book.move(bank, CENTER, mine, b.seat, "bank", "co-bank covers half the shortfall", split)
+            book.move(HOUSE, CENTER, house, None, "bank", "house covers half the shortfall", split)
         else:
             mine = short
-            book.move(bank, CENTER, short, b.seat, "bank", "the bank makes up the shortfall", "000(m)(12)")
+            book.move(bank, CENTER, short, b.seat, "bank", "the bank makes up the shortfall", rules.cite("bank_pays"))
         if mine > b.chips:
             # a cover of the players' wagers only, or a supervisor's ruling (003 PLAYER BANK 3): the
             # bank still pays what it owes; the record says it went beyond the chips it showed
             book.notes.append(f"seat {b.seat}: the bank made up {dollars(mine)}, {dollars(mine - b.chips)} more than "
-                              f"its {dollars(b.chips)} of chips on the table ({'000(m)(13)' if co else '000(m)(12)'})")
+                              f"its {dollars(b.chips)} of chips on the table "
+                              f"({rules.cite('co_bank_split' if co else 'bank_pays')})")
     for party, seat, win, rule in winners:
         book.move(CENTER, party, win, seat, "dealer wager", "the dealer wins against the bank", rule)
     for c, win in owed:
-        book.move(CENTER, c.party, win, c.seat, "base", "wins against the bank", "000(m)(12)")
+        book.move(CENTER, c.party, win, c.seat, "base", "wins against the bank", rules.cite("bank_pays"))
         # 000(m)(15): each winner pays vigorish on the amount won
         due, _ = _collect_commission(c, win, rules, book)
         results.append(Result(c.seat, "base", c.stake, WIN, None, win, due, win - due, c.bettor, c.rule))
@@ -512,17 +522,18 @@ def _pay_bank(rnd: Round, rules: RuleProfile, ranker: Ranker, base_claims: list[
         if co:
             # 000(m)(13): half the surplus to the house; vig on the co-bank's half only (003 #16e)
             mine, house_half = co_bank_halves(surplus, rules.bank.co_bank_odd_cent)
-            book.move(CENTER, HOUSE, house_half, None, "bank", "the house's half of the surplus", "000(m)(13)")
+            book.move(CENTER, HOUSE, house_half, None, "bank", "the house's half of the surplus",
+                      rules.cite("co_bank_split"))
         else:
             mine = surplus
         vig = min(rules.commission.on_win(mine), mine)
-        book.move(CENTER, HOUSE, vig, b.seat, "bank", "vigorish on the bank's surplus",
-                  "000(m)(12),(13); 003 PLAYER BANK 14b")
-        book.move(CENTER, bank, mine - vig, b.seat, "bank", "the rest of the surplus to the bank", "000(m)(12)")
+        book.move(CENTER, HOUSE, vig, b.seat, "bank", "vigorish on the bank's surplus", rules.cite("bank_pays"))
+        book.move(CENTER, bank, mine - vig, b.seat, "bank", "the rest of the surplus to the bank",
+                  rules.cite("bank_pays"))
     bank_net = sum(m.cents for m in book.movements if m.to == bank and m.wager == "bank") - sum(
         m.cents for m in book.movements if m.frm == bank and m.wager == "bank")
     results.append(Result(b.seat, "bank", 0, WIN if bank_net > 0 else LOSE if bank_net < 0 else PUSH, None,
-                          max(bank_net, 0), 0, bank_net, rule="000(m)(12),(13)"))
+                          max(bank_net, 0), 0, bank_net, rule=rules.cite("co_bank_split" if co else "bank_pays")))
 
 
 def _pay_player_dealer(rnd: Round, rules: RuleProfile, base_claims: list[_BaseClaim], claims: list[Claim],
@@ -615,25 +626,29 @@ def _pay_progressive_seat(seat: Seat, rules: RuleProfile, ranker: Ranker, meter:
     line = table.best_progressive(bonus.progressive_lines(list(seat.hand.cards), ranker, views[seat.seat]),
                                   meter)
     if line is None:
-        results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake, rule="000(q)(3)"))
+        results.append(Result(seat.seat, "progressive", stake, LOSE, None, 0, 0, -stake,
+                              rule=rules.cite("progressive_pays")))
         return meter
     # the figures of app/engine/progressive.py, which the workstation's readout of a hit shows too
     paid = progressive_payout(table, line, meter, rules.progressive_reset_cents)
     pay, amount = table.pays[line], paid.amount
     if paid.from_meter:
         book.move(METER, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)} off the meter",
-                  "000(q)(5),(7)")
+                  rules.cite("progressive_meter"))
         if paid.reset is not None:
             # 000(q)(6): after the top award the casino funds the meter to its reset amount
-            book.move(HOUSE, METER, paid.funded, seat.seat, "progressive", "meter reset", "000(q)(6)")
+            book.move(HOUSE, METER, paid.funded, seat.seat, "progressive", "meter reset",
+                      rules.cite("progressive_reset"))
         meter = paid.meter_after
         book.approve("progressive_meter_payout", seat.seat, amount,
                      PIT_MANAGER if pay.meter_percent == 100 else FLOOR_SUPERVISOR,
-                     f"seat {seat.seat}: {kind_words(line)} pays {dollars(amount)} off the meter", "000(q)(3)(iii)")
+                     f"seat {seat.seat}: {kind_words(line)} pays {dollars(amount)} off the meter",
+                     rules.cite("progressive_hit"))
     else:
-        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)}", "000(q)(5)")
+        book.move(HOUSE, seat.party, amount, seat.seat, "progressive", f"wins {kind_words(line)}",
+                  rules.cite("progressive_pays"))
     results.append(Result(seat.seat, "progressive", stake, WIN, line, amount, 0, amount - stake,
-                          rule="000(q)(4)"))
+                          rule=rules.cite("progressive_pays")))
     return meter
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from app.engine.bank import ODD_CENT_PARTIES
 from app.engine.bonus import ROYAL_MATCH_VARIANTS
+from app.engine.citations import TEXT_IDS, citation_faults
 from app.engine.houseway import ALWAYS, NEVER, HouseWay, HouseWayTable
 from app.engine.limits import TABLE_REMAINDERS
 from app.engine.money import dollars
@@ -314,9 +315,10 @@ def load_profile_file(path: Path) -> Profile:
         data = _extended(path, data)
     _check_keys(path, data, {"name", "rule_text", "title", "wheel", "house_way", "royal_match", "paytables",
                              "base", "commission", "banking", "side_bets", "envy", "limits", "seating",
-                             "procedures", "table_limits"})
+                             "procedures", "table_limits", "citations"}, {"regulation"})
     for key in ("name", "rule_text", "title", "wheel", "house_way", "royal_match"):
         _expect(path, key, data[key], str, "a string")
+    regulation, citations = _citations(path, data)
     if data["wheel"] not in WHEEL_SETTINGS:
         raise ResourceError(f"{_rel(path)}: key 'wheel' must be one of {WHEEL_SETTINGS}, got {data['wheel']!r}")
     if data["royal_match"] not in ROYAL_MATCH_VARIANTS:
@@ -469,8 +471,25 @@ def load_profile_file(path: Path) -> Profile:
         side_bets=offered, envy=envy, limits=limits, additional_odds=additional, lucky_money_percent=lucky, bettors_per_circle=bettors, adjacent_areas=areas,
         dealer_ace_high_pushes=ace_high_pushes, procedures=procedures, ties=ties, base_citations=cites,
         progressive_reset_cents=reset, fortune_before_base=fortune_first, bank=bank_rules,
-        table_limits=table_limits, extends=extends)
+        table_limits=table_limits, extends=extends, regulation=regulation, citations=citations)
     return Profile(rules)
+
+
+def _citations(path: Path, data: dict) -> tuple[str, dict[str, str]]:
+    """``regulation`` and ``[citations]``: every matter a table cites (app/engine/citations.py), each
+    from the profile's own text first and from no text but it and its regulation."""
+    text = data["rule_text"]
+    if text not in TEXT_IDS:
+        raise ResourceError(f"{_rel(path)}: key 'rule_text' value {text!r} names no rule text ({', '.join(TEXT_IDS)})")
+    regulation = data.get("regulation", "")
+    if "regulation" in data and (regulation not in TEXT_IDS or regulation == text):
+        raise ResourceError(f"{_rel(path)}: key 'regulation' value {regulation!r}: the rule text "
+                            f"({', '.join(TEXT_IDS)}) a house's own procedures run under, other than its own {text}")
+    citations = _expect(path, "citations", data["citations"], dict, "a table")
+    faults = citation_faults(text, regulation, citations)
+    if faults:
+        raise ResourceError(f"{_rel(path)}: " + "; ".join(faults))
+    return regulation, dict(citations)
 
 
 # The settings where the texts allow two readings (docs/rule-settings.md). Each is required where it
@@ -510,7 +529,7 @@ def _bank_settings(sec: _Section, modes: tuple[str, ...]) -> Bank:
                 sec.choice("co_bank_odd_cent", ODD_CENT_PARTIES, default.co_bank_odd_cent),
                 sec.get("cite_cover", str, "a citation", "") or "",
                 sec.get("cite_co_bank_cover", str, "a citation", "") or "",
-                sec.get("cite_first_round", str, "a citation", default.cite_first_round))
+                sec.get("cite_first_round", str, "a citation", default.cite_first_round if player else ""))
 
 
 def _limit_settings(sec: _Section, per_player, per_table) -> dict:

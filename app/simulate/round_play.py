@@ -199,7 +199,7 @@ class Table(TableDay):
         wagered = s.wagered_last_unbanked or ()
         declined = []
         for seat in bank_offer_order(first, s.seated):
-            if not bank_eligibility(seat, passed, wagered, None, None)[0]:
+            if not bank_eligibility(seat, passed, wagered, None, None, rules)[0]:
                 continue
             player = plan.players[seat]
             areas = [x for x in plan.seats if plan.players[x] == player]

@@ -38,7 +38,7 @@ COUNT_WRONG = 0.01          # a stub count's chance of a deck a card short (001 
 ACKNOWLEDGED = {
     "irregularity": "seen at the table: {}",
     "progressive_offline": "the controller restarted; its meter is checked against the last reading",
-    "rng_offline": "the display is blank; the dice are used until it is back (003 NEW CARDS IN PLAY, NOTE)",
+    "rng_offline": "the display is blank; the dice are used until it is back",   # the alarm cites its table's text
 }
 
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from app.engine.procedure import IN_ROUND, TableState
+from app.engine.profile import RuleProfile
 from app.store import alarm_log, rows
 from app.store.log import AuditLog, Record
 
 KIND = "acceptor_mismatch"
-RULE = "000(q)(2), (3)(i); 001 11.14(b), (c)1, 11.7(d)"
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class AcceptorCheck:
     wagers: tuple[int, ...]
     light_without_wager: tuple[int, ...]
     wager_without_light: tuple[int, ...]
-    rule: str = RULE
+    rule: str     # the table's own text's (``RuleProfile.cite("progressive_lockout")``: 000(q)(2), 001 11.14(b))
 
     @property
     def agrees(self) -> bool:
@@ -63,18 +63,19 @@ def _seats(seats: Iterable[int]) -> str:
     return ("seat " if len(s) == 1 else "seats ") + ", ".join(map(str, s))
 
 
-def compare(lit: Iterable[int], wagers: Iterable[int]) -> AcceptorCheck:
+def compare(lit: Iterable[int], wagers: Iterable[int], rules: RuleProfile) -> AcceptorCheck:
     lit_, wagers_ = tuple(sorted(set(lit))), tuple(sorted(set(wagers)))
     return AcceptorCheck(lit_, wagers_, tuple(s for s in lit_ if s not in wagers_),
-                         tuple(s for s in wagers_ if s not in lit_))
+                         tuple(s for s in wagers_ if s not in lit_), rules.cite("progressive_lockout"))
 
 
-def locked_in(state: TableState, locked: bool | None, lit: Iterable[int] | None) -> AcceptorCheck | None:
+def locked_in(state: TableState, locked: bool | None, lit: Iterable[int] | None, rules: RuleProfile
+              ) -> AcceptorCheck | None:
     """The check of the round in progress, once it can be made: the round past "No more bets"
     (its wagers taken), the controller locked out and its lights known; else None."""
     if state.state not in IN_ROUND or not locked or lit is None:
         return None
-    return compare(lit, state.round_progressive)
+    return compare(lit, state.round_progressive, rules)
 
 
 class AcceptorWatch:
@@ -88,15 +89,16 @@ class AcceptorWatch:
                 self.checked[r.table] = max(rnd, self.checked.get(r.table, 0))
 
     def rows(self, now: datetime, states: Mapping[str, TableState],
-             controllers: Mapping[str, tuple[str, bool | None, tuple[int, ...] | None]]) -> list[Record]:
+             controllers: Mapping[str, tuple[str, bool | None, tuple[int, ...] | None]],
+             rules: Mapping[str, RuleProfile]) -> list[Record]:
         """The alarms to raise now. ``controllers`` maps a table to its controller's (serial,
-        locked, seats lit), as the controller last reported them."""
+        locked, seats lit), as the controller last reported them; ``rules`` each table's profile."""
         out = []
         for table, (serial, locked, lit) in controllers.items():
             state = states.get(table)
             if state is None or self.checked.get(table) == state.round:
                 continue
-            check = locked_in(state, locked, lit)
+            check = locked_in(state, locked, lit, rules[table])
             if check is None:
                 continue
             self.checked[table] = state.round

@@ -57,16 +57,18 @@ def bank(state: TableState, rules: RuleProfile) -> BankInfo:
     players_bank = {"player", "co-bank"} & set(rules.banking_modes)
     offers: tuple[BankOffer, ...] = ()
     if not players_bank:
-        note = ("the player-dealer position rotates clockwise after every two hands (002 COLLECTION PROCEDURES)"
-                if "player-dealer" in rules.banking_modes else f"players do not bank under {rules.rule_text}")
+        note = (f"the player-dealer position rotates clockwise after every two hands ({rules.cite('bank_rotation')})"
+                if "player-dealer" in rules.banking_modes
+                else f"players do not bank under {rules.rule_text} ({rules.cite('bank_rotation')})")
     elif state.rounds_played == 0:
         note = f"no player banks at the start of the game ({rules.bank.cite_first_round})"
     elif p.bank_rotation == "each-round":
         got = bank_offers(state.rounds_played, state.seated, state.last_bank, state.wagered_last_unbanked or (),
-                          {}, {})
+                          {}, {}, rules)
         offers = tuple(BankOffer(c.seat, c.eligible, c.reason) for c in got)
-        note = ("the initial offer has come round to the dealer: the house banks next round (000(m)(3))"
-                if not got and state.seated else "offered counterclockwise, one seat further each round (000(m)(3))")
+        rotation = rules.cite("bank_rotation")
+        note = (f"the initial offer has come round to the dealer: the house banks next round ({rotation})"
+                if not got and state.seated else f"offered counterclockwise, one seat further each round ({rotation})")
     else:
         # 003 PLAYER BANK 1-2, 17: each player who wagered against the house banks once in each
         # rotation, counterclockwise from the last bank (as the engine's bank_declared checks)
@@ -75,13 +77,13 @@ def bank(state: TableState, rules: RuleProfile) -> BankInfo:
         wagered = state.wagered_last_unbanked or ()
         for seat in bank_offer_order(first, state.seated):
             if seat in done:
-                offers += (BankOffer(seat, False, "has banked in this rotation (003 PLAYER BANK 1-2)"),)
+                offers += (BankOffer(seat, False, f"has banked in this rotation ({rules.cite('bank_rotation')})"),)
             elif seat not in wagered:
                 offers += (BankOffer(seat, False, "did not wager against the house in the last unbanked round "
-                                                  "(003 PLAYER BANK 1)"),)
+                                                  f"({rules.cite('bank_wagered')})"),)
             else:
-                offers += (BankOffer(seat, True, "003 PLAYER BANK 1-2"),)
-        note = "once in each rotation, then the house hand (003 PLAYER BANK 1-2)"
+                offers += (BankOffer(seat, True, rules.cite("bank_rotation")),)
+        note = f"once in each rotation, then the house hand ({rules.cite('bank_rotation')})"
     return BankInfo(marker, p.bank_rotation, offers, note, state.dealer_wager, tuple(state.last_bank))
 
 

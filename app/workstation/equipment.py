@@ -32,7 +32,7 @@ def uses(rules: RuleProfile) -> dict[str, str]:
     if "rng" in p.starting_position or "action" in p.starting_position:
         out["rng"] = f"{rules.rule_text}: the starting position by random number ({', '.join(p.starting_position)})"
     if "progressive" in rules.side_bets:
-        out["progressive"] = f"{rules.rule_text}: the progressive wager is offered (000(q)(1))"
+        out["progressive"] = f"{rules.rule_text}: the progressive wager is offered ({rules.cite('progressive_wager')})"
     return out
 
 
@@ -43,4 +43,4 @@ def why_not(rules: RuleProfile, cls: str) -> str:
         return f"it deals {' or '.join(p.deal)} only, with no automated shoe"
     if cls == "rng":
         return f"its starting position is counted by {' or '.join(p.starting_position)}, never a random number"
-    return "it offers no progressive wager (000(q)(1))"
+    return "it offers no progressive wager"

@@ -44,7 +44,8 @@ class Hits:
                         time, table, "progressive_hit_refused",
                         f"the progressive controller claims {a.line or 'a hit'} for {dollars(a.cents or 0)} at seat "
                         f"{a.seat}, but {why}: no payout is asked for; the round's settlement pays what the hand "
-                        "makes", "000(q)(1)-(3)", a.serial, a.serial or "pitdesk", seat=a.seat, line=a.line,
+                        "makes", self.ws.pit.rules[table].cite("progressive_hit"), a.serial, a.serial or "pitdesk",
+                        seat=a.seat, line=a.line,
                         cents=a.cents))
                     continue
             elif isinstance(a, mapping.Alarm) and a.kind == "progressive_hit" and refused:
@@ -73,7 +74,7 @@ class Hits:
         lights, lock = heard.readings.get("acceptor_lights"), heard.readings.get("lockout")
         if lights is not None and lock is not None and lock.values.get("locked") and \
                 seat not in lights.values.get("seats", ()):
-            return f"seat {seat}'s acceptor light is not lit (000(q)(2), (3)(i))"
+            return f"seat {seat}'s acceptor light is not lit ({self.ws.pit.rules[table].cite('progressive_lockout')})"
         cards = self.ws.rounds.hand_of(table, seat, rnd)
         if cards is None:
             return f"seat {seat}'s hand in round {rnd} is not known yet (not read by the shuffler, not entered)"
@@ -89,7 +90,7 @@ class Hits:
                     f", not {a.line or 'the line claimed'}")
         best = hand_line(cards, ranker, paytable, meter) if meter is not None else claimed
         if best != claimed:
-            # 000(l)(9): the hand is set to the type yielding the highest progressive payout
+            # 000(l)(9), 001 11.9(j): the hand is set to the type yielding the highest progressive payout
             return (f"seat {seat}'s hand ({shown}) makes {best.replace('_', ' ')}, which pays more than the "
-                    f"{a.line} claimed (000(l)(9))")
+                    f"{a.line} claimed")
         return None

@@ -319,7 +319,7 @@ def readouts(log: AuditLog, book: MeterBook, setups, rules_of, states, links: di
             out.append(ControllerReadout(
                 d.serial, (setup.id,), rules.name, rules.rule_text, links.get(d.serial, "connecting"),
                 state.progressive_online, locked, c["lockout"], lit, state.round,
-                tuple(state.round_progressive) if in_round else None, locked_in(state, locked, lit),
+                tuple(state.round_progressive) if in_round else None, locked_in(state, locked, lit, rules),
                 last.cents if last else None, last.time if last else None, rules.progressive_reset_cents,
                 since, start, series, book.hit_infos(setup.id, rules, since),
                 book.record(setup.id, rules, record_from, now, now, plan), series.seq[-1] if more else top, more, c))

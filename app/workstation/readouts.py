@@ -285,7 +285,7 @@ class WagerLimitInfo:
 @dataclass(frozen=True)
 class RoundForm:
     """What the table's profile lets a person enter in a round, so that a view shows a field for
-    each and decides nothing itself (app/workstation/round_draft.py ``round_form``)."""
+    each and decides nothing itself (app/workstation/wagers.py ``round_form``)."""
     seats: tuple[int, ...]          # the seats that may wager: 1-6, or 002's 1-7
     wagers: tuple[str, ...]         # every wager offered, as the round file names it ("additional 3")
     wager_names: dict               # wager -> its name in words ("Fortune bonus wager")

@@ -1,5 +1,5 @@
-"""The round being entered at a table, before it is settled: ``RoundDraft``, and the
-pure helpers the workstation's round actions use.
+"""The round being entered at a table, before it is settled: ``RoundDraft`` (what each wager
+and amount a round takes is, and its check as typed, are app/workstation/wagers.py's).
 
 A draft holds what a person typed (wagers as dollars, cards, the sets, the banking) and what a
 card-reading shuffler read (``hand_read`` rows, app/devices/mapping.py), in whole cents and card
@@ -16,41 +16,25 @@ Each method checks everything first and changes the draft only when nothing is w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from types import SimpleNamespace
 
 from app.engine.cards import CardError, card_str, cards_str, parse_cards
+from app.engine.citations import noted
 from app.engine.houseway import HouseWay
-from app.engine.layout import DEALER, POSITIONS, name as position_name
-from app.engine.ledger import Result
-from app.engine.money import MoneyError, dollars, parse_dollars
-from app.engine.position import SEVEN_SEATS
+from app.engine.layout import DEALER, name as position_name
 from app.engine.names import name_fault
 from app.engine.players import table_seats
-from app.engine.procedure import Event, Refused as EngineRefused, TableState, apply
 from app.engine.profile import FOUL_RESET, RuleProfile
 from app.engine.rank import Ranker, legal_set
 from app.engine.round import Round
-from app.engine.tablelimits import NAMES, TableLimits, refusals
-from app.store.slips import needs_w2g
+from app.engine.tablelimits import TableLimits, refusals
 
-from .readouts import (BankingDraft, FieldCheck, HandSet, PositionCards, RoundDraftInfo, RoundForm, SeatWagers,
-                       WagerLimitInfo)
+from .readouts import BankingDraft, HandSet, PositionCards, RoundDraftInfo, SeatWagers, WagerLimitInfo
+from .wagers import AMOUNTS, check_amount, check_wager, ring, round_form
 
 HAND = 7
-AMOUNTS = ("chips", "last_wager", "dealer_wager", "wager", "dealer_prepaid_commission")
-AMOUNT_NAMES = {"chips": "the bank's chips", "last_wager": "the bank's last wager against the dealer",
-                "dealer_wager": "the dealer's wager against the bank", "wager": "the player-dealer's wager",
-                "dealer_prepaid_commission": "the prepaid commission with the dealer's wager"}
-# a foul (the low hand outranks the high hand): what each text does with it
-FOUL_CITE = {"000": "000(l)(6)(iii)", "001": "001 11.9(g)3", "002": "002: a foul automatically loses the wager",
-             "003": "003 DEALER BANK PROCEDURES 5", "004": "004(5)"}
-# results that are no payoff of a wager: the bank's and the player-dealer's take, the dealer's own
-# wager (as app/engine/settle.py's threshold approvals leave them out)
-NOT_A_PAYOFF = ("bank", "player-dealer", "dealer wager", "collection fee")
-
 
 class DraftError(ValueError):
     """Something a person entered that cannot go into the round; ``fields`` maps each field of the
@@ -62,154 +46,15 @@ class DraftError(ValueError):
         self.fields = dict(fields or {})
 
 
-def ring(rules: RuleProfile) -> tuple[int, ...]:
-    """The positions that receive a hand: the dealer and seats 1-6, or 002's seats 1-7."""
-    return SEVEN_SEATS if len(table_seats(rules)) == 7 else POSITIONS
-
-
-def offered_wagers(rules: RuleProfile) -> tuple[str, ...]:
-    """The wagers a seat may make under the profile, as the round file names them; the additional
-    wagers of 000(p) as ``additional N`` for the RNG's numbers 1..7."""
-    out = ["base"] + [w for w in rules.side_bets if w != "additional"]
-    if "fortune" in rules.side_bets:
-        out.append("fortune_toke")   # 003 GENERAL RULES 6: a toke bet on the bonus, up to its limit
-    if "additional" in rules.side_bets:
-        out += [f"additional {n}" for n in range(1, 8)]
-    return tuple(out)
-
-
-def round_form(rules: RuleProfile) -> RoundForm:
-    """What a person may enter in a round under the profile: the seats, every wager offered with
-    its name, what each banking mode takes (docs/round-format.md, "banking"), the bettors on a
-    circle, surrender, prepaid commission, a supervisor's cover ruling, the meter and the RNG's
-    number. A view shows a field for each of these and no other."""
-    wagers = offered_wagers(rules)
-    names = {w: NAMES.get(w, w) if not w.startswith("additional ") else f"additional wager on {w.split()[1]}"
-             for w in wagers}
-    prepaid = rules.commission.prepaid_allowed
-    ruling = ("cover_ruling",) if rules.procedures.bank_cover_ruling else ()
-    fields = {"house": (),
-              # 000(m)(4), (7): the bank's chips, its last wager against the dealer, the dealer's wager;
-              # 003 PLAYER BANK 7, COLLECTING 8: prepaid commission with the dealer's wager
-              "player": ("seat", "chips", "last_wager", "dealer_wager")
-              + (("dealer_prepaid_commission",) if prepaid else ()) + ruling,
-              # 000(m)(5): the co-bank covers half; the dealer never wagers against it
-              "co-bank": ("seat", "chips", "last_wager") + ruling,
-              # 002: the player-dealer's wager and the action button
-              "player-dealer": ("seat", "wager", "action_seat")}
-    return RoundForm(tuple(table_seats(rules)), wagers, names,
-                     {m: fields[m] for m in rules.banking_modes if m in fields}, rules.bettors_per_circle,
-                     rules.surrender != "forbidden", prepaid, bool(ruling), "progressive" in rules.side_bets,
-                     "additional" in rules.side_bets)
-
-
-def check_wager(rules: RuleProfile, limits: TableLimits, seat: int, wager: str, text: str) -> FieldCheck:
-    """One wager as typed: its cents, or why it cannot be taken. Empty or zero clears it.
-
-    The limits are the table's (002 DESCRIPTION OF TABLE USED, 004(3), 003 PLAYER BANK 9), the
-    refusal in the engine's own words (app/engine/tablelimits.py)."""
-    if wager not in offered_wagers(rules):
-        what = NAMES.get(wager.split()[0], wager)
-        return FieldCheck(wager, text, None, f"profile {rules.name!r} does not offer the {what}")
-    if not text.strip():
-        return FieldCheck(wager, text, 0)
-    try:
-        cents = parse_dollars(text)
-    except MoneyError as e:
-        return FieldCheck(wager, text, None, str(e))
-    if cents < 0:
-        return FieldCheck(wager, text, None, "a wager is never negative")
-    if cents == 0:
-        return FieldCheck(wager, text, 0)
-    if wager == "progressive" and cents not in (100, 500):
-        # 000(q)(1), 001 11.14(a): the progressive payout wager is $1.00 or $5.00
-        return FieldCheck(wager, text, None, f"the progressive wager is $1.00 or $5.00 (000(q)(1); 001 11.14(a)), "
-                                             f"not {dollars(cents)}")
-    if wager.startswith("additional "):
-        probe = SimpleNamespace(seat=seat, wagers={}, bettors=(), additional={int(wager.split()[1]): cents})
-    else:
-        probe = SimpleNamespace(seat=seat, wagers={wager: cents}, bettors=(), additional={})
-    faults = refusals([probe], limits)
-    return FieldCheck(wager, text, cents, faults[0] if faults else None)
-
-
-def check_amount(what: str, text: str) -> FieldCheck:
-    """An amount that is no wager on a betting space (the bank's chips, the dealer's wager, prepaid
-    commission): dollars and cents, not negative; the table's limits do not apply to it
-    (docs/round-format.md, "Table limits")."""
-    if not text.strip():
-        return FieldCheck(what, text, None)
-    try:
-        cents = parse_dollars(text)
-    except MoneyError as e:
-        return FieldCheck(what, text, None, str(e))
-    if cents < 0:
-        return FieldCheck(what, text, None, f"{AMOUNT_NAMES.get(what, what)} is never negative")
-    return FieldCheck(what, text, cents)
-
-
-def bank_refusal(state: TableState, rules: RuleProfile, mode: str, seat: int | None) -> str | None:
-    """Why the procedures would not let ``seat`` bank this round as ``mode``, or None.
-
-    The procedures decide it (app/engine/procedure.py ``bank_declared``: 000(m)(2)-(4), 001
-    11.10(b)-(d), 003 PLAYER BANK 1-2, 17), from the table's log: the bank declared this round if
-    one was, else who may bank after the rounds played (the seats offered before it taken as
-    having passed the bank: the person entering the round says who took it). A table closed in the
-    log has no rotation to check: the round's own fields (``first_round_of_game``,
-    ``banked_last_round``, ``last_wager``) are checked when it is settled."""
-    if mode == "house" or mode not in rules.banking_modes or state.state == "closed":
-        return None   # a mode the profile does not allow is the draft's to refuse
-    if state.bank and state.bank_mode:
-        if state.bank_mode != mode or seat not in state.bank:
-            where = ", ".join(f"seat {s}" for s in state.bank)
-            return (f"the procedures have {state.bank_mode} {where} banking this round (bank declared); "
-                    f"not {mode} seat {seat}")
-        return None
-    probe = replace(state, state="betting")
-    event = Event("bank_declared", state.last_time or datetime.min, "round", "dealer",
-                  {"mode": mode, "seat": seat, "declined": list(range(1, 8))})
-    try:
-        apply(probe, event, rules)
-    except EngineRefused as e:
-        return str(e).removeprefix("bank_declared: ")
-    return None
-
-
-def slip_reason(r: Result, rules: RuleProfile, meter_seats: Iterable[int], slip_cents: int | None,
-                stakes: Mapping[int, Mapping[str, int]]) -> tuple[str | None, bool]:
-    """Why a payout needs a payout slip (None: it does not), and whether the slip carries W-2G
-    data. A progressive hit paid off the meter (000(q)(3)(iii), (5)); a payoff at or over the
-    profile's approval threshold (003 Clearing the Layout 1a); at or over the workstation's
-    configured slip amount; a win of $600 that is 300 times the wager (W-2G; envy's wager is the
-    Fortune wager that earned it, 000(r)(3))."""
-    if r.outcome != "win" or r.win <= 0 or r.wager in NOT_A_PAYOFF or r.seat < 1:
-        return None, False
-    if r.wager == "fortune_toke":
-        return None, False   # 003 GENERAL RULES 6: the toke bet's win is the dealers', not the player's
-    wager = r.stake if r.stake or not r.wager.startswith("envy") else stakes.get(r.seat, {}).get("fortune", 0)
-    w2g = needs_w2g(r.win, wager)
-    whys = []
-    if r.wager == "progressive" and r.seat in meter_seats:
-        whys.append("a progressive hit paid off the meter (000(q)(3)(iii), (5))")
-    limit = rules.limits.approval_threshold_cents
-    if limit is not None and r.win >= limit:
-        whys.append(f"a payoff of {dollars(limit)} or more (003 Clearing the Layout 1a)")
-    if slip_cents is not None and r.win >= slip_cents:
-        whys.append(f"a payoff of {dollars(slip_cents)} or more (the workstation's configuration)")
-    if w2g:
-        whys.append("a win of $600.00 or more and at least 300 times the wager (IRS Form W-2G)")
-    return ("; ".join(whys) or None), w2g
-
-
 def _cards_text(cards: Sequence[int]) -> str:
     return " ".join(cards_str(cards))
 
 
-def duplicate_card(card: int, held: Sequence[int], read_by: str = "") -> str:
+def duplicate_card(card: int, held: Sequence[int], rules: RuleProfile, read_by: str = "") -> str:
     """One card at more than one place (000(b)(1), 003 GENERAL PROCEDURES 17: one deck, each card in
     it once), said once, naming every position that holds it (``held``: a position once per time it
     holds the card): "Kc is at both dealer and seat 2", "Kc is at seat 3 twice"; ``read_by``: the
-    shuffler that read the hands it is in, if one did."""
+    shuffler that read the hands it is in, if one did; the rule is the profile's own text's."""
     counts = {p: held.count(p) for p in dict.fromkeys(held)}
     times = {2: "twice"}
     if len(counts) == 1:
@@ -220,7 +65,11 @@ def duplicate_card(card: int, held: Sequence[int], read_by: str = "") -> str:
     where = (f"both {names[0]} and {names[1]}" if len(names) == 2 else
              names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}")
     who = f"the shuffler {read_by} misread the hand: " if read_by else ""
-    return f"{card_str(card)} is at {where} (000(b)(1): one deck, each card once): {who}correct the misread card"
+    return f"{card_str(card)} is at {where} ({_one_deck(rules)}): {who}correct the misread card"
+
+
+def _one_deck(rules: RuleProfile) -> str:
+    return noted(rules.cite("one_deck"), "one deck, each card once")
 
 
 @dataclass
@@ -318,7 +167,7 @@ class RoundDraft:
             other = self.owner_of(c, position)
             if other is not None:
                 raise DraftError(f"{card_str(c)} is already at {position_name(other)}; {position_name(position)} "
-                                 "cannot have it too (000(b)(1): one deck, each card once)")
+                                 f"cannot have it too ({_one_deck(self.rules)})")
 
     # -- cards -----------------------------------------------------------------------------------
     def set_cards(self, position: int, text: str) -> None:
@@ -335,7 +184,7 @@ class RoundDraft:
         except CardError as e:
             raise DraftError(f"{where}: {e}") from None
         if len(cards) > HAND:
-            raise DraftError(f"{where}: seven cards a hand (000(h)(3)), got {len(cards)}")
+            raise DraftError(f"{where}: seven cards a hand ({self.rules.cite('hand_size')}), got {len(cards)}")
         self._check_unique(position, cards)
         if not cards:
             self.hands.pop(position, None)
@@ -511,8 +360,8 @@ class RoundDraft:
     def set_prepaid_commission(self, seat: int, text: str) -> None:
         self.check_seat(seat)
         if not self.rules.commission.prepaid_allowed and text.strip() and text.strip() not in ("0", "0.00"):
-            raise DraftError(f"seat {seat}: profile {self.rules.name!r} does not take prepaid commission (003 "
-                             "COLLECTING 6 is where it is taken)", {"prepaid_commission": "not taken here"})
+            raise DraftError(f"seat {seat}: profile {self.rules.name!r} does not take prepaid commission",
+                             {"prepaid_commission": "not taken here"})
         c = check_amount("prepaid_commission", text)
         if c.reason:
             raise DraftError(f"seat {seat}: prepaid commission: {c.reason}", {"prepaid_commission": c.reason})
@@ -529,8 +378,7 @@ class RoundDraft:
         (name, amount typed); at most the profile's bettors per circle, each within the limits."""
         self.check_seat(seat)
         if bettors and self.rules.bettors_per_circle < 2:
-            raise DraftError(f"seat {seat}: profile {self.rules.name!r} takes one bettor on a circle (003 PLAYERS "
-                             "WAGERING ON ANOTHER PLAYER'S HAND is where others may bet on it)")
+            raise DraftError(f"seat {seat}: profile {self.rules.name!r} takes one bettor on a circle")
         if len(bettors) + 1 > self.rules.bettors_per_circle:
             raise DraftError(f"seat {seat}: at most {self.rules.bettors_per_circle} bettors on one circle (003 "
                              "PLAYERS WAGERING ON ANOTHER PLAYER'S HAND 1)")
@@ -614,7 +462,7 @@ class RoundDraft:
                 raise DraftError(f"progressive meter: {c.reason}", {"progressive_meter": c.reason})
             cents = c.cents
         if rng_number is not None and (isinstance(rng_number, bool) or not 1 <= rng_number <= 7):
-            raise DraftError(f"the RNG displays 1..7 (000(d)(2)(i)), got {rng_number!r}",
+            raise DraftError(f"the RNG displays 1..7, got {rng_number!r}",
                              {"rng_number": "1 to 7"})
         self.meter = cents
         if rng_number is not None:
@@ -657,7 +505,7 @@ class RoundDraft:
         for c, held in at.items():
             if len(held) > 1:
                 readers = dict.fromkeys(self.hands[p].serial for p in held if self.hands[p].source == "shuffler")
-                out.append(duplicate_card(c, held, ", ".join(readers)))
+                out.append(duplicate_card(c, held, self.rules, ", ".join(readers)))
         return out
 
     def waits(self) -> str:
@@ -687,11 +535,11 @@ class RoundDraft:
             wrong.append(f"unreadable {', '.join(h.unreadable)}")
         twice = twice and sorted({c for c in h.cards if h.cards.count(c) > 1}, key=h.cards.index)
         if twice:
-            wrong.append(f"{', '.join(cards_str(twice))} read twice (000(b)(1): one deck, each card once)")
+            wrong.append(f"{', '.join(cards_str(twice))} read twice ({_one_deck(self.rules)})")
         if len(h.cards) != HAND:
             if h.source == "shuffler":
-                wrong.append(f"{len(h.cards)} cards read, not seven (000(j)(1); a hand of another size voids all "
-                             "hands, 000(n)(8))")
+                wrong.append(f"{len(h.cards)} cards read, not seven; a hand of another size voids all hands "
+                             f"({self.rules.cite('hand_size')})")
             else:
                 wrong.append(f"{len(h.cards)} of seven cards entered")
         if not wrong:
@@ -817,8 +665,8 @@ class RoundDraft:
         what = "foul: the low hand outranks the high hand"
         if mode == "player" and pos == bank:
             # 000(n)(10), 003 PLAYER BANK Important Note: the bank cannot set an automatic loser
-            return house, f"{what}; the bank's hand is reset by the house way (000(n)(10); 003 PLAYER BANK, " \
-                          "Important Note)"
+            return house, f"{what}; the bank's hand is reset by the house way " \
+                          f"({self.rules.cite('bank_hand_not_set_correctly')})"
         if self.rules.foul == FOUL_RESET:
-            return house, f"{what}; the dealer resets it by the house way (004(5))"
-        return entered, f"{what}; the hand loses ({FOUL_CITE.get(self.rules.rule_text, '000(l)(6)(iii)')})"
+            return house, f"{what}; the dealer resets it by the house way ({self.rules.cite('foul')})"
+        return entered, f"{what}; the hand loses ({self.rules.cite('foul')})"

@@ -22,7 +22,7 @@ from app.store import settled_rounds, slips
 from app.store.log import AuditLog
 
 from .readouts import (LedgerLine, Payout, ResultLine, RoundApproval, RoundResult, RoundSummary, SlipInfo)
-from .round_draft import slip_reason
+from .wagers import slip_reason
 
 PENDING, DENIED, READY, RELEASED = "pending", "denied", "ready", "released"
 
@@ -54,7 +54,7 @@ def _results(s: dict) -> list[Result]:
 
 def payouts(s: dict, rules: RuleProfile, slip_cents: int | None, slips: dict | None = None) -> tuple[Payout, ...]:
     """Every win handed to a seat (a bettor on its circle, the bank's surplus), with the slip it
-    needs and why (app/workstation/round_draft.py ``slip_reason``)."""
+    needs and why (app/workstation/wagers.py ``slip_reason``)."""
     results = _results(s)
     meter_seats = {a["seat"] for a in s["approvals"] if a["kind"] == "progressive_meter_payout"}
     stakes: dict[int, dict[str, int]] = {}

@@ -107,9 +107,10 @@ def same_cards(o):
     (None, ("--table", "T9"), "--table: no table 'T9' on this floor"),
     (lambda o: o["banking"].update(mode="player", seat=4, chips=100_000, last_wager=2000, dealer_wager=0), (),
      "seat 4: the bank does not wager against itself"),
-    # 000(m)(3), 003 PLAYER BANK 2: nobody banks two rounds running
+    # 003 PLAYER BANK 1-2: nobody banks two rounds running (a casino table cites its own text, issue 33)
     (lambda o: (o["banking"].update(mode="co-bank", seat=4, chips=100_000, last_wager=2000, banked_last_round=True),
-                o["seats"][2].update(wagers={})), (), "no player may bank two consecutive rounds (000(m)(3)"),
+                o["seats"][2].update(wagers={})), (),
+     "no player may bank two consecutive rounds (003 PLAYER BANK PROCEDURES 1, 2)"),
 ])
 def test_a_refused_round_names_the_fault(floor, monkeypatch, tmp_path, change, argv, why):
     cfg, db = floor

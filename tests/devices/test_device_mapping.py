@@ -72,10 +72,11 @@ def test_a_shuffler_miscount_removes_the_deck_and_raises_an_alarm():
     out = dev.on_message(msg("shuffle_completed", deck="red"), at(11), "SHF-1")
     assert events(out)[0].data == {"deck": "red", "manual": False, "card_count": 52}
     (alarm,) = of(out, Alarm)
-    assert alarm.kind == "deck_count_wrong" and alarm.rule == "001 11.17(i); 000(b)(1)"
+    # a section6 table cites its own text's one deck of 53 cards, not 001 11.17(i) (issue 33)
+    assert alarm.kind == "deck_count_wrong" and alarm.rule == "000(b)(1)"
     assert alarm.serial == "SHF-1"
     state = run_events(state, out)
-    assert "red" not in state.decks and state.pending_acks()[0].rule == "001 11.17(i)"
+    assert "red" not in state.decks and state.pending_acks()[0].rule == "000(b)(1)"
 
 
 def test_a_right_count_deals_and_restarts_the_stub_count():
@@ -102,7 +103,8 @@ def test_a_shuffler_jam_while_shuffling_reshuffles():
     assert fault == DeviceFault("shuffler", "jam 21", "cards jammed in the elevator", "SHF-1")
     assert events(out)[0].type == "shuffler_jam" and events(out)[0].data["deck"] == "red"
     state = run_events(state, out)
-    assert state.state == "shuffling" and state.pending_acks()[0].rule == "000(n)(13); 003 GENERAL RULES 5"
+    # a section6 table cites 000 alone (it cited 003 GENERAL RULES 5 too before issue 33)
+    assert state.state == "shuffling" and state.pending_acks()[0].rule == "000(n)(13)"
 
 
 def test_two_decks_the_other_deck_is_shuffled_during_the_round_and_its_jam_spares_the_round():
@@ -331,7 +333,7 @@ def test_a_hit_asks_for_a_supervisors_validation():
     assert request == ApprovalRequest("progressive_meter_payout", 4, 2500,
                                       "the progressive controller reports seat 4: Straight Flush for $25.00",
                                       "000(q)(3)(iii), (5)", None, "PRG-1", "Straight Flush")
-    assert request.kind in KINDS and alarm.kind == "progressive_hit" and alarm.rule == "000(q)(3)"
+    assert request.kind in KINDS and alarm.kind == "progressive_hit" and alarm.rule == "000(q)(3)(iii), (5)"
     # the whole meter needs a pit manager, as the settlement asks
     request, _ = dev.on_message(msg("hit_pending", seat=1, line="Natural Royal Flush and Pair", cents=5_000_000),
                                 at(2), "PRG-1")
@@ -354,7 +356,8 @@ def test_a_reset_is_logged_and_needs_approval():
 def test_lockout_lights_and_key_switch():
     dev = table()
     (reading,) = dev.on_message(msg("acceptor_lights", lit=0b101), at(1), "PRG-1")
-    assert reading.values == {"lit": 5, "seats": [1, 3], "count": 2} and "001 11.7(d)" in reading.note
+    assert reading.values == {"lit": 5, "seats": [1, 3], "count": 2} and "(000(g)(3); 000(q)(2))" in reading.note
+    assert "001" not in reading.note   # a section6 table cites its own text (issue 33)
     assert dev.on_message(msg("acceptor_lights", lit=0b101), at(1), "PRG-1") == []  # unchanged
     assert dev.on_message(msg("lockout", locked=True), at(2), "PRG-1")[0].values == {"locked": True}
     # 000(g)(3), (q)(2): no wager after "No more bets"
@@ -378,7 +381,8 @@ def test_progressive_wagers_close_while_the_controller_is_offline_and_reopen():
     assert [e.data for e in events(out)] == [{"online": False}]
     assert [a.kind for a in of(out, Alarm)] == ["progressive_offline"] and of(out, DeviceFault)[0].code == "offline"
     offline = run_events(state, out)
-    with pytest.raises(Refused, match=r"progressive controller is offline \(000\(q\)\); seats 2, 5 have one"):
+    with pytest.raises(Refused, match=r"progressive controller is offline \(000\(q\)\(2\), \(3\)\(i\), \(5\)\); "
+                                      r"seats 2, 5 have one"):
         apply(offline, nmb, RULES)
     # retries while it is down raise nothing more
     assert dev.on_link("progressive", "PRG-1", "connecting", at(12), "retry") == []
@@ -393,7 +397,7 @@ def test_any_device_offline_is_a_fault_and_an_alarm_once():
     dev = table()
     out = dev.on_link("rng", "RNG-1", "offline", at(1), "port closed")
     assert [type(a) for a in out] == [DeviceFault, Alarm]
-    assert "dice" in out[1].message and out[1].rule == "000(k)(2); 003 NEW CARDS IN PLAY, NOTE"
+    assert "dice" in out[1].message and out[1].rule == "000(k)(2)"   # 003's NOTE is the casino's (issue 33)
     assert dev.on_link("rng", "RNG-1", "offline", at(2), "port closed") == []
     assert dev.on_link("rng", "RNG-1", "online", at(3))[0].note == "back online"
     assert len(dev.on_link("rng", "RNG-1", "offline", at(4), "again")) == 2

@@ -11,6 +11,7 @@ from app.engine import deal, position
 from app.engine.deal import four_card_check, stub_count_due
 from app.engine.layout import DEALER, clockwise_from, counterclockwise_from
 from app.engine.position import PositionError
+from app.rules.resources import profile
 
 DECK = list(range(53))  # 2s, 3s, ... As, 2h, ... Ac, Jk: top first
 
@@ -107,9 +108,14 @@ def test_three_then_four():
 
 def test_four_card_check():
     # 000(h)(4): four left is good; a misdeal voids and reshuffles; otherwise the deck goes
-    assert four_card_check(4, [7] * 7)[0] == "ok"
-    assert four_card_check(4, [7, 7, 8, 6, 7, 7, 7])[0] == "misdeal"
-    assert four_card_check(3, [7] * 7)[0] == "deck_removed"
+    rules = profile("section6").rules
+    assert four_card_check(4, [7] * 7, rules) == ("ok", "000(h)(4)(i)")
+    assert four_card_check(4, [7, 7, 8, 6, 7, 7, 7], rules)[0] == "misdeal"
+    assert four_card_check(3, [7] * 7, rules)[0] == "deck_removed"
+    # each table cites its own text: 003 DEALING PROCEDURES 4 ("verifying the last (4) cards"), 000 after it
+    # as the regulation the casino's procedures run under; 004(2) "The four unused cards"
+    assert four_card_check(4, [7] * 7, profile("casino").rules)[1] == "003 DEALING PROCEDURES 4; 000(h)(4)(i)"
+    assert four_card_check(4, [7] * 7, profile("sd").rules)[1] == "004(2)"
 
 
 def test_stub_count_every_five_rounds():

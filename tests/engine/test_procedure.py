@@ -149,7 +149,7 @@ def test_deck_and_dice_clocks():
     assert deck["overdue"] and deck["rule"] == "000(e)(5): from the hand"
     state, _ = run(hand, profile("casino").rules)
     deck = {d["item"]: d for d in due(state, profile("casino").rules, T0)}["deck red"]
-    assert deck["rule"] == "003 NEW CARDS IN PLAY 1"
+    assert deck["rule"] == "003 NEW CARDS IN PLAY 1; 000(e)(5)"   # the casino's own, then its regulation's
 
 
 PITDESK = str(Path(sys.executable).with_name("pitdesk"))
@@ -355,8 +355,12 @@ def test_the_five_round_stub_count_starts_again_with_a_new_game():
 
 
 def test_a_shuffler_that_counts_a_wrong_number_removes_the_deck():
-    # 001 11.17(i): a counting shuffler replaces the stub count; a wrong count removes the deck
+    # 001 11.17(i): a counting shuffler replaces the stub count; a wrong count removes the deck. A
+    # section6 table cites its own 000(b)(1) (53 cards), never 001's paragraph (issue 33); an nj table 001 11.17(i)
     state, _ = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=52)])
+    assert "red" not in state.decks and state.pending_acks()[0].rule == "000(b)(1)"
+    state, _ = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=52)],
+                   profile("nj").rules)
     assert "red" not in state.decks and state.pending_acks()[0].rule == "001 11.17(i)"
     state, refused = run(opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red", card_count=53)])
     assert refused is None and state.rounds_since_count == 0
@@ -455,12 +459,13 @@ def test_the_other_deck_is_shuffled_during_the_round_and_dealt_next():
 
 
 def test_a_wrong_count_of_the_other_deck_removes_it_and_the_round_goes_on():
-    # 001 11.17(i): the deck is removed; the round dealt from the other deck is not affected
+    # 001 11.17(i): the deck is removed; the round dealt from the other deck is not affected (a section6
+    # table cites its own 000(b)(1))
     events = opened("red") + opened("blue", 5, players=()) + a_round("red", 10)[:5]
     state, refused = run(events + [ev("shuffle_started", 14, deck="blue"),
                                    ev("shuffle_completed", 14, deck="blue", card_count=52)])
     assert refused is None and "blue" not in state.decks and not state.void and state.state == "setting"
-    assert state.irregularities[-1].rule == "001 11.17(i)" and state.ready_deck is None
+    assert state.irregularities[-1].rule == "000(b)(1)" and state.ready_deck is None
     state, _ = run(events + [ev("shuffle_started", 14, deck="blue"),
                              ev("shuffle_completed", 14, deck="blue", card_count=52)] + a_round("red", 10)[5:])
     assert state.state == "round_complete" and state.deck_in_play is None   # no deck ready: shuffle first
@@ -516,7 +521,9 @@ def test_stacks_not_dealt_in_order_reshuffle():
     base = opened() + [ev("shuffle_started", 10), ev("shuffle_completed", 11, deck="red"),
                        ev("no_more_bets", 12, method="hand", wagers=WAGERS)]
     state, refused = run(base + [ev("stacks_not_dealt_in_order", 13)])
-    assert refused is None and state.void and state.pending_acks()[0].rule == "000(n)(12); 001 11.11(l)"
+    assert refused is None and state.void and state.pending_acks()[0].rule == "000(n)(12)"   # section6: 000 alone
+    assert run(base + [ev("stacks_not_dealt_in_order", 13)], profile("nj").rules)[0].pending_acks()[0].rule == \
+        "001 11.11(l)"
     shoe = opened() + a_round("red", 10)[:3] + [ev("stacks_not_dealt_in_order", 13)]
     assert "only when the stacks are dealt from the hand" in run(shoe)[1][2]
 
@@ -581,7 +588,7 @@ def test_progressive_wagers_are_closed_while_the_controller_is_offline():
     nmb = ev("no_more_bets", 13, method="automated-shoe", wagers=WAGERS, progressive=[5, 2])
     state, refused = run(betting() + [link(12, False), nmb])
     assert refused[2] == ("no_more_bets: progressive wagers are closed while the progressive controller is offline "
-                          "(000(q)); seats 2, 5 have one")
+                          "(000(q)(2), (3)(i), (5)); seats 2, 5 have one")
     assert state.state == "betting" and not state.progressive_online
     # the Pai Gow Poker wagers go on without the progressive
     state, refused = run(betting() + [link(12, False), ev("no_more_bets", 13, method="automated-shoe",
@@ -614,7 +621,8 @@ def test_progressive_seats_are_seated_wagering_and_the_profiles():
         ev("no_more_bets", 12, method="hand", wagers=[1, 2], progressive=[1, 3])])[1][2]
     assert "listed twice" in run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS,
                                             progressive=[1, 1])])[1][2]
-    assert "offers no progressive payout wager (000(q)(1))" in run(base + [
+    # the casino's 003 has no paragraph on the progressive wager: its regulation's (issue 33)
+    assert "offers no progressive payout wager (003 has no paragraph on this; 000(q)(1))" in run(base + [
         ev("no_more_bets", 12, method="hand", wagers=WAGERS, progressive=[1])], profile("casino").rules)[1][2]
     state, refused = run(base + [ev("no_more_bets", 12, method="hand", wagers=WAGERS, progressive=[4])],
                          profile("nj").rules)
@@ -672,4 +680,5 @@ def test_a_jam_of_the_deck_being_shuffled_reshuffles_it_and_play_goes_on():
     assert "deck 'blue' in the shuffler is reshuffled" in state.irregularities[-1].consequence
     # 003 GENERAL RULES 5: "Malfunction of the shuffle machine voids all hands"
     state, refused = two_deck_round("casino")
-    assert refused is None and state.void and state.irregularities[-1].rule == "000(n)(13); 003 GENERAL RULES 5"
+    # the casino's own paragraph first, then its regulation's (issue 33)
+    assert refused is None and state.void and state.irregularities[-1].rule == "003 GENERAL RULES 5; 000(n)(13)"

@@ -324,9 +324,12 @@ def test_cover_ruling_is_true_or_false():
 
 
 def test_no_player_banks_two_rounds_in_a_row():
-    # 000(m)(3): in no event may any player bank two consecutive rounds of play
-    with pytest.raises(RoundError, match=r"two consecutive rounds \(000\(m\)\(3\)"):
+    # 003 PLAYER BANK 1-2 (a casino round; 000(m)(3) for a section6 one): no player banks two
+    # consecutive rounds, each cited from the table's own text (issue 33)
+    with pytest.raises(RoundError, match=r"two consecutive rounds \(003 PLAYER BANK PROCEDURES 1, 2\)"):
         run(banked("player", 1000, 2000, banked_last_round=True))
+    with pytest.raises(RoundError, match=r"two consecutive rounds \(000\(m\)\(3\)\)"):
+        run({**banked("player", 1000, 2000, banked_last_round=True), "profile": "section6"})
 
 
 def test_bank_must_have_wagered_in_the_last_unbanked_round():

@@ -258,8 +258,9 @@ def test_a_card_used_twice_is_refused_at_once_naming_both_positions(rpit, qtbot)
     # the reason is there as soon as the card after the space is complete, before Enter
     qtbot.keyClicks(row.cards, "qc kd ")
     qtbot.waitUntil(lambda: row.reason.isVisible(), timeout=WAIT_MS)
-    assert row.reason.text() == ("■ Kd is already at seat 1; seat 2 cannot have it too (000(b)(1): one deck, each "
-                                 "card once)")
+    # the casino's own paragraph, then its regulation's (issue 33)
+    assert row.reason.text() == ("■ Kd is already at seat 1; seat 2 cannot have it too (003 GENERAL PROCEDURES 17; "
+                                 "000(b)(1): one deck, each card once)")
     assert row.cards.property("refused") and row.reason.property("level") == "red"
     qtbot.keyClicks(row.cards, "qh qs kh 5c 2h")
     qtbot.keyClick(row.cards, Qt.Key.Key_Return)

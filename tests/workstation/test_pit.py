@@ -63,7 +63,8 @@ def test_a_shuffle_with_a_wrong_count_removes_the_deck_and_raises_an_alarm(log):
                 msg("SHF-1", "card_count", clock, deck="blue", count=52),
                 msg("SHF-1", "shuffle_completed", clock, deck="blue")])
     state = pit.floor.state("T1")
-    assert "blue" not in state.decks and state.irregularities[-1].rule == "001 11.17(i)"
+    # a section6 table cites its own 000(b)(1), not 001 11.17(i) (issue 33)
+    assert "blue" not in state.decks and state.irregularities[-1].rule == "000(b)(1)"
     assert [r["status"] for r in rows(log, "SELECT status FROM decks WHERE deck = 'blue'")] == ["removed"]
     alarms = rows(log, "SELECT kind, message FROM alarms")
     assert [a["kind"] for a in alarms] == ["deck_count_wrong"] and "52 cards" in alarms[0]["message"]

@@ -288,7 +288,8 @@ def test_a_hit_claimed_for_a_seat_without_a_progressive_wager_is_an_alarm_and_no
     changed = ws.live.pump()
     assert kinds(ws, "T2", "progressive_meter_payout") == [] and not changed.approvals
     (alarm,) = [a for a in ws.reads.alarms(table="T2") if a.kind == "progressive_hit_refused"]
-    assert "seat 6 has no progressive wager in round 1" in alarm.message and alarm.rule == "000(q)(1)-(3)"
+    # T2 is an nj table: it cites its own 001 11.14(c)3, not 000(q) (issue 33)
+    assert "seat 6 has no progressive wager in round 1" in alarm.message and alarm.rule == "001 11.14(c)3"
     assert "progressive_hit" not in {a.kind for a in ws.reads.alarms(table="T2")}
 
 

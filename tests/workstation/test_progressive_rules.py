@@ -97,10 +97,13 @@ def test_shifts_are_grave_day_and_swing_of_eight_hours_each():
 
 def test_a_light_without_a_wager_and_a_wager_without_a_light_are_both_named():
     # 000(q)(2): the chips wagered equal the lights lit on the acceptor devices
-    ok = compare([2, 5], [5, 2])
+    ok = compare([2, 5], [5, 2], RULES)
     assert ok.agrees and ok.text == "2 lights for 2 progressive wagers"
-    bad = compare([1, 2], [2, 3, 4])
+    bad = compare([1, 2], [2, 3, 4], RULES)
     assert not bad.agrees and (bad.light_without_wager, bad.wager_without_light) == ((1,), (3, 4))
     assert bad.text == ("acceptor light lit without a progressive wager at seat 1; progressive wager without its "
                         "acceptor light at seats 3, 4")
-    assert "000(q)(2)" in bad.rule and "001 11.14(b)" in bad.rule
+    # each table cites its own text: 000's for a section6 table, 001 11.14(b) for an nj one (both cited
+    # together before issue 33)
+    assert bad.rule == "000(g)(3); 000(q)(2)"
+    assert compare([1], [2], profile("nj").rules).rule == "001 11.14(b)"

@@ -66,9 +66,24 @@ def test_a_typed_card_and_a_read_card_are_one_line_too():
 
 def test_the_words_of_a_duplicate():
     (card,) = parse_cards("7s")
-    assert duplicate_card(card, [2, 5]).startswith("7s is at both seat 2 and seat 5 (")
-    assert duplicate_card(card, [0, 2, 2, 5]).startswith("7s is at dealer, seat 2 (twice) and seat 5 (")
-    assert duplicate_card(card, [3, 3, 3]).startswith("7s is at seat 3 3 times (")
-    assert duplicate_card(card, [2, 5]).endswith("each card once): correct the misread card")
-    assert duplicate_card(card, [2, 5], "SHF-T1").endswith(
+    rules = profile("section6").rules
+    assert duplicate_card(card, [2, 5], rules).startswith("7s is at both seat 2 and seat 5 (")
+    assert duplicate_card(card, [0, 2, 2, 5], rules).startswith("7s is at dealer, seat 2 (twice) and seat 5 (")
+    assert duplicate_card(card, [3, 3, 3], rules).startswith("7s is at seat 3 3 times (")
+    assert duplicate_card(card, [2, 5], rules).endswith("each card once): correct the misread card")
+    assert duplicate_card(card, [2, 5], rules, "SHF-T1").endswith(
         "each card once): the shuffler SHF-T1 misread the hand: correct the misread card")
+
+
+def test_each_table_cites_its_own_text_for_one_deck():
+    # 001 11.2(a), 002 DESCRIPTION OF DECK & NUMBER OF DECKS USED, 003 GENERAL PROCEDURES 17, 004(1): each
+    # text's own one deck of 53 cards (every profile cited 000(b)(1) before issue 33)
+    (card,) = parse_cards("7s")
+    said = {n: duplicate_card(card, [2, 5], profile(n).rules) for n in ("nj", "face-up-ca", "casino", "sd")}
+    assert said == {
+        "nj": "7s is at both seat 2 and seat 5 (001 11.2(a): one deck, each card once): correct the misread card",
+        "face-up-ca": "7s is at both seat 2 and seat 5 (002 DESCRIPTION OF DECK & NUMBER OF DECKS USED: one deck, "
+                      "each card once): correct the misread card",
+        "casino": "7s is at both seat 2 and seat 5 (003 GENERAL PROCEDURES 17; 000(b)(1): one deck, each card once): "
+                  "correct the misread card",
+        "sd": "7s is at both seat 2 and seat 5 (004(1): one deck, each card once): correct the misread card"}

@@ -397,7 +397,7 @@ def test_the_shuffler_deadline_and_the_dice(ws):
     open_by_hand(ws, "T3")
     # 003 NEW CARDS IN PLAY 1: four hours with the shuffler, whatever the deal
     t = ws.reads.tile("T3", T0 + timedelta(hours=3, minutes=31))
-    assert t.deck.level == "amber" and t.deck.rule == "003 NEW CARDS IN PLAY 1"
+    assert t.deck.level == "amber" and t.deck.rule == "003 NEW CARDS IN PLAY 1; 000(e)(5)"   # its own, then 000
     # 000(d)(1)(ii): dice within 24 hours; amber from two hours before, red from half an hour
     dice = [ws.reads.tile("T3", T0 + timedelta(hours=h)).dice.level for h in (21.9, 22.1, 23.4, 23.6)]
     assert dice == ["ok", "amber", "amber", "red"]

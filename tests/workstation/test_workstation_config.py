@@ -84,7 +84,7 @@ def _error(text: str) -> str:
      "counted by two-dice, never a random number"),
     (GOOD.replace('profile = "section6"', 'profile = "casino"').replace('"shuffler"', '"progressive"'),
      "config.toml line 11: tables[1].devices[1].class: profile 'casino' has no use for a progressive: it offers no "
-     "progressive wager (000(q)(1))"),
+     "progressive wager"),
     (GOOD + '\n[[tables]]\nid = "T3"\nprofile = "nj"\n[[tables.devices]]\nclass = "shoe"\nserial = "SHF-1"\n'
             'url = "COM1"\n',
      "config.toml line 24: tables[3].devices[1].serial: serial 'SHF-1' is also at tables[1].devices[1].serial"),

@@ -89,10 +89,11 @@ def test_a_shuffler_miscount_on_the_demo_floor_raises_an_alarm_only_a_supervisor
         until(ws, lambda: all(x.state == "online" for t in ws.reads.tiles() for x in t.lights), "every light online")
         assert ws.reads.tile("T7").lights == ()   # 004: no devices
         devices.inject("SHF-T1", "miscount")
-        # 001 11.17(i): a count other than 53 removes the deck, and the supervisor is told
+        # a count other than 53 removes the deck, and the supervisor is told; T1 (section6) cites its own
+        # 000(b)(1), not 001 11.17(i) (issue 33)
         until(ws, lambda: ws.reads.tile("T1").open_alarms, "the miscount on T1's tile")
         (alarm,) = [a for a in ws.reads.alarms(table="T1") if a.kind == "deck_count_wrong"]
-        assert "not 53" in alarm.message and alarm.serial == "SHF-T1" and alarm.rule == "001 11.17(i); 000(b)(1)"
+        assert "not 53" in alarm.message and alarm.serial == "SHF-T1" and alarm.rule == "000(b)(1)"
         ws.people.sign_in(*DEALER)
         with pytest.raises(NotPermitted, match="demo-dealer is a dealer"):
             ws.decisions.acknowledge_alarm(alarm.id, "seen it")

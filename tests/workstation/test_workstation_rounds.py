@@ -169,9 +169,9 @@ def test_a_card_used_twice_is_refused_at_once_naming_both_positions(ws):
     ws.rounds.start("casino")
     ws.rounds.set_cards("casino", 1, "ks kd ah jc 8d 6s 4c")
     before = count(ws)
-    # 000(b)(1), 003 GENERAL PROCEDURES 17: one deck of 53 cards, each card once
+    # 003 GENERAL PROCEDURES 17 (then its regulation's 000(b)(1)): one deck of 53 cards, each card once
     with pytest.raises(Refused, match=r"table casino: Kd is already at seat 1; seat 2 cannot have it too "
-                                      r"\(000\(b\)\(1\)"):
+                                      r"\(003 GENERAL PROCEDURES 17; 000\(b\)\(1\): one deck"):
         ws.rounds.set_cards("casino", 2, "qc kd qh qs kh 5c 2h")
     with pytest.raises(Refused, match="Ks is already at seat 1; dealer cannot have it too"):
         ws.rounds.set_cards("casino", 0, "KS 9d 7h 5h 4s 3h 2d")
@@ -387,8 +387,8 @@ def test_a_misread_blocks_settlement_until_a_person_corrects_it_with_a_reason(ws
     assert ws.log.query("SELECT count(*) AS n FROM events WHERE type = 'device_fault' AND "
                         "json_extract(body, '$.data.code') = 'misread'")[0]["n"] == 2
     problems = ws.rounds.draft("T1").problems
-    assert "seat 1: the shuffler SHF-T1 misread the hand: 6 cards read, not seven (000(j)(1); a hand of another size " \
-           "voids all hands, 000(n)(8)): a person checks the cards" in problems
+    assert "seat 1: the shuffler SHF-T1 misread the hand: 6 cards read, not seven; a hand of another size voids all " \
+           "hands (000(j)(1); 000(n)(8)): a person checks the cards" in problems
     # a card at two positions: one line naming both (not one a position)
     assert [p for p in problems if p.startswith("Kc ")] == [
         "Kc is at both dealer and seat 2 (000(b)(1): one deck, each card once): the shuffler SHF-T1 misread the "

@@ -50,7 +50,7 @@ class Live:
             # the workstation's own rows, for the floor as it stood, go first in the batch's
             # append: one pump, one append
             extra = ws.book.automatic(now, states, ws.pit.links(), batch.doors(), self.clocks.all(states, now))
-            extra += ws.acceptors.rows(now, {t: s for t, (s, _) in states.items()}, self._controllers())
+            extra += ws.acceptors.rows(now, {t: s for t, (s, _) in states.items()}, self._controllers(), ws.pit.rules)
             extra += ws.rounds.notes()
             if ws.shipper is not None:   # the log's copy at the casino's server lagging, or refused
                 extra += ws.shipper.alarm_rows(now, ws.book)

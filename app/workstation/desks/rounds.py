@@ -31,8 +31,9 @@ from .. import detail, roundlog
 from ..changes import Changes, changes
 from ..errors import FieldsRefused, LogStopped, NotPermitted, Refused
 from ..readouts import FieldCheck, HandSet, RoundDraftInfo, RoundOutcome, RoundResult, RoundSummary, SlipInfo
-from ..round_draft import Deal, DraftError, RoundDraft, bank_refusal, check_wager
+from ..round_draft import Deal, DraftError, RoundDraft
 from ..tiles import round_at_hand
+from ..wagers import bank_refusal, check_wager
 
 
 class Rounds:
@@ -116,7 +117,8 @@ class Rounds:
                 return info
             return replace(info, waiting=(
                 f"the shuffler {deal.serial} dealt the hands of deck {deal.deck} for round {deal.round}: they wait "
-                f"until round {d.round} is settled or discarded, and are not put over it (000(b)(2)(iii), (v))"))
+                f"until round {d.round} is settled or discarded, and are not put over it "
+                f"({d.rules.cite('deal_waits')})"))
 
     def check_wager(self, table: str, seat: int, wager: str, text: str) -> FieldCheck:
         """A wager as it is typed, checked against the table's limits (nothing changes): its cents,
@@ -498,7 +500,7 @@ class Rounds:
         state, rules = self.ws.state_of(table)
         if state.state == "closed":
             return (), ("the table is closed in the log: the procedures have no rotation to offer the bank; the "
-                        "round's own fields are checked when it is settled (000(m)(2)-(4))")
+                        f"round's own fields are checked when it is settled ({rules.cite('bank_rotation')})")
         info = detail.bank(state, rules)
         return info.offers, info.note
 
@@ -568,7 +570,7 @@ class Rounds:
                     r.time, d.serial, table, "shuffler", "deal_unread",
                     f"the shuffler read {len(d.reads)} of the {d.hands} hands of deck {d.deck}'s deal for round "
                     f"{d.round} before its next deal; that deal is not shown: its cards are entered by hand "
-                    "(000(j)(1))", d.serial))
+                    f"({self.ws.state_of(table)[1].cite('hand_size')})", d.serial))
             d = self._dealing[table] = Deal(deal_id, round_no, int(data.get("hands") or 7), deck, serial)
         d.reads[pos] = cards
         if not d.complete:
@@ -599,7 +601,7 @@ class Rounds:
                 when or self.ws.clock(), table, "deal_before_settlement",
                 f"the shuffler {deal.serial} dealt the hands of deck {deal.deck} for round {deal.round} while round "
                 f"{d.round} is being entered: they wait until round {d.round} is settled or discarded, and are "
-                "not put over it", "000(b)(2)(iii), (v)", deal.serial, deal=deal.id, round=d.round))
+                "not put over it", d.rules.cite("deal_waits"), deal.serial, deal=deal.id, round=d.round))
 
     def _deliver_waiting(self, table: str) -> None:
         """The round being entered is settled or gone: a deal waiting for it comes in (one dealt
