@@ -184,8 +184,11 @@ class ReportsPage(QWidget):
             self._enable()
 
     def on_update(self, u) -> None:
-        """The bridge's update: rows were written, so the report shown may say less than the log."""
-        if u.changes.seqs:
+        """The bridge's update: rows were written past the report shown's chain head, so it may say
+        less than the log (an update of rows the report already read, delivered after it was read,
+        does not count: the report was not stale)."""
+        read_to = self.report.head[0] if self.report is not None and self.report.head else 0
+        if u.changes.seqs and max(u.changes.seqs) > read_to:
             self.stale = True
 
     def refresh(self) -> None:
