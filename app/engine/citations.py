@@ -82,6 +82,7 @@ MATTERS: dict[str, str] = {
     # settlement (app/engine/settle.py; app/workstation/round_draft.py)
     "foul": "a hand set with the low hand above the high hand (a foul)",
     "surrender": "a player surrenders the hand",
+    "house_way_asked": "a player asks the dealer to set the hand by the house way",
     "commission": "the commission on a winning base wager",
     "payout_limit": "the most a player is paid for one round on the bonus wagers",
     "dealer_wager": "the dealer's wager against a player bank: the bank's last wager, or less",

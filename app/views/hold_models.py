@@ -117,9 +117,10 @@ class HoldLinesModel(RecordModel):
         Column("House lost", lambda ln: money(ln.house_lost), sort=lambda ln: ln.house_lost, numeric=True),
         Column("Commission", lambda ln: money(ln.commission), sort=lambda ln: ln.commission, numeric=True),
         Column("Fees", lambda ln: money(ln.collection_fees), sort=lambda ln: ln.collection_fees, numeric=True,
-               tip=lambda ln: "collection fees (002 COLLECTION PROCEDURES)"),
+               tip=lambda ln: "collection fees, charged at 002's tables (002 COLLECTION PROCEDURES)"),
         Column("To meter", lambda ln: money(ln.to_meter), sort=lambda ln: ln.to_meter, numeric=True,
-               tip=lambda ln: "the house's lines to the progressive meter less the meter's to it (000(q)(5), (6))"),
+               tip=lambda ln: "the house's lines to the progressive meter less the meter's to it (each table's "
+                             "own paragraph on the meter, as its rounds' ledgers cite it)"),
         Column("House net", lambda ln: money(ln.house_net), sort=lambda ln: ln.house_net, numeric=True, bold=True,
                tip=lambda ln: "won + commission + fees - lost - to meter"),
         Column("Actual", lambda ln: percent(ln.actual_hold), sort=lambda ln: _hold_sort(ln.actual_hold),

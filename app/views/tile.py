@@ -220,7 +220,8 @@ class TileWidget(QFrame):
         self._put(self.meter, theme.money(t.meter_cents) if t.meter_cents is not None else "$ —")
         if t.progressive == "closed":
             self._put(self.progressive, f"{LEVEL_MARK[RED]} PROGRESSIVE CLOSED: controller offline")
-            _tip(self.progressive, "no progressive wagers until the controller is back (000(q))")
+            # the table's own text (issue 33: an nj or a casino table cited 000 here)
+            _tip(self.progressive, f"no progressive wagers until the controller is back ({t.progressive_rule})")
             theme.set_level(self.progressive, RED)
             theme.set_level(self.meter, RED)
         else:

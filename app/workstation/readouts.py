@@ -64,6 +64,8 @@ class Tile:
                                     # wagered on (round + 1); a round entered now is for it (RoundDraftInfo.round)
     waits: str = ""                 # the round being entered waits for a person: whose cards to check (a
                                     # misread, a reading against the typed cards); "" nothing waits
+    progressive_rule: str = ""      # the table's own citation for a controller offline (its profile's
+                                    # progressive_offline: app/engine/citations.py), shown with "closed"
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,8 @@ class RoundForm:
     cover_ruling: bool              # 003 PLAYER BANK 3: a supervisor's ruling on the bank's cover
     progressive: bool               # a progressive wager is offered: the meter goes with the round
     rng: bool                       # additional wagers on the RNG's number (000(p))
+    house_way_rule: str = ""        # the table's own citation for a player who asks for the house way
+    surrender_rule: str = ""        # and for a surrender (issue 33: the panel cited 003 and 000 at every table)
 
 
 @dataclass(frozen=True)

@@ -63,4 +63,5 @@ def tile(setup: TableSetup, position: tuple[int, int], state: TableState, rules:
                 state.void, bank_marker(state, rules), shown, decks, dice,
                 worst([c.level for c in decks] + ([dice.level] if dice else [])), lights,
                 meter if "progressive" in rules.side_bets else None, progressive(state, rules), open_alarms,
-                pending_approvals, len(state.pending_acks()), round_shown(state))
+                pending_approvals, len(state.pending_acks()), round_shown(state),
+                progressive_rule=rules.cite("progressive_offline") if "progressive" in rules.side_bets else "")

@@ -73,7 +73,7 @@ def round_form(rules: RuleProfile) -> RoundForm:
     return RoundForm(tuple(table_seats(rules)), wagers, names,
                      {m: fields[m] for m in rules.banking_modes if m in fields}, rules.bettors_per_circle,
                      rules.surrender != "forbidden", prepaid, bool(ruling), "progressive" in rules.side_bets,
-                     "additional" in rules.side_bets)
+                     "additional" in rules.side_bets, rules.cite("house_way_asked"), rules.cite("surrender"))
 
 
 def check_wager(rules: RuleProfile, limits: TableLimits, seat: int, wager: str, text: str) -> FieldCheck:

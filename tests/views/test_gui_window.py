@@ -423,7 +423,8 @@ def test_the_window_remembers_its_size_and_the_view_that_was_open(themed, tmp_pa
 def test_every_model_of_the_live_window_passes_the_model_tester(hit_pit, qtbot, qtmodeltester):
     w = hit_pit.window
     claim_hit(qtbot, hit_pit)   # a pending approval
-    # the shuffler counts 52 cards in deck blue (001 11.17(i)): the deck count alarm and its irregularity
+    # the shuffler counts 52 cards in deck blue: the deck count alarm and its irregularity, cited from
+    # T1's own text (issue 33: 001 11.17(i) was cited at every table)
     shuffler = hit_pit.devices.served["SHF-T1"]
     for message, fields in (("shuffle_started", {"deck": "blue"}), ("card_count", {"deck": "blue", "count": 52}),
                             ("shuffle_completed", {"deck": "blue"})):
@@ -452,7 +453,10 @@ def test_every_model_of_the_live_window_passes_the_model_tester(hit_pit, qtbot, 
     w.dialog.reject()
     # the deck the shuffler miscounted is off the table; its irregularity is this round's, with its rule
     irregularity = page.irregularities.record(0)
-    assert irregularity.kind == "deck_count_wrong" and "11.17" in irregularity.rule
+    from app.rules.resources import profile
+    t1 = profile(w.floor.tiles["T1"].tile.profile).rules
+    assert irregularity.kind == "deck_count_wrong" and irregularity.rule == t1.cite("deck_count")
+    assert irregularity.rule.startswith(t1.rule_text)
 
 
 def test_a_new_database_asks_for_its_first_administrator(themed, tmp_path, qtbot, monkeypatch, no_threads_left):

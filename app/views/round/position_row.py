@@ -76,7 +76,7 @@ class PositionRow(QFrame):
             self.low.editingFinished.connect(self._set_done)
             self.house = QPushButton("House way")
             self.house.setObjectName(f"house_way_{position}")
-            self.house.setToolTip("set this hand by the house way, for a player who asks (003 GENERAL PROCEDURES 8)")
+            self.house.setToolTip(f"set this hand by the house way, for a player who asks ({form.house_way_rule})")
             self.house.clicked.connect(lambda: panel.use_house_way(position))
             line1.addSpacing(8)
             line1.addWidget(label("High"))
@@ -141,7 +141,8 @@ class PositionRow(QFrame):
             if form.surrender:
                 self.surrender = QCheckBox("Surrender")
                 self.surrender.setObjectName(f"surrender_{position}")
-                self.surrender.setToolTip("the player surrenders (000(l)(4), 004(9)): the profile says what it costs")
+                self.surrender.setToolTip(f"the player surrenders ({form.surrender_rule}): the profile says what it "
+                                          "costs")
                 self.surrender.clicked.connect(self._surrender_clicked)
                 items.append(("", self.surrender))
             for n, (text, w) in enumerate(items):
