@@ -157,6 +157,17 @@ def open_window(qtbot, ws, settings: QSettings, title: str,
     return window
 
 
+def shift_workstation(own, source: str) -> tuple[Workstation, "Clock"]:
+    """A workstation over a copy of a simulated shift (tests/support/simulated_shift.py ``Shift``),
+    its tables the shift's and its clock five minutes after the shift's last row (PITDESK_HOME set
+    to ``own.home`` by the caller)."""
+    from app.workstation.config import TableSetup, WorkstationConfig
+
+    clock = Clock(datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5))
+    config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source=source)
+    return Workstation(config, own.db, clock=clock), clock
+
+
 def close_window(window: MainWindow, ws) -> None:
     """Close the window as Quit does, then the workstation; nothing of either may still run."""
     window.close()

@@ -25,11 +25,9 @@ from app.simulate.shift import SIM_PIN
 from app.views import theme
 from app.views.hold_view import PERIODS
 from app.views.main_window import MainWindow
-from app.workstation.config import TableSetup, WorkstationConfig
-from app.workstation.workstation import Workstation
 from tests.support.fit import outside
-from tests.support.simulated_shift import START, make_shift
-from tests.support.views import Clock, close_window
+from tests.support.simulated_shift import START
+from tests.support.views import close_window, shift_workstation
 from tests.support.words import faults, said, shown_texts
 
 WAIT_MS = 25_000
@@ -37,17 +35,16 @@ SIZES = [(1366, 768), (1920, 1080)]
 
 
 @pytest.fixture(scope="module")
-def shift_window(tmp_path_factory, qapp, request):
-    """The window over a simulated shift, five minutes after its last row; read, never written."""
+def shift_window(tmp_path_factory, qapp, request, logs_shift):
+    """The window over a copy of the simulated shift (tests/conftest.py ``logs_shift``), five
+    minutes after its last row; read, never written."""
     folder = tmp_path_factory.mktemp("scan")
-    own = make_shift(folder)
+    own = logs_shift.copy(folder / "log")
     theme.apply(qapp)
     qapp.setStyleSheet(theme.stylesheet())
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PITDESK_HOME", str(own.home))
-        end = datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5)
-        config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source="the scan")
-        ws = Workstation(config, own.db, clock=Clock(end))
+        ws, _ = shift_workstation(own, "the scan")
         try:
             w = MainWindow(ws, settings=QSettings(str(folder / "s.ini"), QSettings.Format.IniFormat), pump_ms=30,
                            title="scan")

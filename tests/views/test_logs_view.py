@@ -8,7 +8,6 @@ from __future__ import annotations
 import csv
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 import pytest
 
@@ -18,10 +17,9 @@ from app.views.log_tab import LogTabPage
 from app.views.main_window import MainWindow
 from app.qt import QFileDialog, QModelIndex, QSettings, Qt, QTimer
 from app.views.theme import OK, RED
-from app.workstation.config import TableSetup, WorkstationConfig
 from app.workstation.workstation import Workstation
 from tests.support.simulated_shift import Shift, expected
-from tests.support.views import Clock
+from tests.support.views import Clock, shift_workstation
 
 WAIT_MS = 20_000
 
@@ -43,10 +41,7 @@ class Logs:
 def logs(themed, shift, tmp_path, qtbot, monkeypatch, no_threads_left):
     own = shift.copy(tmp_path / "log")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
-    end = datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5)
-    clock = Clock(end)
-    config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source="the logs test")
-    ws = Workstation(config, own.db, clock=clock)
+    ws, clock = shift_workstation(own, "the logs test")
     try:
         window = MainWindow(ws, settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), pump_ms=30,
                             title="logs test")
