@@ -151,3 +151,16 @@ def names_only(citation: str, rule_text: str, regulation: str = "") -> bool:
     """The citation names no rule text but ``rule_text`` and its ``regulation``: a paragraph a
     text-blind part of the engine gives (the dice's 000(k)(2)(ii)) may be shown as it is."""
     return all(t in (rule_text, regulation) for t in texts_named(citation))
+
+
+def house_way_rule(rule: str, rule_text: str, regulation: str = "") -> str:
+    """The house-way paragraph that chose a set, as a table of ``rule_text`` shows it. A house way
+    is the house's own document: a table whose text has none plays the house's (000(l)(2), 001
+    11.9(b), 004(10): the casino's submission, the house rules), so its paragraph is shown as the
+    house's, without the number of another jurisdiction's text ("003 ONE PAIR: ..." at a 000 table
+    is "the house's ONE PAIR: ...")."""
+    named = texts_named(rule)
+    if not named or named[0] in (rule_text, regulation):
+        return rule
+    own = re.sub(r"^\s*\d{3}\s*", "", rule, count=1)
+    return f"the house's {own}"

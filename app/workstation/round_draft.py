@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 from app.engine.cards import CardError, card_str, cards_str, parse_cards
-from app.engine.citations import noted
+from app.engine.citations import house_way_rule, noted
 from app.engine.houseway import HouseWay
 from app.engine.layout import DEALER, name as position_name
 from app.engine.names import name_fault
@@ -308,7 +308,11 @@ class RoundDraft:
             raise DraftError(f"{position_name(position)}: the house way sets seven cards; "
                              f"{len(held.cards) if held else 0} entered")
         s = self.house.set(held.cards)
-        return HandSet(tuple(cards_str(s.high)), tuple(cards_str(s.low)), "house way", s.rule)
+        return HandSet(tuple(cards_str(s.high)), tuple(cards_str(s.low)), "house way", self._house_rule(s.rule))
+
+    def _house_rule(self, rule: str) -> str:
+        """The house way's paragraph in the table's own words (issue 33: a 000 table cited 003)."""
+        return house_way_rule(rule, self.rules.rule_text, self.rules.regulation or "")
 
     # -- wagers ----------------------------------------------------------------------------------
     def check_wagers(self, seat: int, texts: Mapping[str, str]) -> dict[str, int]:
@@ -641,7 +645,7 @@ class RoundDraft:
         house = None
         if complete:
             s = self.house.set(h.cards)
-            house = HandSet(tuple(cards_str(s.high)), tuple(cards_str(s.low)), "house way", s.rule)
+            house = HandSet(tuple(cards_str(s.high)), tuple(cards_str(s.low)), "house way", self._house_rule(s.rule))
         plays, foul = self._plays(pos, h, entered, house)
         return PositionCards(pos, where, tuple(cards_str(h.cards)) + h.unreadable, h.source, h.serial,
                              h.corrected_by, playing, entered, house, plays, foul, self.position_problem(pos),

@@ -58,3 +58,26 @@ def test_the_tile_says_the_progressive_closed_by_the_tables_own_paragraph(tmp_pa
             widget.deleteLater()
     finally:
         ws.close()
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_the_house_ways_paragraph_is_the_tables_own_or_said_to_be_the_houses(name):
+    """A table whose text has no house way plays the house's (000(l)(2), 001 11.9(b), 004(10)): the
+    paragraph that chose a set is shown as the house's, never as another jurisdiction's text
+    (issue 33: a 000 table's dealer read "house way: 003 ONE PAIR: ...")."""
+    import random
+
+    from app.engine.cards import full_deck
+    from app.engine.citations import house_way_rule
+
+    loaded = profile(name)
+    rules, way = loaded.rules, loaded.house()
+    deck = full_deck()
+    rng = random.Random(33)
+    for _ in range(300):
+        s = way.set(rng.sample(deck, 7))
+        shown = house_way_rule(s.rule, rules.rule_text, rules.regulation or "")
+        named = texts_named(shown)
+        assert not named or named[0] == rules.rule_text, shown
+        assert not [t for t in named if t not in {rules.rule_text, rules.regulation}], shown
+        assert shown == s.rule or shown.startswith("the house's "), shown
