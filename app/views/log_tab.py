@@ -20,7 +20,7 @@ from .theme import LEVEL_MARK, NONE, OK, RED
 from .widgets import save_dialog, say
 
 EVERY_TABLE = "Every table"
-TIME_HINT = "2026-11-21"          # a day; a time may follow (TIME_TIP)
+TIME_HINT = "yyyy-mm-dd"          # a day; a time may follow (TIME_TIP); a format, never a date that reads as a filter
 TIME_TIP = "a date (2026-11-21), a date and time (2026-11-21 14:00) or with seconds (2026-11-21 14:00:30)"
 TEXT_SCALE = 1.1       # the rows, times the base font: read at arm's length
 KEEP_COLUMNS = 3       # never hidden to fit: the key, the time, the table
