@@ -33,7 +33,7 @@ def project(conn: sqlite3.Connection | None, seq: int, time: str, table: str | N
         online = bool(data.get("online"))
         _device(conn, seq, time, table, "progressive", actor, "link", "online" if online else "offline",
                 "progressive wagers open again: every controller of the table is online" if online else
-                "progressive wagers closed: a controller of the table is offline (000(q)(2))")
+                "progressive wagers closed: a controller of the table is offline")
     elif type_ in SIGN_INS:
         name = data.get("name") or actor
         by = actor if type_ in ("user_locked", "user_unlocked") else name

@@ -44,7 +44,7 @@ class Source:
 _LINK = "CASE WHEN {code} IN ('offline', 'link', 'gap') THEN 'link' ELSE 'fault' END"  # logrows.LINK_CODES
 _OFFLINE = "substr(" + _j("data.kind") + ", -8) = '_offline'"
 _ONLINE = (f"CASE WHEN {_j('data.online')} THEN 'progressive wagers open again: every controller of the table "
-           "is online' ELSE 'progressive wagers closed: a controller of the table is offline (000(q)(2))' END")
+           "is online' ELSE 'progressive wagers closed: a controller of the table is offline' END")
 _SIGN_INS = ("sign_in", "sign_in_failed", "signed_out", "user_locked", "user_unlocked")  # logrows.SIGN_INS
 _NAME = _or("data.name", "e.actor")
 _BY_ADMIN = "e.type IN ('user_locked', 'user_unlocked')"  # by an administrator, about another user

@@ -222,6 +222,15 @@ def _v8_countersigned(db: sqlite_utils.Database) -> None:
             db[table].add_column(f"{prefix}_role", str)
 
 
+# migration 9, each table its own law (issue 33): the devices log said "progressive wagers closed:
+# a controller of the table is offline (000(q)(2))" at every table, an nj or a casino table too.
+# The words now cite nothing (the table's own paragraph is in the alarm its controller raised);
+# a log with rows is projected again, so that its device_log says what a log made now says.
+def _v9_own_citations(db: sqlite_utils.Database) -> None:
+    if db.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+        db["meta"].upsert({"key": REPROJECT, "value": "9 own citations"}, pk="key")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
@@ -231,6 +240,7 @@ MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (6, "pins", _v6_pins),
     (7, "counter-signatures", _v7_countersigned),
     (8, "counter-signatures of every decision", _v8_countersigned),
+    (9, "each table's own citations in the devices log", _v9_own_citations),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")

@@ -274,6 +274,33 @@ def test_a_database_made_before_the_logs_gets_them_filled_from_its_log(shift, tm
         assert after[t] == now[t], t
 
 
+def test_a_log_whose_devices_log_cited_000_at_every_table_says_the_new_words_once_opened(shift, tmp_path,
+                                                                                        monkeypatch):
+    """Migration 9 (issue 33, each table its own law): a log made before it said "progressive
+    wagers closed: a controller of the table is offline (000(q)(2))" at an nj or a casino table
+    too; opening it projects the log again, and its devices log cites no other table's text."""
+    from tests.support.store import verify_ok
+
+    own = shift.copy(tmp_path / "old9")
+    monkeypatch.setenv("PITDESK_HOME", str(own.home))
+    closed = "progressive wagers closed: a controller of the table is offline"
+    with AuditLog(own.db) as log:         # T2 (nj) loses its controller and gets it back
+        last = datetime.fromisoformat(log.query("SELECT max(time) AS t FROM events")[0]["t"])
+        for n, online in enumerate((False, True), 1):
+            log.append("progressive_link", last + timedelta(seconds=n), "PRG-T2", "device", "T2", {"online": online})
+    conn = sqlite3.connect(own.db)
+    n = conn.execute("UPDATE device_log SET message = ? WHERE message = ?", (closed + " (000(q)(2))", closed)).rowcount
+    conn.execute("DELETE FROM _migrations WHERE version = 9")
+    conn.commit()
+    conn.close()
+    assert n > 0, "the simulated shift closes no progressive wager"
+    with AuditLog(own.db) as log:
+        assert not log.query("SELECT * FROM meta WHERE key = 'reproject'")
+        assert not log.query("SELECT * FROM device_log WHERE message LIKE '%000(q)(2)%'")
+        assert len(log.query("SELECT * FROM device_log WHERE message = ?", (closed,))) == n
+    assert verify_ok(own.home, "--db", str(own.db))["read_models"] == "checked"
+
+
 def test_the_logs_read_models_rebuilt_from_the_log_are_the_live_ones(shift, tmp_path, monkeypatch):
     own = shift.copy(tmp_path / "again")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
@@ -375,6 +402,8 @@ def test_the_device_log_holds_faults_and_every_change_of_a_link(tmp_path, monkey
         ("shuffler", "SHF-1", "fault", "E21"), ("shuffler", "SHF-1", "link", "offline"),
         ("progressive", "PRG-1", "link", "offline"), ("progressive", "PRG-1", "link", "online"),
         ("shuffler", "SHF-1", "link", "online")]
-    assert got[-1]["message"] == "the shuffler is back online" and "000(q)(2)" in got[2]["message"]
+    # the words cite no rule text: the table's own paragraph is in its controller's alarm (issue 33)
+    assert got[-1]["message"] == "the shuffler is back online"
+    assert got[2]["message"] == "progressive wagers closed: a controller of the table is offline"
     assert (alarm["rule"], alarm["serial"], alarm["cleared_how"]) == ("000(n)(15)", "SHF-1",
                                                                      "the shuffler is back online")
