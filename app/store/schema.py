@@ -226,6 +226,9 @@ def _v8_countersigned(db: sqlite_utils.Database) -> None:
 # a controller of the table is offline (000(q)(2))" at every table, an nj or a casino table too.
 # The words now cite nothing (the table's own paragraph is in the alarm its controller raised);
 # a log with rows is projected again, so that its device_log says what a log made now says.
+WORDS_CHANGED = {9: ("device_log",)}   # migration -> the read models whose words it changed
+
+
 def _v9_own_citations(db: sqlite_utils.Database) -> None:
     if db.execute("SELECT 1 FROM events LIMIT 1").fetchone():
         db["meta"].upsert({"key": REPROJECT, "value": "9 own citations"}, pk="key")
