@@ -107,6 +107,7 @@ class _Reads:
     book: int = 0
     seen: set = field(default_factory=set)
     newest: int | None = None      # the watched table's newest settlement, as last read
+    shipping: tuple | None = None  # what the status bar says of the shipper, as last sent
 
 
 class Bridge(QObject):
@@ -326,9 +327,20 @@ class Bridge(QObject):
         new_users = wanted.users and not r.users
         new_round = wanted.round and (new_table or not r.round or wanted.book != r.book)
         r.table, r.users, r.round, r.book = wanted.table, wanted.users, wanted.round, wanted.book
-        if not (changes or tick or new_table or new_users or new_round):
-            return None
         ws = self.ws
+        # the shipper runs on its own thread and time, not the workstation's clock: its state is
+        # read every pump (an attribute) and sent when what the status bar says of it changed, or
+        # once a tick (a workstation whose clock stood still showed "STARTING" for ever)
+        shipping = ws.shipping() if hasattr(ws, "shipping") else None
+        if shipping is not None:
+            said = (shipping.refused, shipping.heard, shipping.error, shipping.short, shipping.shipped,
+                    shipping.local, shipping.lag_events)
+            if first or tick or said != r.shipping:
+                r.shipping = said
+            else:
+                shipping = None
+        if not (changes or tick or new_table or new_users or new_round or shipping is not None):
+            return None
         tiles = None
         if first or tick or changes.alarms or changes.approvals:
             tiles = ws.reads.tiles(now)        # every tile: its clocks, its alarm and approval counts
@@ -359,7 +371,6 @@ class Bridge(QObject):
             if book or wanted.table in changes.rounds:
                 round_ = self._read_round(wanted, book)
         needs = ws.people.needs_first_administrator() if first else False
-        shipping = ws.shipping() if (first or tick) and hasattr(ws, "shipping") else None
         return Update(changes, now, ws.people.session(now), tiles, alarms, approvals, detail, users, first, round_, needs,
                       shipping)
 
