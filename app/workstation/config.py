@@ -15,6 +15,7 @@ from datetime import time, timedelta
 from pathlib import Path
 from typing import Any
 
+from app.engine.chips import ChipError, ChipSet
 from app.engine.names import name_fault
 
 from . import equipment
@@ -25,13 +26,17 @@ from .shifts import ShiftError, ShiftPlan
 
 IDLE_DEFAULT = timedelta(minutes=5)   # sign out after five idle minutes unless configured
 
-_TOP = {"workstation", "tables", "shifts", "shipping"}
+_TOP = {"workstation", "tables", "shifts", "shipping", "chips"}
 _SHIFT = {"name", "start"}
 _HHMM = re.compile(r"^([01][0-9]|2[0-3]):([0-5][0-9])$")
 _WORKSTATION = {"database", "idle_minutes", "slip_cents"}
 _TABLE = {"id", "profile", "row", "col", "limits", "devices"}
 _DEVICE = {"class", "serial", "url"}
 _SHIPPING = {"to", "every_seconds", "alarm_lag_events", "alarm_lag_seconds"}
+_CHIPS = {"denominations", "difference_alarm_cents"}
+# a believable set: $1, $5, $25, $100, $500, $1,000 (docs/workstation-config.md, "[chips]")
+DEFAULT_CHIPS = ChipSet((100, 500, 2500, 10000, 50000, 100000))
+DIFFERENCE_ALARM_DEFAULT = 2500   # a tray or a win off by more than $25 is an alarm (docs/inventory.md)
 SHIP_EVERY_DEFAULT = 5.0         # seconds between the background shipper's runs
 SHIP_ALARM_SECONDS_DEFAULT = 600.0   # the lag alarm when neither alarm_lag_* is given
 
@@ -82,6 +87,9 @@ class WorkstationConfig:
     shifts: ShiftPlan = DEFAULT_SHIFTS
     # ``[shipping]``: the log shipped in the background to the casino's server; None: not shipped
     shipping: ShippingSetup | None = None
+    # ``[chips]``: the casino's chip values, and the difference of a count past which it is an alarm
+    chips: ChipSet = DEFAULT_CHIPS
+    difference_alarm_cents: int = DIFFERENCE_ALARM_DEFAULT
 
     def table(self, table_id: str) -> TableSetup:
         for t in self.tables:
@@ -185,7 +193,27 @@ class _Checker:
             raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
         out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
         self.unique(out)
-        return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts(), self.shipping())
+        chips, alarm = self.chips()
+        return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts(), self.shipping(), chips,
+                                 alarm)
+
+    def chips(self) -> tuple[ChipSet, int]:
+        if "chips" not in self.doc:
+            return DEFAULT_CHIPS, DIFFERENCE_ALARM_DEFAULT
+        path = ("chips",)
+        c = self.table_of(self.doc["chips"], path)
+        self.keys(c, path, _CHIPS, ("denominations",))
+        values = c["denominations"]
+        if not isinstance(values, list):
+            raise self.bad(path + ("denominations",), f"a list of chip values in cents, smallest first, got {values!r}")
+        try:
+            chips = ChipSet(tuple(values))
+        except ChipError as e:
+            raise self.bad(path + ("denominations",), str(e)) from None
+        alarm = c.get("difference_alarm_cents", DIFFERENCE_ALARM_DEFAULT)
+        if isinstance(alarm, bool) or not isinstance(alarm, int) or not 0 <= alarm <= 10_000_000:
+            raise self.bad(path + ("difference_alarm_cents",), f"whole cents from 0 to 10000000, got {alarm!r}")
+        return chips, alarm
 
     def shipping(self) -> ShippingSetup | None:
         if "shipping" not in self.doc:

@@ -219,3 +219,27 @@ def test_shipping_is_read_with_its_defaults():
 ])
 def test_a_bad_shipping_section_is_named_with_its_line(shipping, message):
     assert message in _error(ONE_TABLE + "[shipping]\n" + shipping)
+
+
+def test_the_chips_are_the_casinos_set_with_a_believable_default():
+    """``[chips]`` (issue 34): the casino's chip values in cents, smallest first, and the difference
+    of a count past which it is an alarm ($25 by default, docs/inventory.md)."""
+    c = config.parse(ONE_TABLE)
+    assert c.chips.denominations == (100, 500, 2500, 10000, 50000, 100000) and c.difference_alarm_cents == 2500
+    c = config.parse(ONE_TABLE + "[chips]\ndenominations = [25, 100, 500, 2500]\ndifference_alarm_cents = 10000\n")
+    assert c.chips.denominations == (25, 100, 500, 2500) and c.difference_alarm_cents == 10000
+    assert c.chips.parse("4 x $0.25").cents == 100
+
+
+@pytest.mark.parametrize("chips, message", [
+    ("denominations = [500, 100]\n", "line 6: chips.denominations: the chip values are listed smallest first, "
+                                     "got $5.00, $1.00"),
+    ("denominations = [100, 100]\n", "line 6: chips.denominations: a chip value named twice: $1.00"),
+    ("denominations = [0]\n", "line 6: chips.denominations: a chip's value is a whole number of cents from 1"),
+    ("denominations = \"100\"\n", "line 6: chips.denominations: a list of chip values in cents"),
+    ("difference_alarm_cents = 5\n", "line 5: chips: missing key 'denominations'"),
+    ("denominations = [100]\ncolour = 1\n", "line 7: chips.colour: unknown key"),
+    ("denominations = [100]\ndifference_alarm_cents = 2.5\n", "line 7: chips.difference_alarm_cents: whole cents"),
+])
+def test_a_bad_chips_section_is_named_with_its_line(chips, message):
+    assert message in _error(ONE_TABLE + "[chips]\n" + chips)
