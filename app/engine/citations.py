@@ -93,6 +93,11 @@ MATTERS: dict[str, str] = {
     "additional_wins": "a winning additional wager paid at its odds",
     "bank_pays": "a player bank pays the winning wagers and keeps the losing ones",
     "co_bank_split": "a co-bank's share of the shortfall or surplus",
+    # the table inventory container (app/engine/inventory.py, issue 34)
+    "tray_collect": "losing wagers and progressive wagers collected into the table inventory container",
+    "tray_progressive_cage": "a progressive payout not paid from the table inventory container",
+    "tray_count": "the table inventory counted at the opener and the closer, and the drop box counted",
+    "tray_slip": "chips moved between the cage and the table inventory by a fill or a credit",
 }
 
 TEXT_IDS = ("000", "001", "002", "003", "004")

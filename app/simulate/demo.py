@@ -53,6 +53,11 @@ DEMO_USERS = (
     DemoUser(DEMO_FLOOR, "floor supervisor", "2222"),
     DemoUser("demo-pit", "pit manager", "3333"),
     DemoUser(DEMO_DEALER, "dealer", "4444"),
+    # the cage, security and the count room: fills, credits and drops (issue 34, docs/inventory.md)
+    DemoUser("demo-cashier", "cashier", "5555"),
+    DemoUser("demo-security", "security", "6666"),
+    DemoUser("demo-count-1", "count team", "7777"),
+    DemoUser("demo-count-2", "count team", "8888"),
 )
 
 # table, profile, (row, col), device classes; the serial of each device is its class prefix and

@@ -30,13 +30,14 @@ KEYS = {
     "rounds": ("table_id", "round"), "settlements": ("seq",), "meter_readings": ("seq",), "slips": ("number",),
     "approvals": ("request",), "alarms": ("seq",), "device_faults": ("seq",), "irregularities": ("table_id", "ref"),
     "users": ("name",), "device_log": ("seq",), "sign_ins": ("seq",), "hold_house": ("seq", "wager"),
-    "hold_stakes": ("seq", "wager", "stake"),
+    "hold_stakes": ("seq", "wager", "stake"), "trays": ("seq",), "tray_slips": ("kind", "number"),
+    "buy_ins": ("seq",), "drops": ("seq",), "tray_rounds": ("seq",),
 }
 
 # the events the projector is handed: every type it has a handler or a table's procedure for, but
 # those whose only read model is plain (compared in SQL, app/store/plain_models.py)
 PLAIN_ONLY = frozenset({"meter_reading", "device_fault"})
-HANDLED = frozenset(n[1:] for n in vars(Projector) if n.startswith("_") and not n.startswith("__")) - \
+HANDLED = frozenset(n[1:] for n in dir(Projector) if n.startswith("_") and not n.startswith("__")) - \
     {"procedure", "round_logged"}
 FOLDED = sorted((HANDLED | PROCEDURE_EVENTS) - PLAIN_ONLY)
 # a sign-in changes only the row of a user added (``Projector._sign_in``): one by a name never

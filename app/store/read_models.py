@@ -17,6 +17,7 @@ from app.engine.procedure import IRREGULARITIES, TRANSITIONS, Event, Refused, Ta
 from app.engine.profile import RuleProfile
 
 from . import logrows
+from .tray_models import TrayProjections
 from .schema import (HOLD_HOUSE_INSERT, HOLD_HOUSE_SELECT, HOLD_STAKES_INSERT, HOLD_STAKES_SELECT, REPROJECT,
                      READ_MODELS)
 
@@ -36,7 +37,7 @@ def _profile(name: str) -> RuleProfile:
     return profile(name).rules
 
 
-class Projector:
+class Projector(TrayProjections):
     def __init__(self) -> None:
         self.states: dict[str, TableState] = {}
         self.profiles: dict[str, RuleProfile] = {}
@@ -130,6 +131,7 @@ class Projector:
                       s["net_by_party"].get("house", 0), len(s["approvals"]), text))
         conn.execute(_HOLD_HOUSE, {"seq": seq, "settlement": text})
         conn.execute(_HOLD_STAKES, {"seq": seq, "settlement": text})
+        self.tray_round(conn, seq, table, data)
 
     def _round_logged(self, table, data):
         if table in self.states:
@@ -161,12 +163,14 @@ class Projector:
                      "status, requested_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
                      (seq, data["kind"], table, data.get("seat"), data.get("cents"), data["role_needed"],
                       data["reason"], data["rule"], time, actor))
+        self.slip_requested(conn, seq, data)
 
     def _approval_decided(self, conn, seq, time, table, actor, role, data):
         conn.execute("UPDATE approvals SET status = ?, decided_by = ?, decided_role = ?, decision_reason = ?, "
                      "decided = ?, countersigned_by = ?, countersigned_role = ? WHERE request = ?",
                      (data["decision"], actor, role, data["reason"], time, data.get("countersigned_by"),
                       data.get("countersigned_role"), data["request"]))
+        self.slip_decided(conn, time, actor, role, data)
 
     def _alarm_raised(self, conn, seq, time, table, actor, role, data):
         conn.execute("INSERT INTO alarms (seq, table_id, kind, message, raised, rule, serial) "

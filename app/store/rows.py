@@ -113,6 +113,9 @@ KINDS = {
     "irregularity": ("floor supervisor", "000(n)"),
     "bank_eligibility": ("floor supervisor", "003 PLAYER BANK 3"),
     "meter_reset": ("pit manager", "000(q)(6)"),
+    # the table's own citation is given with each (its [citations] tray_slip): the texts are silent
+    "fill": ("floor supervisor", "the house's procedure"),
+    "credit": ("floor supervisor", "the house's procedure"),
 }
 DECISIONS = ("approved", "denied")
 
@@ -366,3 +369,106 @@ def report_failed(time: datetime, actor: str, role: str, number: int, shift: str
     return Record("report_failed", time, actor, role, None,
                   {"kind": "shift", "number": number, "shift": shift, "date": date, "where": where,
                    "reason": reason})
+
+
+# -- the table inventory (issue 34, docs/inventory.md) ----------------------------------------------
+TRAY_SLIP_KINDS = ("fill", "credit")
+SLIP_ENDS = ("cage", "table")
+
+
+def _count(count: dict) -> dict:
+    """A count by value as the log holds it: value in cents (as text, JSON's keys) -> chips."""
+    for v, n in count.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise RowError(f"a count holds a whole number of chips of each value, got {n!r} of {v}")
+    return {str(int(v)): n for v, n in sorted(count.items(), key=lambda kv: int(kv[0])) if n}
+
+
+def _signers(signers) -> list[list[str]]:
+    return [[name, role] for name, role in signers]
+
+
+def tray_counted(time: datetime, actor: str, role: str, table: str, kind: str, count: dict, cents: int,
+                 signers, **more) -> Record:
+    """An opener (``kind`` 'opener') or a closer ('closer'): the tray counted by value, ``cents``
+    its total, ``signers`` the (name, role) of the two who counted and signed it (the dealer and a
+    supervisor); ``more``: an opener's last closer (``last_closer``, ``last_closer_cents``), a
+    closer's opener and the tray the rounds expected (``opener``, ``expected``)."""
+    if kind not in ("opener", "closer"):
+        raise RowError(f"a tray count is an 'opener' or a 'closer', got {kind!r}")
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+        raise RowError(f"a count's total is whole cents, got {cents!r}")
+    return Record(f"tray_{kind}", time, actor, role, table,
+                  {"count": _count(count), "cents": cents, "signed_by": _signers(signers), **more})
+
+
+def _next_tray_slip(conn: sqlite3.Connection, data: dict) -> None:
+    data["number"] = conn.execute("SELECT IFNULL(MAX(number), 0) + 1 FROM tray_slips WHERE kind = ?",
+                                  (data["kind"],)).fetchone()[0]
+
+
+def tray_slip_requested(time: datetime, actor: str, role: str, table: str, kind: str, count: dict, cents: int,
+                        reason: str) -> Record:
+    """A fill (chips from the cage to the tray) or a credit (from the tray to the cage) requested
+    at the table, numbered next of its kind inside the writer's transaction (a number is never
+    used twice: a void slip keeps its own)."""
+    if kind not in TRAY_SLIP_KINDS:
+        raise RowError(f"a slip for the tray is a 'fill' or a 'credit', got {kind!r}")
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
+        raise RowError(f"a {kind} moves some chips: its total is whole cents above 0, got {cents!r}")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise RowError(f"a {kind} says why it is asked for")
+    return Record("tray_slip_requested", time, actor, role, table,
+                  {"kind": kind, "count": _count(count), "cents": cents, "reason": reason},
+                  prepare=_next_tray_slip)
+
+
+def slip_approval(time: datetime, actor: str, role: str, table: str, kind: str, cents: int, reason: str,
+                  rule: str) -> Record:
+    """The approval request for the fill or credit requested just before it in the same append:
+    it names the slip (``slip``: its kind and number), so that its decision approves or voids it."""
+    def link(conn: sqlite3.Connection, data: dict) -> None:
+        number = conn.execute("SELECT MAX(number) FROM tray_slips WHERE kind = ?", (kind,)).fetchone()[0]
+        data["slip"] = {"kind": kind, "number": number}
+    return replace(approval_requested(time, actor, role, table, kind, None, cents, None, reason, rule), prepare=link)
+
+
+def tray_slip_signed(time: datetime, actor: str, role: str, table: str, kind: str, number: int, end: str,
+                     signers) -> Record:
+    """A fill or a credit signed at one ``end`` ('cage' or 'table') by the two it needs there
+    (``signers``: their names and roles)."""
+    if end not in SLIP_ENDS:
+        raise RowError(f"a slip is signed at the 'cage' or the 'table', got {end!r}")
+    return Record("tray_slip_signed", time, actor, role, table,
+                  {"kind": kind, "number": number, "at": end, "signed_by": _signers(signers)})
+
+
+def tray_slip_voided(time: datetime, actor: str, role: str, table: str, kind: str, number: int,
+                     reason: str) -> Record:
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise RowError(f"a void {kind} slip records its reason")
+    return Record("tray_slip_voided", time, actor, role, table, {"kind": kind, "number": number, "reason": reason})
+
+
+def buy_in(time: datetime, actor: str, role: str, table: str, seat: int | None, cents: int,
+           player: str = "") -> Record:
+    """Chips sold for cash at the table: they leave the tray, the cash goes to the drop box."""
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
+        raise RowError(f"a buy-in is whole cents above 0, got {cents!r}")
+    data = {"seat": seat, "cents": cents}
+    if player and player.strip():
+        data["player"] = player.strip()
+    return Record("buy_in", time, actor, role, table, data)
+
+
+def drop_counted(time: datetime, actor: str, role: str, table: str, opener: int, count: dict, cents: int,
+                 signers, source: str = "dialog") -> Record:
+    """A drop box's count for the table's shift that began with ``opener`` (its seq), by value,
+    signed by two of the count team; ``source``: 'dialog' or the count room's CSV file."""
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents < 0:
+        raise RowError(f"a drop's total is whole cents, got {cents!r}")
+    return Record("drop_counted", time, actor, role, table,
+                  {"opener": opener, "count": _count(count), "cents": cents, "signed_by": _signers(signers),
+                   "source": source})

@@ -234,6 +234,40 @@ def _v9_own_citations(db: sqlite_utils.Database) -> None:
         db["meta"].upsert({"key": REPROJECT, "value": "9 own citations"}, pk="key")
 
 
+# migration 10, the pit's money (issue 34, docs/inventory.md): each table's openers and closers, its
+# fill and credit slips, its buy-ins and drops, and each settlement's flow through the tray (so that
+# a shift's expected tray is a sum, not a reading of every ledger). ``opener`` names the shift (the
+# seq of the opener it ran from); a settlement of a table that was not open has none. A log with
+# rows is projected again to give its settlements their tray rows.
+TRAY_TABLES = ("trays", "tray_slips", "buy_ins", "drops", "tray_rounds")
+
+
+def _v10_tray(db: sqlite_utils.Database) -> None:
+    db["trays"].create({"seq": int, "table_id": str, "kind": str, "time": str, "cents": int, "count": str,
+                        "signed_by": str, "opener": int, "expected": int, "last_closer": int,
+                        "last_closer_cents": int, "closer": int}, pk="seq")
+    db.execute("CREATE INDEX trays_by_table ON trays (table_id, kind, seq)")
+    db["tray_slips"].create({"kind": str, "number": int, "seq": int, "request": int, "table_id": str, "opener": int,
+                             "cents": int,
+                             "count": str, "reason": str, "requested": str, "requested_by": str, "status": str,
+                             "approved": str, "approved_by": str, "approved_role": str, "cage_signed": str,
+                             "cage_signers": str, "table_signed": str, "table_signers": str, "tray_moved": str,
+                             "voided": str, "voided_by": str, "void_reason": str}, pk=("kind", "number"))
+    db.execute("CREATE INDEX tray_slips_by_opener ON tray_slips (opener, kind)")
+    db.execute("CREATE INDEX tray_slips_by_time ON tray_slips (requested, kind, number)")
+    db["buy_ins"].create({"seq": int, "table_id": str, "opener": int, "time": str, "seat": int, "cents": int,
+                          "player": str, "recorded_by": str}, pk="seq")
+    db.execute("CREATE INDEX buy_ins_by_opener ON buy_ins (opener)")
+    db["drops"].create({"seq": int, "table_id": str, "opener": int, "time": str, "cents": int, "count": str,
+                        "signed_by": str, "source": str}, pk="seq")
+    db.execute("CREATE INDEX drops_by_opener ON drops (opener)")
+    db["tray_rounds"].create({"seq": int, "table_id": str, "opener": int, "tray": int, "house_net": int,
+                              "to_meter": int, "replaced": int}, pk="seq")
+    db.execute("CREATE INDEX tray_rounds_by_opener ON tray_rounds (opener, replaced)")
+    if db.execute("SELECT 1 FROM events LIMIT 1").fetchone():
+        db["meta"].upsert({"key": REPROJECT, "value": "10 tray"}, pk="key")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
@@ -244,9 +278,11 @@ MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (7, "counter-signatures", _v7_countersigned),
     (8, "counter-signatures of every decision", _v8_countersigned),
     (9, "each table's own citations in the devices log", _v9_own_citations),
+    (10, "the pit's money: trays, fills and credits, buy-ins, drops", _v10_tray),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
-               "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes")
+               "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes",
+               *TRAY_TABLES)
 
 
 REPROJECT = "reproject"   # meta key: a migration added read-model columns the log must fill

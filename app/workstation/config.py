@@ -33,9 +33,11 @@ _WORKSTATION = {"database", "idle_minutes", "slip_cents"}
 _TABLE = {"id", "profile", "row", "col", "limits", "devices"}
 _DEVICE = {"class", "serial", "url"}
 _SHIPPING = {"to", "every_seconds", "alarm_lag_events", "alarm_lag_seconds"}
-_CHIPS = {"denominations", "difference_alarm_cents"}
+_CHIPS = {"denominations", "currency", "difference_alarm_cents"}
 # a believable set: $1, $5, $25, $100, $500, $1,000 (docs/workstation-config.md, "[chips]")
 DEFAULT_CHIPS = ChipSet((100, 500, 2500, 10000, 50000, 100000))
+# the drop box holds cash: $1, $5, $10, $20, $50, $100 notes (the count room counts them by value)
+DEFAULT_CURRENCY = ChipSet((100, 500, 1000, 2000, 5000, 10000))
 DIFFERENCE_ALARM_DEFAULT = 2500   # a tray or a win off by more than $25 is an alarm (docs/inventory.md)
 SHIP_EVERY_DEFAULT = 5.0         # seconds between the background shipper's runs
 SHIP_ALARM_SECONDS_DEFAULT = 600.0   # the lag alarm when neither alarm_lag_* is given
@@ -90,6 +92,8 @@ class WorkstationConfig:
     # ``[chips]``: the casino's chip values, and the difference of a count past which it is an alarm
     chips: ChipSet = DEFAULT_CHIPS
     difference_alarm_cents: int = DIFFERENCE_ALARM_DEFAULT
+    # ``[chips] currency``: the notes a drop box holds, by value (the count room's count)
+    currency: ChipSet = DEFAULT_CURRENCY
 
     def table(self, table_id: str) -> TableSetup:
         for t in self.tables:
@@ -193,13 +197,13 @@ class _Checker:
             raise self.bad(("tables",), "expected one [[tables]] section per table, at least one")
         out = tuple(self.table(t, ("tables", i)) for i, t in enumerate(tables))
         self.unique(out)
-        chips, alarm = self.chips()
+        chips, alarm, currency = self.chips()
         return WorkstationConfig(out, idle, database, self.name, slip_cents, self.shifts(), self.shipping(), chips,
-                                 alarm)
+                                 alarm, currency)
 
-    def chips(self) -> tuple[ChipSet, int]:
+    def chips(self) -> tuple[ChipSet, int, ChipSet]:
         if "chips" not in self.doc:
-            return DEFAULT_CHIPS, DIFFERENCE_ALARM_DEFAULT
+            return DEFAULT_CHIPS, DIFFERENCE_ALARM_DEFAULT, DEFAULT_CURRENCY
         path = ("chips",)
         c = self.table_of(self.doc["chips"], path)
         self.keys(c, path, _CHIPS, ("denominations",))
@@ -210,10 +214,19 @@ class _Checker:
             chips = ChipSet(tuple(values))
         except ChipError as e:
             raise self.bad(path + ("denominations",), str(e)) from None
+        currency = DEFAULT_CURRENCY
+        if "currency" in c:
+            notes = c["currency"]
+            if not isinstance(notes, list):
+                raise self.bad(path + ("currency",), f"a list of note values in cents, smallest first, got {notes!r}")
+            try:
+                currency = ChipSet(tuple(notes))
+            except ChipError as e:
+                raise self.bad(path + ("currency",), str(e).replace("chip", "note")) from None
         alarm = c.get("difference_alarm_cents", DIFFERENCE_ALARM_DEFAULT)
         if isinstance(alarm, bool) or not isinstance(alarm, int) or not 0 <= alarm <= 10_000_000:
             raise self.bad(path + ("difference_alarm_cents",), f"whole cents from 0 to 10000000, got {alarm!r}")
-        return chips, alarm
+        return chips, alarm, currency
 
     def shipping(self) -> ShippingSetup | None:
         if "shipping" not in self.doc:

@@ -8,6 +8,7 @@ done at its desks, one module each (app/workstation/desks/):
 - ``people``: sign-in, the idle sign-out, the users;
 - ``rounds``: a round entered, settled, released, sent back and reopened; payout slips;
 - ``decisions``: alarms acknowledged, requests decided, table events recorded, reports logged;
+- ``inventory``: the pit's money: openers and closers, fills and credits, buy-ins, drops;
 - ``live``: the pump that takes what the device links queued into the log;
 - ``reads``: what the views show (tiles, alarms, approvals, a table, the meters, the hold).
 
@@ -45,6 +46,7 @@ from .alarm_book import AlarmBook
 from .changes import Changes
 from .config import WorkstationConfig
 from .desks.decisions import Decisions
+from .desks.inventory import Inventory
 from .desks.live import Live
 from .desks.people import People
 from .desks.reads import Reads
@@ -156,6 +158,7 @@ class Workstation:
         self.people = People(self, pin_salt)
         self.rounds = Rounds(self)
         self.decisions = Decisions(self)
+        self.inventory = Inventory(self)
         self.live = Live(self)
         self.reads = Reads(self)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.simulate.demo import DEMO_USERS
 from app.qt import QImage
 from tests.support.gui_process import PITDESK, env, gui
 
@@ -59,13 +60,13 @@ def test_the_demo_closes_cleanly_and_a_second_run_continues_the_same_log(tmp_pat
     assert "Traceback" not in r.stderr and "Fatal" not in r.stderr
     db = demo_db(tmp_path)
     first = count(db, "SELECT max(seq) FROM events")
-    assert count(db, "SELECT count(*) FROM events WHERE type = 'user_added'") == 4
+    assert count(db, "SELECT count(*) FROM events WHERE type = 'user_added'") == len(DEMO_USERS)
     # the links were closed by us: no outage was logged for shutting down
     assert count(db, "SELECT count(*) FROM alarms WHERE kind LIKE '%offline'") == 0
     r = gui(tmp_path, "--demo", "--quit-after", "2")
     assert r.returncode == 0, r.stderr
     assert count(db, "SELECT max(seq) FROM events") > first
-    assert count(db, "SELECT count(*) FROM events WHERE type = 'user_added'") == 4   # the same people
+    assert count(db, "SELECT count(*) FROM events WHERE type = 'user_added'") == len(DEMO_USERS)   # the same people
     assert count(db, "SELECT count(*) FROM events WHERE type = 'deck_received' AND table_id = 'T1'") == 2
     verify = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], env=env(tmp_path), capture_output=True,
                             text=True, timeout=120)

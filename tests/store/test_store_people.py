@@ -56,7 +56,7 @@ def test_first_run_creates_one_administrator_only(log, people):
     with pytest.raises(UserError, match="a PIN is 4 to 32 digits"):
         users.add(admin, "x", "dealer", "12a4", T0)
     with pytest.raises(UserError, match="role must be one of"):
-        users.add(admin, "x", "cashier", "1111", T0)
+        users.add(admin, "x", "croupier", "1111", T0)
 
 
 def test_five_failures_lock_the_account_for_a_set_time(log, people):
@@ -106,7 +106,7 @@ def test_a_role_change_is_refused_naming_why_and_nothing_is_logged(log, people):
     refusals = [
         (fay, "dee", "pit manager", "only an administrator may set roles; fay is a floor supervisor"),
         (admin, "nobody", "dealer", "no user 'nobody'"),
-        (admin, "dee", "cashier", "role must be one of dealer, floor supervisor, pit manager, administrator"),
+        (admin, "dee", "croupier", "role must be one of dealer, floor supervisor, pit manager, administrator, cashier, security, count team"),
         (admin, "dee", "dealer", "dee's role is already dealer"),
         (admin, "root", "pit manager", "root is the last unlocked administrator"),
     ]
@@ -332,7 +332,7 @@ def test_users_role_cli(tmp_path):
                                                           "supervisor"),
         (("nobody", "dealer", "--as", "root"), "1234\n", "no user 'nobody'"),
         (("dee", "dealer", "--as", "root"), "9999\n", "wrong PIN (1 of 5"),
-        (("dee", "cashier", "--as", "root"), "1234\n", "invalid choice: 'cashier'"),
+        (("dee", "croupier", "--as", "root"), "1234\n", "invalid choice: 'croupier'"),
         (("dee", "dealer", "--as", "root"), "", "expected a PIN on stdin"),
     ]
     for args, pins, why in refusals:

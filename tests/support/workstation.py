@@ -12,6 +12,8 @@ T0 = datetime(2026, 11, 21, 14, 0)
 # the demo people (app/simulate/demo.py)
 ADMIN, FLOOR = ("demo-admin", "1111"), ("demo-floor", "2222")
 PIT, DEALER = ("demo-pit", "3333"), ("demo-dealer", "4444")
+CASHIER, SECURITY = ("demo-cashier", "5555"), ("demo-security", "6666")
+COUNT_1, COUNT_2 = ("demo-count-1", "7777"), ("demo-count-2", "8888")
 
 
 class Clock:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from app.simulate.demo import DEMO_USERS
 from app.views.dialogs import DecideDialog, SignInDialog, UsersDialog
 from app.views.main_window import COMMANDS
 from app.views.round.round_dialogs import CardPickerDialog
@@ -84,7 +85,7 @@ def test_the_file_view_and_logs_commands_each_do_what_they_say(rpit, qtbot):
     press(qtbot, w, "users")
     u = w.dialog
     assert isinstance(u, UsersDialog)
-    qtbot.waitUntil(lambda: u.model.rowCount() == 4, timeout=WAIT_MS)   # the demo's four users
+    qtbot.waitUntil(lambda: u.model.rowCount() == len(DEMO_USERS), timeout=WAIT_MS)   # the demo's users
     u.reject()
     press(qtbot, w, "sign_out")
     qtbot.waitUntil(lambda: w.session is None, timeout=WAIT_MS)

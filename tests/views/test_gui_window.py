@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from app.simulate.demo import DEMO_USERS
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
 from app.qt import QSettings, Qt, QTableView
 from tests.support.round_panel import sign_in
@@ -264,7 +265,7 @@ def test_an_administrator_adds_locks_and_unlocks_a_user_from_the_dialog(pit, qtb
     w.actions_by_name["users"].trigger()
     u = w.dialog
     assert isinstance(u, UsersDialog)
-    qtbot.waitUntil(lambda: u.model.rowCount() == 4, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: u.model.rowCount() == len(DEMO_USERS), timeout=WAIT_MS)
     qtbot.keyClicks(u.name, "fay")
     u.role.setCurrentText("floor supervisor")
     qtbot.keyClicks(u.pin, "5150")
@@ -290,7 +291,7 @@ def test_an_administrator_makes_the_dealer_a_floor_supervisor_who_then_acknowled
     fill(qtbot, d, ADMIN.name, ADMIN.pin)
     qtbot.waitUntil(lambda: w.session is not None and w.session.name == ADMIN.name, timeout=WAIT_MS)
     u = w.open_users()
-    qtbot.waitUntil(lambda: u.model.rowCount() == 4, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: u.model.rowCount() == len(DEMO_USERS), timeout=WAIT_MS)
     role_of = lambda name: u.model.index(u.model.row_of(name), 1).data()   # noqa: E731
 
     # the last unlocked administrator cannot step down, and the dialog says why
@@ -442,7 +443,7 @@ def test_every_model_of_the_live_window_passes_the_model_tester(hit_pit, qtbot, 
     fill(qtbot, d, ADMIN.name, ADMIN.pin)
     qtbot.waitUntil(lambda: w.session is not None, timeout=WAIT_MS)
     users = w.open_users()
-    qtbot.waitUntil(lambda: users.model.rowCount() == 4, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: users.model.rowCount() == len(DEMO_USERS), timeout=WAIT_MS)
     models.append(users.model)
     for m in models:
         assert m.rowCount() > 0, type(m).__name__
