@@ -214,3 +214,43 @@ def test_the_read_models_derive_again_from_the_log(ws):
 def trays_tables():
     from app.store.schema import TRAY_TABLES
     return TRAY_TABLES
+
+
+def a_whole_shift(ws):
+    """A table opened, a round settled, a buy-in, a fill through every signature, a credit voided,
+    the closer and the drop: every row of the pit's money."""
+    opened(ws)
+    settle_example(ws)
+    ws.inventory.buy_in("section6", 20_000, seat=3)
+    ws.inventory.request("section6", "fill", "20 x $25", "the $25s run low")
+    ws.inventory.request("section6", "credit", "5 x $100", "too many $100s")
+    ws.people.sign_in(*FLOOR)
+    ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved")
+    ws.inventory.void("credit", 1, "the player bought them")
+    ws.people.sign_in(*CASHIER)
+    ws.inventory.sign("fill", 1, "cage", signers=[SECURITY])
+    ws.people.sign_in(*DEALER)
+    ws.inventory.sign("fill", 1, "table", signers=[FLOOR])
+    expected = trays.shift_money(ws.log, trays.open_shift(ws.log, "section6")).expected
+    ws.inventory.close_tray("section6", {100: expected // 100}, signer=FLOOR)
+    ws.people.sign_in(*COUNT_1)
+    ws.inventory.drop("section6", "2 x $100", signers=[COUNT_2])
+
+
+def test_audit_verify_derives_the_money_again_and_names_a_closer_edited(tmp_path, monkeypatch, clock):
+    from tests.support.store import attacker, cli
+    ws = open_ws(tmp_path, monkeypatch, clock)
+    try:
+        a_whole_shift(ws)
+        money = trays.shift_money(ws.log, trays.last_closer(ws.log, "section6")["opener"])
+        assert money.difference == 0 and money.fills == 50_000 and money.credits == 0
+    finally:
+        ws.close()
+    db, home = tmp_path / "pit.db", tmp_path / "home"
+    rc, out, err = cli(home, "audit", "verify", "--db", str(db))
+    assert rc == 0, (out, err)
+    with attacker(db) as conn:
+        assert conn.execute("UPDATE trays SET cents = cents + 10000 WHERE kind = 'closer'").rowcount == 1
+    rc, out, err = cli(home, "audit", "verify", "--db", str(db))
+    assert rc == 1 and out["first_bad"]["table"] == "trays", (out, err)
+    assert out["first_bad"]["stored"]["cents"] == out["first_bad"]["log"]["cents"] + 10_000
