@@ -254,3 +254,35 @@ def test_audit_verify_derives_the_money_again_and_names_a_closer_edited(tmp_path
     rc, out, err = cli(home, "audit", "verify", "--db", str(db))
     assert rc == 1 and out["first_bad"]["table"] == "trays", (out, err)
     assert out["first_bad"]["stored"]["cents"] == out["first_bad"]["log"]["cents"] + 10_000
+
+
+def test_a_slip_of_a_closed_shift_is_never_delivered_into_the_next(ws):
+    opened(ws)
+    ws.people.sign_in(*DEALER)
+    ws.inventory.request("section6", "fill", "20 x $25", "the $25s run low")
+    ws.people.sign_in(*FLOOR)
+    ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved")
+    ws.people.sign_in(*DEALER)
+    ws.inventory.close_tray("section6", OPENER, signer=FLOOR)
+    ws.inventory.open_tray("section6", OPENER, signer=FLOOR)
+    ws.people.sign_in(*CASHIER)
+    with pytest.raises(Refused, match="a shift of table section6 that is closed: void it"):
+        ws.inventory.sign("fill", 1, "cage", signers=[SECURITY])
+
+
+def test_no_closer_while_a_fill_is_on_its_way_and_a_wrong_pin_signs_nothing(ws):
+    from app.workstation.errors import SignInRefused
+    opened(ws)
+    ws.people.sign_in(*DEALER)
+    ws.inventory.request("section6", "fill", "20 x $25", "the $25s run low")
+    ws.people.sign_in(*FLOOR)
+    ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved")
+    ws.people.sign_in(*CASHIER)
+    with pytest.raises(SignInRefused, match="wrong PIN"):
+        ws.inventory.sign("fill", 1, "cage", signers=[("demo-security", "0000")])
+    assert trays.slip(ws.log, "fill", 1)["status"] == "approved"
+    ws.inventory.sign("fill", 1, "cage", signers=[SECURITY])
+    ws.people.sign_in(*DEALER)
+    with pytest.raises(Refused, match=r"fill slip 1 \(\$500.00, table section6\) is on its way"):
+        ws.inventory.close_tray("section6", OPENER, signer=FLOOR)
+    assert ws.log.query("SELECT COUNT(*) AS n FROM trays WHERE kind = 'closer'")[0]["n"] == 0

@@ -219,6 +219,9 @@ class Inventory:
                 why = ("it waits for a supervisor's approval" if slip["status"] == "requested"
                        else f"it is signed at the {first} first")
                 raise Refused(f"{_slip_name(slip)} cannot be signed at the {at}: {why}")
+            if slip["opener"] is not None and slip["opener"] != trays.open_shift(self.ws.log, slip["table_id"]):
+                raise Refused(f"{_slip_name(slip)} was asked for in a shift of table {slip['table_id']} that is "
+                              "closed: void it and ask for a new one")
             signed = self._signatures(s, signers, needs, f"sign a {kind} at the {at}")
             return (self.ws.write([rows.tray_slip_signed(now, s.name, s.role, slip["table_id"], kind, number, at,
                                                          signed)])
