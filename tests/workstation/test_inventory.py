@@ -45,6 +45,16 @@ def settle_example(ws, table="section6"):
     raise AssertionError(f"no example round for {table}")
 
 
+def approved(ws, kind="fill", count="20 x $25", reason="the $25s run low", table="section6"):
+    """A fill or credit asked for by the dealer and approved by the floor supervisor; its number."""
+    ws.people.sign_in(*DEALER)
+    ws.inventory.request(table, kind, count, reason)
+    number = ws.log.query("SELECT MAX(number) AS n FROM tray_slips WHERE kind = ?", (kind,))[0]["n"]
+    ws.people.sign_in(*FLOOR)
+    ws.decisions.decide(trays.slip(ws.log, kind, number)["request"], "approved")
+    return number
+
+
 def test_the_opener_is_signed_by_the_dealer_and_a_supervisor(ws):
     ws.people.sign_in(*DEALER)
     with pytest.raises(NotPermitted, match="takes two people"):
@@ -155,10 +165,7 @@ def test_a_fill_from_request_to_the_tray(ws):
 
 def test_a_credit_leaves_the_table_before_the_cage(ws):
     opened(ws)
-    ws.people.sign_in(*DEALER)
-    ws.inventory.request("section6", "credit", "10 x $100", "the tray holds too much")
-    ws.people.sign_in(*FLOOR)
-    ws.decisions.decide(trays.slip(ws.log, "credit", 1)["request"], "approved")
+    approved(ws, "credit", "10 x $100", "the tray holds too much")
     ws.people.sign_in(*CASHIER)
     with pytest.raises(Refused, match="signed at the table first"):
         ws.inventory.sign("credit", 1, "cage", signers=[SECURITY])
@@ -258,10 +265,7 @@ def test_audit_verify_derives_the_money_again_and_names_a_closer_edited(tmp_path
 
 def test_a_slip_of_a_closed_shift_is_never_delivered_into_the_next(ws):
     opened(ws)
-    ws.people.sign_in(*DEALER)
-    ws.inventory.request("section6", "fill", "20 x $25", "the $25s run low")
-    ws.people.sign_in(*FLOOR)
-    ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved")
+    approved(ws)
     ws.people.sign_in(*DEALER)
     ws.inventory.close_tray("section6", OPENER, signer=FLOOR)
     ws.inventory.open_tray("section6", OPENER, signer=FLOOR)
@@ -273,10 +277,7 @@ def test_a_slip_of_a_closed_shift_is_never_delivered_into_the_next(ws):
 def test_no_closer_while_a_fill_is_on_its_way_and_a_wrong_pin_signs_nothing(ws):
     from app.workstation.errors import SignInRefused
     opened(ws)
-    ws.people.sign_in(*DEALER)
-    ws.inventory.request("section6", "fill", "20 x $25", "the $25s run low")
-    ws.people.sign_in(*FLOOR)
-    ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved")
+    approved(ws)
     ws.people.sign_in(*CASHIER)
     with pytest.raises(SignInRefused, match="wrong PIN"):
         ws.inventory.sign("fill", 1, "cage", signers=[("demo-security", "0000")])
