@@ -237,8 +237,7 @@ def _v9_own_citations(db: sqlite_utils.Database) -> None:
 # migration 10, the pit's money (issue 34, docs/inventory.md): each table's openers and closers, its
 # fill and credit slips, its buy-ins and drops, and each settlement's flow through the tray (so that
 # a shift's expected tray is a sum, not a reading of every ledger). ``opener`` names the shift (the
-# seq of the opener it ran from); a settlement of a table that was not open has none. A log with
-# rows is projected again to give its settlements their tray rows.
+# seq of the opener it ran from); a settlement of a table that was not open has none.
 TRAY_TABLES = ("trays", "tray_slips", "buy_ins", "drops", "tray_rounds")
 
 
@@ -264,8 +263,21 @@ def _v10_tray(db: sqlite_utils.Database) -> None:
     db["tray_rounds"].create({"seq": int, "table_id": str, "opener": int, "tray": int, "house_net": int,
                               "to_meter": int, "replaced": int}, pk="seq")
     db.execute("CREATE INDEX tray_rounds_by_opener ON tray_rounds (opener, replaced)")
-    if db.execute("SELECT 1 FROM events LIMIT 1").fetchone():
-        db["meta"].upsert({"key": REPROJECT, "value": "10 tray"}, pk="key")
+    # the settlements already logged, straight from their read model in SQL (no projection again,
+    # a second's work on a long log, not a start spent projecting every row): the tray's flow as
+    # app/engine/inventory.py ``tray_change`` reads a ledger; no shift (no opener was logged then)
+    db.execute(f"""INSERT INTO tray_rounds (seq, table_id, opener, tray, house_net, to_meter, replaced)
+        SELECT s.seq, s.table_id, NULL,
+          IFNULL(SUM(CASE WHEN {_TO} = 'house' AND {_FROM} != 'meter' THEN {_CENTS}
+                          WHEN {_FROM} = 'house' AND {_TO} != 'meter' THEN -{_CENTS} ELSE 0 END), 0),
+          s.house_net_cents,
+          IFNULL(SUM(CASE WHEN {_FROM} = 'house' AND {_TO} = 'meter' THEN {_CENTS}
+                          WHEN {_FROM} = 'meter' AND {_TO} = 'house' THEN -{_CENTS} ELSE 0 END), 0), NULL
+        FROM settlements s LEFT JOIN json_each(s.settlement, '$.ledger') l GROUP BY s.seq""")
+    db.execute("""UPDATE tray_rounds SET replaced = r.seq FROM (
+                    SELECT seq, json_extract(body, '$.data.replaces') AS old FROM events
+                    WHERE type = 'settlement' AND json_extract(body, '$.data.replaces') IS NOT NULL) r
+                  WHERE tray_rounds.seq = r.old""")
 
 
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
