@@ -197,14 +197,15 @@ def chips_for(chips: ChipSet, cents: int) -> str:
     return ", ".join(out) if cents == 0 else ""
 
 
-def difference_words(table: str, shift: str, money: ShiftMoney, chips: ChipSet) -> str:
+def difference_words(table: str, shift: str, money: ShiftMoney, chips: ChipSet | None) -> str:
     """What the reconciliation alarm says: the table, its shift, the amount and which chips make
-    it, and where the difference is (the tray, the drop box, or both)."""
+    it (``chips`` None: the chips not named, as the shift report says it), and where the
+    difference is (the tray, the drop box, or both)."""
     diff = money.difference or 0
     parts = []
     tray, drop = money.tray_difference or 0, money.drop_difference or 0
     if tray:
-        made = chips_for(chips, tray)
+        made = chips_for(chips, tray) if chips else ""
         parts.append(f"the tray {'short' if tray < 0 else 'over'} {dollars(abs(tray))} (counted "
                      f"{dollars(money.closer or 0)}, expected {dollars(money.expected)}"
                      + (f"; {made}" if made else "") + ")")
@@ -215,11 +216,11 @@ def difference_words(table: str, shift: str, money: ShiftMoney, chips: ChipSet) 
             f"{dollars(money.rounds_win)} by {dollars(diff)}: " + "; ".join(parts))
 
 
-def tray_words(table: str, shift: str, money: ShiftMoney, chips: ChipSet) -> str:
+def tray_words(table: str, shift: str, money: ShiftMoney, chips: ChipSet | None) -> str:
     """What the tray alarm at the closer says (the drop not yet counted): the table, its shift,
-    the closer against the tray expected and which chips make the difference."""
+    the closer against the tray expected and which chips make the difference (``chips`` None: not named)."""
     tray = money.tray_difference or 0
-    made = chips_for(chips, tray)
+    made = chips_for(chips, tray) if chips else ""
     return (f"table {table}, {shift}: the closer {dollars(money.closer or 0)} is {dollars(abs(tray))} "
             f"{'short of' if tray < 0 else 'over'} the tray the rounds expect ({dollars(money.expected)})"
             + (f": {made}" if made else ""))

@@ -14,6 +14,8 @@ from html import escape
 from pathlib import Path
 
 from app.engine import words
+from app.engine.inventory import difference_words, tray_words, win_over_drop
+from app.store.trays import signers_of
 from app.workstation.hold import LABELS
 from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
@@ -251,10 +253,68 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
                         [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
                           money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
                           theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
+    h.append(money_section(r))
     for t in r.tables:
         if tables is True or (not isinstance(tables, bool) and t.table in tables):
             h.append(_section(doc, r, t, chart_w, dpi))
     return set_html(doc, h)
+
+
+def _cents(v) -> str:
+    """An amount of the money, or "not counted" (a closer or drop not yet counted, and the win)."""
+    return "<span class='dim'>not counted</span>" if v is None else money(v)
+
+
+def money_section(r: ShiftReport) -> str:
+    """The pit's money (issue 34, docs/inventory.md): per table, the shifts opened in the report's
+    shift added; the pit's total; each difference in words; the fill and credit slips and the
+    numbers unused between them. Every figure is the store's (ShiftMoney), none computed here
+    but win over drop (inventory.win_over_drop: integer arithmetic)."""
+    h = ["<h2>The pit's money</h2>",
+         "<p class='dim'>Win = drop + closer + credits − opener − fills; its difference = the win less the rounds' "
+         "house net and what they left in the tray for the meter. A table's shifts opened in this shift, added; "
+         "\u201cnot counted\u201d: no closer or drop yet, or no opener in the shift.</p>"]
+    rows = []
+    opened = [t for t in r.tables if t.money.shifts]
+    for name, m in [(f"<b>{_e(t.table)}</b>", t.money) for t in opened] + [("<b>Pit</b>", r.money)]:
+        rows.append([name, money(m.opener), money(m.fills), money(m.credits), _cents(m.closer), _cents(m.drop),
+                     _cents(m.win), win_over_drop(m.win, m.drop), money(m.rounds_house_net), _cents(m.difference)])
+    if not opened:
+        rows = []
+    h.append(_table(["Table", "Opener", "Fills", "Credits", "Closer", "Drop", "Win", "Win/drop", "Rounds' house net",
+                     "Difference"], rows, set(range(1, 10)), "no table opened in the shift", pt=6.4, pad=2))
+    quiet = [t.table for t in r.tables if not t.money.shifts and t.table != NO_TABLE]
+    if quiet and opened:
+        h.append(f"<p class='dim'>Not opened in the shift: {_e(', '.join(quiet))}</p>")
+    said = []
+    for t in opened:
+        m = t.money
+        if m.difference:
+            said.append(difference_words(t.table, r.shift.label, m, None))
+        elif m.difference is None and m.tray_difference:
+            said.append(tray_words(t.table, r.shift.label, m, None))
+    h.append("<h3>Reconciliation</h3>")
+    h.append("".join(f"<p>{escape(w)}</p>" for w in said) if said else
+             "<p class='dim'>every table counted reconciles with its rounds to the cent</p>")
+    h.append("<h3>Fill and credit slips (in number order)</h3>")
+    h.append(_table(["Slip", "Table", "Requested", "Amount", "Reason", "Approved by", "At the cage", "At the table",
+                     "Status"],
+                    [[f"{s['kind']} {s['number']:06d}", _e(s["table_id"]), _t(s["requested"]), money(s["cents"]),
+                      _e(s["reason"]), _e(s["approved_by"]), _e(_names(s["cage_signers"])),
+                      _e(_names(s["table_signers"])),
+                      (f"<span class='late'>VOID</span> {_t(s['voided'])} by {_e(s['voided_by'])}: "
+                       f"{_e(s['void_reason'])}") if s["status"] == "VOID" else _e(s["status"])]
+                     for s in r.tray_slips], {3}, "no fill or credit in the shift", pt=6.4, pad=2))
+    unused = r.unused_numbers
+    gaps = "; ".join(f"{k}s {', '.join(f'{n:06d}' for n in unused[k])}" for k in unused if unused[k])
+    h.append(f"<p>Numbers unused between the shift's first and last slip: "
+             f"<b>{escape(gaps or 'none: the numbers run unbroken')}</b></p>")
+    return "".join(h)
+
+
+def _names(signers: str | None) -> str | None:
+    """Who signed a slip at one end, as logged (name and role)."""
+    return ", ".join(f"{n} ({role})" for n, role in signers_of(signers)) or None
 
 
 def counts_table(r: ShiftReport) -> str:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 
-from app.store import rows, shiftlog
+from app.engine.inventory import SLIP_KINDS, ShiftMoney, sum_money
+from app.store import rows, shiftlog, trays
 from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
@@ -40,6 +41,21 @@ BANKING_LABEL = {"house": "House banks", "player": "Player bank", "co-bank": "Co
 
 
 NO_TABLE = "(no table)"      # the section of rows logged without a table (a pit-wide alarm)
+
+
+NOT_OPENED = ShiftMoney(shifts=0)    # a table with no opener in the shift: zeros, nothing counted
+
+
+def pit_money(tables) -> ShiftMoney:
+    """The money of ``tables`` (TableSections) added: those with a shift opened in the report's
+    shift (a table never opened adds nothing, and leaves the pit's win known); NOT_OPENED if none."""
+    opened = [t.money for t in tables if t.money.shifts]
+    return sum_money(opened) if opened else NOT_OPENED
+
+
+def money_json(m: ShiftMoney) -> dict:
+    """``ShiftMoney.as_json()`` and how many of the table's shifts it adds (0: not opened)."""
+    return {**m.as_json(), "shifts": m.shifts}
 
 
 class ReportError(ValueError):
@@ -65,6 +81,11 @@ class TableSection:
     irregularities: list[dict]
     alarms: list[dict]
     approvals: list[dict]
+    # the pit's money (issue 34): the table's shifts opened within the report's shift, added
+    # (inventory.sum_money); a table with no opener in it: ShiftMoney(shifts=0), zeros and nothing
+    # counted (closer, drop, win and difference None)
+    money: ShiftMoney = field(default_factory=lambda: NOT_OPENED)
+    tray_slips: list[dict] = field(default_factory=list)    # its fill and credit slips requested in the shift
 
     @property
     def late(self) -> int:
@@ -109,6 +130,22 @@ class ShiftReport:
     def head_text(self) -> str:
         return f"{self.head[0]}:{self.head[1]}" if self.head else "0:(no event before the shift's end)"
 
+    @property
+    def money(self) -> ShiftMoney:
+        """The pit's money: its tables' that had a shift opened in the report's shift, added
+        (``NOT_OPENED`` if none had)."""
+        return pit_money(self.tables)
+
+    @property
+    def tray_slips(self) -> list[dict]:
+        """Every table's fill and credit slips, fills first, each kind in number order."""
+        return sorted((s for t in self.tables for s in t.tray_slips), key=lambda s: (s["kind"] != "fill", s["number"]))
+
+    @property
+    def unused_numbers(self) -> dict[str, list[int]]:
+        """Per kind, the numbers missing between the first and the last slip of the shift."""
+        return {k: trays.unused_numbers([s["number"] for s in self.tray_slips if s["kind"] == k]) for k in SLIP_KINDS}
+
     def section(self, table: str) -> TableSection | None:
         return next((t for t in self.tables if t.table == table), None)
 
@@ -146,6 +183,15 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             ([NO_TABLE] if any(k[1] == NO_TABLE for k in by) else []):
         if t not in known:
             known.append(t)
+    money: dict[str, list[ShiftMoney]] = {}
+    for o in trays.shifts_opened(conn, s, e):
+        money.setdefault(o["table_id"], []).append(trays.shift_money(conn, o["seq"]))
+    tray_slips: dict[str, list[dict]] = {}
+    for slip in trays.slips(conn, s, e):
+        tray_slips.setdefault(slip["table_id"], []).append(slip)
+    for t in sorted(set(money) | set(tray_slips)):
+        if t not in known:
+            known.append(t)
     sections = []
     for t in known:
         th: TableHold | None = h.table_hold(t)
@@ -158,7 +204,8 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             by.get(("banking", t), []), [a for a in approvals if a["kind"] == "aggregate_limit"], meter,
             [a for a in approvals if a["kind"] == "progressive_meter_payout"], by.get(("slips", t), []),
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
-            by.get(("alarms", t), []), approvals))
+            by.get(("alarms", t), []), approvals,
+            sum_money(money[t]) if t in money else NOT_OPENED, tray_slips.get(t, [])))
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
                        shiftlog.events_in(conn, s, e), made)
 
@@ -282,7 +329,18 @@ def _section_json(t: TableSection) -> dict:
             "banking": {b["banking"]: {"rounds": b["rounds"], "house_net": b["house_net"]} for b in t.banking},
             "aggregate_limits": t.aggregate_limits, "meter": t.meter, "hits": t.hits, "slips": t.slips,
             "decks": t.decks, "dice": t.dice, "late_changes": t.late, "irregularities": t.irregularities,
-            "alarms": t.alarms, "approvals": t.approvals}
+            "alarms": t.alarms, "approvals": t.approvals, "money": money_json(t.money),
+            "tray_slips": [tray_slip_json(x) for x in t.tray_slips]}
+
+
+def tray_slip_json(row: dict) -> dict:
+    """A fill or credit slip as the report lists it: its read model's row, the counts and the
+    signers as JSON rather than text."""
+    out = dict(row)
+    out["count"] = {str(v): n for v, n in sorted(trays.count_of(row).items())}
+    for end in ("cage", "table"):
+        out[f"{end}_signers"] = [list(x) for x in trays.signers_of(row.get(f"{end}_signers"))]
+    return out
 
 
 def pit_banking(report: ShiftReport) -> dict:
@@ -311,7 +369,10 @@ def as_json(r: ShiftReport) -> dict:
                 "irregularities": sum(len(t.irregularities) for t in r.tables),
                 "alarms": sum(len(t.alarms) for t in r.tables),
                 "approvals": sum(len(t.approvals) for t in r.tables),
-                "aggregate_limits": sum(len(t.aggregate_limits) for t in r.tables)},
+                "aggregate_limits": sum(len(t.aggregate_limits) for t in r.tables),
+                "money": money_json(r.money), "tray_slips": len(r.tray_slips),
+                "void_tray_slips": sum(1 for x in r.tray_slips if x["status"] == "VOID"),
+                "unused_numbers": r.unused_numbers},
         "tables": [_section_json(t) for t in r.tables],
     }
 
