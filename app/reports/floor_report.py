@@ -14,7 +14,9 @@ from html import escape
 from app.engine.words import money
 from app.workstation.shift_figures import ShiftReport, pit_banking
 
-from .shift_report import (IMAGE_DPI, _PAD, _banking, _chart_ref, _e, _table, _wagers, banners, build, counts_table,
+from app.engine.inventory import win_over_drop
+
+from .shift_report import (IMAGE_DPI, _PAD, _banking, _cents, _chart_ref, _e, _table, _wagers, banners, build, counts_table,
                            draw_parts, new_document, page_layout, pct, pdf_of, set_html, theory)
 
 
@@ -66,6 +68,8 @@ def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str]
     h.append(_table(["Workstation", "Tables", "Rounds", "Void", "Wagered", "House net", "Actual hold", "Theoretical"],
                     rows, {1, 2, 3, 4, 5, 6}, wrap={7}, wrap_first=True))
 
+    h.append(pits_money(floor, reports))
+
     h.append("<h2>The floor</h2>")
     h.append(counts_table(floor))
     h.append("<h3>Wagers, wins and losses by wager type, every pit's summed (cents as dollars)</h3>")
@@ -90,6 +94,21 @@ def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str]
              "verify --head SEQ:HASH</span> at a workstation checks its own log still ends at its head or goes on "
              "from it.</p>")
     return set_html(doc, h)
+
+
+def pits_money(floor: ShiftReport, reports: list[ShiftReport]) -> str:
+    """The pits' money (issue 34): each workstation's pit as its own report states it
+    (``ShiftReport.money``), then the floor's, added from every pit's tables as a pit's are."""
+    rows = []
+    for name, m in [(f"<b>{_e(r.db_id)}</b>", r.money) for r in reports] + [("<b>Floor</b>", floor.money)]:
+        rows.append([name, f"{m.shifts:,}", money(m.opener), money(m.fills), money(m.credits), _cents(m.closer),
+                     _cents(m.drop), _cents(m.win), win_over_drop(m.win, m.drop), money(m.rounds_house_net),
+                     _cents(m.difference)])
+    return "<h3>The pits' money</h3>" + _table(
+        ["Workstation", "Table shifts", "Opener", "Fills", "Credits", "Closer", "Drop", "Win", "Win/drop",
+         "Rounds' house net", "Difference"], rows, set(range(1, 11)), pt=6.0, pad=2, wrap_first=True) + \
+        "<p class='dim'>A pit's table shifts opened in the shift, added; \u201cnot counted\u201d: a closer or drop " \
+        "not yet counted, or no table opened. Each pit's own pages state its tables and slips.</p>"
 
 
 def render_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str], server: str, device) -> int:

@@ -60,6 +60,9 @@ def floor_digest(reports: list[ShiftReport], quiet: list[str]) -> str:
 def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:
     first = as_json(reports[0])
     floor = as_json(floor_figures(reports))
+    # each workstation numbers its own slips: the floor's unused numbers are each pit's, together
+    floor["pit"]["unused_numbers"] = {k: {r.db_id: r.unused_numbers[k] for r in reports if r.unused_numbers[k]}
+                                      for k in floor["pit"]["unused_numbers"]}
     return {"report": "shift", "scope": "floor", "shift": first["shift"], "date": first["date"],
             "from": first["from"], "to": first["to"], "made": first["made"], "interim": first["interim"],
             "events": floor["events"], "pits": [as_json(r) for r in reports], "quiet": quiet, "floor": floor["pit"]}

@@ -21,6 +21,37 @@ from tests.workstation.test_inventory import OPENER, approved, opened, settle_ex
 DAY = date(2026, 11, 21)       # the workstation's clock: 14:00, the day shift
 
 
+def play_money(ws, short: int = 10_000) -> ShiftMoney:
+    """section6's shift played through its money at ``ws``: opened, a round settled, a buy-in,
+    a fill and a credit signed at both ends, a fill voided, closed ``short`` cents short of the
+    tray expected, dropped; its money as the store says."""
+    opened(ws)
+    settle_example(ws)
+    ws.inventory.buy_in("section6", 50_000, seat=2, player="P. Chan")
+    fill = approved(ws, "fill", "20 x $25", "the $25s run low")
+    ws.people.sign_in(*CASHIER)
+    ws.inventory.sign("fill", fill, "cage", signers=[SECURITY])
+    ws.people.sign_in(*DEALER)
+    ws.inventory.sign("fill", fill, "table", signers=[FLOOR])
+    credit = approved(ws, "credit", "10 x $100", "the tray holds too much")
+    ws.people.sign_in(*DEALER)
+    ws.inventory.sign("credit", credit, "table", signers=[FLOOR])
+    ws.people.sign_in(*CASHIER)
+    ws.inventory.sign("credit", credit, "cage", signers=[SECURITY])
+    ws.people.sign_in(*DEALER)
+    ws.inventory.request("section6", "fill", "4 x $100", "the $100s run low")
+    ws.people.sign_in(*FLOOR)
+    ws.inventory.void("fill", fill + 1, "asked twice")
+    opener = trays.open_shift(ws.log, "section6")
+    expected = trays.shift_money(ws.log, opener).expected
+    ws.people.sign_in(*DEALER)
+    # the closer short of the tray expected: a difference to reconcile
+    ws.inventory.close_tray("section6", counted(ws.config.chips.denominations, expected - short), signer=FLOOR)
+    ws.people.sign_in(*COUNT_1)
+    ws.inventory.drop("section6", "5 x $100", signers=[COUNT_2])
+    return trays.shift_money(ws.log, opener)
+
+
 @pytest.fixture(scope="module")
 def shift(tmp_path_factory):
     """One table's shift played through its money (the workstation closed after), and what the
@@ -30,31 +61,7 @@ def shift(tmp_path_factory):
     mp = pytest.MonkeyPatch()
     ws = open_ws(tmp, mp, Clock())
     try:
-        opened(ws)
-        settle_example(ws)
-        ws.inventory.buy_in("section6", 50_000, seat=2, player="P. Chan")
-        fill = approved(ws, "fill", "20 x $25", "the $25s run low")
-        ws.people.sign_in(*CASHIER)
-        ws.inventory.sign("fill", fill, "cage", signers=[SECURITY])
-        ws.people.sign_in(*DEALER)
-        ws.inventory.sign("fill", fill, "table", signers=[FLOOR])
-        credit = approved(ws, "credit", "10 x $100", "the tray holds too much")
-        ws.people.sign_in(*DEALER)
-        ws.inventory.sign("credit", credit, "table", signers=[FLOOR])
-        ws.people.sign_in(*CASHIER)
-        ws.inventory.sign("credit", credit, "cage", signers=[SECURITY])
-        ws.people.sign_in(*DEALER)
-        ws.inventory.request("section6", "fill", "4 x $100", "the $100s run low")
-        ws.people.sign_in(*FLOOR)
-        ws.inventory.void("fill", fill + 1, "asked twice")
-        opener = trays.open_shift(ws.log, "section6")
-        expected = trays.shift_money(ws.log, opener).expected
-        ws.people.sign_in(*DEALER)
-        # the closer $100.00 short of the tray expected, in $1 chips: a difference to reconcile
-        ws.inventory.close_tray("section6", counted(ws.config.chips.denominations, expected - 10_000), signer=FLOOR)
-        ws.people.sign_in(*COUNT_1)
-        ws.inventory.drop("section6", "5 x $100", signers=[COUNT_2])
-        money = trays.shift_money(ws.log, opener)
+        money = play_money(ws)
     finally:
         ws.close()
         mp.undo()
