@@ -16,7 +16,7 @@ from app.store import trays
 from app.workstation.shift_figures import as_json, content_digest, read_shift_report
 from tests.support.shift_report import pitdesk
 from tests.support.workstation import CASHIER, COUNT_1, COUNT_2, DEALER, FLOOR, SECURITY, open_ws
-from tests.workstation.test_inventory import OPENER, approved, opened, settle_example
+from tests.support.money import approved, opened, settle_example
 
 DAY = date(2026, 11, 21)       # the workstation's clock: 14:00, the day shift
 
