@@ -1,7 +1,7 @@
 """The ``pitdesk`` command line: JSON out, for scripting and audits.
 
-One module per command group (app/cli/hand_command.py, settle.py, deal.py, round.py, analyze.py,
-audit.py, users.py, simulate.py, devices.py, hold.py, report.py, ship.py, floor.py, gui.py), each with
+One module per command group (app/cli/hand_command.py, settle.py, deal.py, round.py, inventory.py,
+analyze.py, audit.py, users.py, simulate.py, devices.py, hold.py, report.py, ship.py, floor.py, gui.py), each with
 ``add_parser(sub)`` and ``run(args) -> int``; this module assembles the parser and hands the parsed command to its group.
 ``pitdesk --self-test`` checks an installation (app/cli/selftest.py).
 Bad input exits with status 2 and a message naming the fault.
@@ -19,14 +19,14 @@ from app.rules.resources import ResourceError
 
 from . import (analyze_command as analyze, audit_command as audit, deal_command as deal, devices_command as devices,
                floor_command as floor, gui_command as gui, hand_command as hand, hold_command as hold,
-               report_command as report, round_command as rounds, selftest, settle_command as settle,
-               ship_command as ship, simulate_command as simulate, users_command as users)
+               inventory_command as inventory, report_command as report, round_command as rounds, selftest,
+               settle_command as settle, ship_command as ship, simulate_command as simulate, users_command as users)
 from .common import EXIT_BAD_INPUT, InputError
 
 # in the order ``pitdesk --help`` lists them
-GROUPS = {"hand": hand, "settle": settle, "deal": deal, "round": rounds, "analyze": analyze, "audit": audit,
-          "users": users, "simulate": simulate, "devices": devices, "hold": hold, "report": report, "ship": ship,
-          "floor": floor, "gui": gui}
+GROUPS = {"hand": hand, "settle": settle, "deal": deal, "round": rounds, "inventory": inventory, "analyze": analyze,
+          "audit": audit, "users": users, "simulate": simulate, "devices": devices, "hold": hold, "report": report,
+          "ship": ship, "floor": floor, "gui": gui}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -27,7 +27,7 @@ from app.engine.roles import (AT_THE_TABLE, CASHIER, DROP_COUNT, SECURITY, SUPER
 from app.store import rows, trays
 
 from ..changes import Changes, changes
-from ..errors import NotPermitted, Refused
+from ..errors import FieldsRefused, NotPermitted, Refused
 from ..signed_in import SignedIn
 
 Signer = tuple[str, str]            # a name and the PIN typed with it
@@ -284,6 +284,40 @@ class Inventory:
                                                                   self.ws.config.chips),
                                                  rules.cite("tray_count"), cents=counted.difference))
             return self.ws.write(records) | changes(tables=[table])
+
+    def drops(self, counts: list[tuple[str, Count]], signers: list[Signer] | None = None,
+              source: str = "dialog") -> Changes:
+        """Several tables' drop boxes counted at once (the count room's file): each table's last
+        closed shift, checked as ``drop`` checks it, all written in one append or none
+        (``Refused`` naming the table of the first fault)."""
+        with self.ws.lock:
+            s, now = self.ws.require(DROP_COUNT, "count a drop box")
+            signed = self._signatures(s, signers, COUNT_SIGNERS, "sign a drop box's count")
+            records, tables = [], []
+            for table, count in counts:
+                self.ws.check_table(table)
+                if table in tables:
+                    raise Refused(f"table {table}'s drop box is counted twice in one count")
+                tables.append(table)
+                try:
+                    c = self._count(count, self.ws.config.currency)
+                    o = self._drop_shift(table, None)
+                except Refused as e:    # ``fields``: the table, for the file's line that names it
+                    raise FieldsRefused(f"table {table}: {e}", {table: str(e)}) from None
+                money = trays.shift_money(self.ws.log, o["seq"])
+                counted = ShiftMoney(money.opener, money.fills, money.credits, money.buy_ins, money.rounds,
+                                     money.rounds_tray, money.rounds_house_net, money.to_meter, money.closer, c.cents)
+                _, rules = self.ws.state_of(table)
+                records.append(rows.drop_counted(now, s.name, s.role, table, o["seq"], c.by_value(), c.cents, signed,
+                                                 source))
+                if abs(counted.difference or 0) > self.ws.config.difference_alarm_cents:
+                    records.append(rows.alarm_raised(now, table, "win_difference",
+                                                     difference_words(table, self._shift_words(o["time"]), counted,
+                                                                      self.ws.config.chips),
+                                                     rules.cite("tray_count"), cents=counted.difference))
+            if not records:
+                raise Refused("a count room's count names at least one table")
+            return self.ws.write(records) | changes(tables=tables)
 
     def _drop_shift(self, table: str, opener: int | None) -> dict:
         if opener is not None:
