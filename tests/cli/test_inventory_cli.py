@@ -191,6 +191,10 @@ def test_each_refusal_exits_2_naming_the_fault_with_nothing_written(floor):
     refused(pitdesk(floor, "drop", "--table", "section6", "--count", "1 x $100", who=("demo-count-1", "demo-count-2")),
             "has no closed shift")
     ok(pitdesk(floor, "close", "--table", "section6", "--count", OPENER, who=("demo-dealer", "demo-floor")))
+    refused(pitdesk(floor, "drop", "--table", "section6", "--count", "0 x $100", "--shift", "1",
+                    who=("demo-count-1", "demo-count-2")), "no shift of table section6 opened by row 1")
+    refused(pitdesk(floor, "drop", "--table", "section6", "--count", "1 x $2", who=("demo-count-1", "demo-count-2")),
+            "no $2.00 note")
     ok(pitdesk(floor, "drop", "--table", "section6", "--count", "0 x $100", who=("demo-count-1", "demo-count-2")))
     refused(pitdesk(floor, "drop", "--table", "section6", "--count", "0 x $100", who=("demo-count-1", "demo-count-2")),
             "a drop box is counted once")

@@ -49,6 +49,9 @@ class Inventory:
         try:
             return chips.parse(count) if isinstance(count, str) else chips.count(dict(count))
         except ChipError as e:
+            if chips is self.ws.config.currency:    # the drop box's notes, not the tray's chips
+                raise Refused(str(e).replace("chip in this casino's set", "note in [chips] currency")
+                              .replace(" chips:", " notes:")) from None
             raise Refused(str(e)) from None
 
     def _signatures(self, s: SignedIn, signers: list[Signer] | tuple[Signer, ...] | None,
