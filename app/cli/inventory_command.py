@@ -185,6 +185,8 @@ def _slip_action(ws, args):
     if not (args.approve or args.deny or args.sign or args.void):
         raise InputError(f"--number {args.number}: say what is done with it: --approve, --deny REASON, "
                          "--sign cage|table or --void REASON")
+    if args.reason and not args.approve:
+        raise InputError("--reason goes with a request or --approve (--deny and --void take their own reason)")
     if args.number < 1:
         raise InputError(f"--number: a slip's number is 1 or more, got {args.number}")
 
@@ -361,8 +363,10 @@ def _table_json(ws, table: str, shift: int | None = None) -> dict:
     if opener is None:
         return {"table": table, "open": False, "shift": None, "opened": None, "opener_count": None,
                 "money": None, "slips": [], "buy_ins": []}
+    from app.engine.inventory import win_over_drop
     m = money.as_json()
     m["rounds_tray"] = money.rounds_tray
+    m["win_over_drop"] = win_over_drop(money.win, money.drop)     # "18.2%", integer arithmetic; "-" unknown
     return {"table": table, "open": opener["closer"] is None, "shift": opener["seq"], "opened": opener["time"],
             "opener_count": {str(v): n for v, n in trays.count_of(opener).items()},
             "signed_by": [list(x) for x in trays.signers_of(opener["signed_by"])],
@@ -397,8 +401,8 @@ def _words(m: dict | None) -> str:
         return "-" if m[k] is None else dollars(m[k])
     return (f"opener {d('opener')}, fills {d('fills')}, credits {d('credits')}, buy-ins {d('buy_ins')}, "
             f"rounds {m['rounds']} (tray {d('rounds_tray')}, house net {d('rounds_house_net')}), "
-            f"expected tray {d('expected_closer')}, closer {d('closer')}, drop {d('drop')}, win {d('win')}, "
-            f"difference {d('difference')}")
+            f"expected tray {d('expected_closer')}, closer {d('closer')}, drop {d('drop')}, win {d('win')} "
+            f"({m['win_over_drop']} of the drop), difference {d('difference')}")
 
 
 _ACTIONS = {"open": _tray, "close": _tray, "fill": _slip_action, "credit": _slip_action, "buy-in": _buy_in,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from app.engine.inventory import win_over_drop
 from app.store import trays
 from app.store.log import AuditLog
 from app.simulate.demo import add_demo_users
@@ -80,7 +81,8 @@ def test_a_whole_shift_from_the_opener_to_the_drop_reconciles_with_the_rounds(fl
     DEALER_FLOOR = ("demo-dealer", "demo-floor")
     ok(pitdesk(floor, "open", "--table", "section6", "--count", OPENER, who=DEALER_FLOOR))
     # a round settled at the table, as the window settles it
-    p = subprocess.run([PITDESK, "round", "settle", "--table", "section6", str(ROOT / "docs/rounds/section6-house.json"),
+    house = ROOT / "docs" / "rounds" / "section6-house.json"
+    p = subprocess.run([PITDESK, "round", "settle", "--table", "section6", str(house),
                         "--config", str(cfg), "--db", str(db), "--as", "demo-dealer"], input="4444\n",
                        capture_output=True, text=True, timeout=120, env=env(home))
     assert p.returncode == 0, p.stderr
@@ -120,6 +122,7 @@ def test_a_whole_shift_from_the_opener_to_the_drop_reconciles_with_the_rounds(fl
     assert m["closer"] == expected and m["drop"] == 50_000
     assert m["win"] == m["drop"] + m["closer"] + m["credits"] - m["opener"] - m["fills"]
     assert m["win"] == m["rounds_house_net"] + m["to_meter"] and m["difference"] == 0
+    assert m["win_over_drop"] == win_over_drop(m["win"], 50_000)
     with AuditLog(db) as log:
         assert not log.query("SELECT * FROM alarms WHERE kind IN ('tray_difference', 'win_difference')")
         (row,) = log.query("SELECT * FROM drops")
@@ -229,7 +232,8 @@ GOOD = "table,denomination,count\nsection6,$100,2\nsection6,20,5\ncasino,$100,3\
     (GOOD + "nj,$100,1\n", 5, "nj has no closed shift"),
     (GOOD + "casino,$5\n", 5, "3 fields"),
     ("table,denomination,count\n", None, "no table's count after the header"),
-])
+], ids=["header", "unknown-table", "note-value", "not-whole", "negative", "twice", "no-closed-shift", "fields",
+        "no-lines"])
 def test_a_bad_count_room_file_is_refused_naming_the_line_with_nothing_written(closed, text, line, why):
     home, cfg, db = closed
     f = home / "countroom.csv"
