@@ -101,6 +101,15 @@ class Reads:
                                detail.history(ws.log, table, None, history_limit),
                                tray_info(ws.log, table, rules, ws.config.chips))
 
+    def tray(self, table: str):
+        """``table``'s tray in full (app/workstation/money_readout.py ``TrayInfo``): what a money
+        dialog offers (the fills and credits to sign or void) when the table page is not shown."""
+        ws = self.ws
+        ws.check_table(table)
+        with ws.reading():
+            _, rules = ws.state_of(table)
+            return tray_info(ws.log, table, rules, ws.config.chips)
+
     def history(self, table: str, before: int | None = None, limit: int = detail.HISTORY_PAGE) -> HistoryPage:
         """The table's log rows, newest first, ``limit`` at a time (keyset paging on ``before``)."""
         self.ws.check_table(table)
