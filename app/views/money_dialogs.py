@@ -46,6 +46,7 @@ class CountFields(QWidget):
             e.setAccessibleName(f"{what} of {dollars(v)}")
             lb = QLabel(f"× {dollars(v)}")
             lb.setBuddy(e)
+            lb.setMinimumWidth(lb.sizeHint().width())      # a value is never cut
             r, c = divmod(i, per_row)
             grid.addWidget(e, r, 2 * c)
             grid.addWidget(lb, r, 2 * c + 1)
@@ -54,7 +55,8 @@ class CountFields(QWidget):
         rows = (len(values) + per_row - 1) // per_row
         self.typed = QLineEdit()
         self.typed.setObjectName("typed")
-        self.typed.setPlaceholderText(f"or type the count: 20 x ${values[0] // 100 if values else 25}, 40 x $5")
+        self.typed.setPlaceholderText("or type: 20 x $25, 40 x $5")
+        self.typed.setMinimumWidth(self.typed.fontMetrics().horizontalAdvance(self.typed.placeholderText()) + 24)
         self.typed.setAccessibleName(f"the {what} typed")
         self.typed.textChanged.connect(self._changed)
         grid.addWidget(self.typed, rows, 0, 1, 2 * per_row)

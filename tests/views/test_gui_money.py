@@ -12,7 +12,7 @@ from app.store import trays
 from app.views.dialogs import DecideDialog
 from app.views.money_dialogs import (BuyInDialog, DropDialog, SignSlipDialog, SlipRequestDialog, TrayCountDialog,
                                      VoidSlipDialog)
-from app.qt import Qt
+from app.qt import QApplication, Qt
 from tests.support.round_panel import activate, idle, sign_in
 from tests.support.views import DEALER, FLOOR, WAIT_MS, error_shown, fill, gone
 from tests.views.test_gui_commands import press
@@ -193,3 +193,61 @@ def test_a_refused_count_is_named_in_the_dialog_and_nothing_is_written(rpit, qtb
     qtbot.keyClick(d, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
     assert ws.log.query("SELECT COUNT(*) AS n FROM trays")[0]["n"] == 0
+
+
+def cut_labels(root) -> list[str]:
+    """A label whose words are wider than it (not wrapped): Qt cuts them."""
+    from app.qt import QLabel
+    bad = []
+    for label in root.findChildren(QLabel):
+        text = label.text()
+        if label.buddy() is not None:
+            text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+        if label.isVisible() and text and "<" not in text and not label.wordWrap():
+            need = label.fontMetrics().horizontalAdvance(text)
+            if need > label.contentsRect().width() + 1:
+                bad.append(f"label {text!r} needs {need} px, has {label.contentsRect().width()}")
+    return bad
+
+
+def test_every_money_dialog_and_the_money_tab_fit_1366x768_and_are_in_words(rpit, qtbot):
+    from tests.support.fit import cut_hints, outside
+    from tests.support.words import faults, said, shown_texts
+    w, ws = rpit.window, rpit.ws
+    w.set_size(1366, 768)
+    qtbot.waitUntil(lambda: "M1" in w.floor.tiles, timeout=WAIT_MS)
+    done = []
+    # a tray open with a fill approved and a credit asked for: every dialog has something to offer
+    w.bridge.act(lambda ws: (ws.people.sign_in(DEALER.name, DEALER.pin),
+                             ws.inventory.open_tray("M1", "20 x $100, 40 x $25", signer=(FLOOR.name, FLOOR.pin)),
+                             ws.inventory.request("M1", "fill", "20 x $25", "the $25s run low"),
+                             ws.inventory.request("M1", "credit", "1 x $100", "too many $100s"),
+                             ws.people.sign_in(FLOOR.name, FLOOR.pin),
+                             ws.decisions.decide(trays.slip(ws.log, "fill", 1)["request"], "approved", ""))[-1],
+                 done.append)
+    qtbot.waitUntil(lambda: bool(done) and w.session is not None, timeout=WAIT_MS)   # the floor supervisor
+    w.show_view("table:M1")
+    found = []
+    for name, cls in (("open_tray", TrayCountDialog), ("close_tray", TrayCountDialog),
+                      ("request_fill", SlipRequestDialog), ("request_credit", SlipRequestDialog),
+                      ("sign_cage", SignSlipDialog), ("sign_table", SignSlipDialog), ("void_tray_slip", VoidSlipDialog),
+                      ("buy_in", BuyInDialog), ("count_drop", DropDialog)):
+        d = opened(qtbot, w, name, cls)
+        qtbot.waitUntil(lambda: d.isVisible(), timeout=WAIT_MS)
+        for _ in range(3):
+            QApplication.processEvents()          # the dialog laid out
+        if d.width() > 1366 or d.height() > 768 - 40:
+            found.append(f"{name}: the dialog is {d.width()}x{d.height()}")
+        found += [f"{name}: {b}" for b in cut_labels(d) + cut_hints(d)]
+        for place, text in shown_texts(d):
+            found += faults(f"{name} {place}", text)
+        qtbot.keyClick(d, Qt.Key.Key_Escape)            # Esc cancels: nothing written
+        qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+    press(qtbot, w, "money")
+    qtbot.waitUntil(lambda: money_says(w, "TRAY EXPECTED $3,000.00", "FILL 1", "CREDIT 1"), timeout=WAIT_MS)
+    activate(qtbot, w)
+    found += outside(w)
+    for place, text in shown_texts(w.table_page.money):
+        found += faults(f"money tab {place}", text)
+    assert not found, said(found)
+    assert ws.log.query("SELECT COUNT(*) AS n FROM trays")[0]["n"] == 1
