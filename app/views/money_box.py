@@ -102,8 +102,8 @@ class MoneyBox(QWidget):
             f = self.lines
             self._line(f, "opener", "Opener", dollars(m.opener))
             self._line(f, "fills", "+ Fills delivered", signed_money(m.fills))
-            self._line(f, "credits", "− Credits taken", signed_money(-m.credits))
-            self._line(f, "buy_ins", "− Buy-ins (chips sold for cash)", signed_money(-m.buy_ins))
+            self._line(f, "credits", "− Credits taken", f"−{dollars(m.credits)}")
+            self._line(f, "buy_ins", "− Buy-ins (chips sold for cash)", f"−{dollars(m.buy_ins)}")
             self._line(f, "rounds_tray", f"+ Rounds' flow through the tray ({m.rounds} round"
                        f"{'' if m.rounds == 1 else 's'})", signed_money(m.rounds_tray))
             self._line(f, "expected", "= Tray expected", dollars(m.expected), bold=True)

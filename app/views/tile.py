@@ -77,7 +77,7 @@ class TileWidget(QFrame):
         self.approvals = _label(1.1, bold=True, name="approvals")
         self.irregularities = _label(1.0, bold=True, name="irregularities")
         # the pit's money (issue 34): the tray expected while open, the fills and credits on their way
-        self.tray = _label(1.15, bold=True, name="tray")
+        self.tray = _label(1.3, bold=True, name="tray")
         self.tray.setWordWrap(True)
         self.slips = _label(1.1, bold=True, name="slips")
         self.irregularities.setWordWrap(True)
