@@ -58,6 +58,7 @@ from PySide6.QtGui import (
     QGuiApplication,
     QIcon,
     QImage,
+    QIntValidator,
     QKeySequence,
     QPageLayout,
     QPageSize,

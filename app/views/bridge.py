@@ -268,6 +268,11 @@ class Bridge(QObject):
         """The pit's shifts (the workstation's configuration: immutable, read on any thread)."""
         return self.ws.shifts
 
+    @property
+    def chips(self):
+        """The casino's chip values and the drop box's notes (``[chips]``: configuration, read on any thread)."""
+        return self.ws.config.chips, self.ws.config.currency
+
     def read_aside(self, reader: Callable[[Any], Any], on_done: Callable[[Any], None],
                    on_error: Callable[[BaseException], None] | None = None) -> None:
         """``reader(workstation)`` on the logs' lane, for a read that opens its own connection to

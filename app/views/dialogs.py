@@ -13,7 +13,7 @@ from __future__ import annotations
 from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 
 from . import theme
-from .pit_models import UserModel
+from .pit_models import REQUEST_WORDS, UserModel
 from app.qt import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
                     QVBoxLayout, QWidget)
 from .widgets import record_view, seat_text, when, words
@@ -110,7 +110,7 @@ class DecideDialog(PinDialog):
         verb = "Approve" if decision == "approved" else "Deny"
         super().__init__(bridge, f"{verb} request {request.request}", parent)
         self.request, self.decision = request, decision
-        form = self.lay_out([("Request", f"{request.request}: {words(request.kind)}"),
+        form = self.lay_out([("Request", f"{request.request}: {REQUEST_WORDS.get(request.kind) or words(request.kind)}"),
                              ("Table", f"{request.table or '—'} {seat_text(request.seat)}"),
                              ("Amount", theme.money(request.cents) if request.cents is not None else ""),
                              ("Rule", request.rule), ("Needs", request.role_needed), ("Why", request.reason),

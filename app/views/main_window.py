@@ -20,6 +20,7 @@ from .dialogs import AcknowledgeDialog, DecideDialog, FirstAdministratorDialog, 
 from .floor_view import FloorView
 from .hold_view import HoldPage
 from .lists import AlarmsPage, ApprovalsPage
+from .money_commands import MONEY_COMMANDS, MoneyCommands
 from .logs_page import LogsPage
 from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
@@ -93,6 +94,25 @@ COMMANDS = (
     Command("void_slip", "&Round", "&Void slip…", "Ctrl+Shift+V", "void the selected payout slip, with your reason"),
     Command("reissue_slip", "&Round", "&Issue slip again…", "Ctrl+Shift+I",
             "a new payout slip, numbered next, for the selected void slip's payout, with your PIN"),
+    Command("money", "&Money", "The table's &money", "Ctrl+T",
+            "the table's tray: opener, fills, credits, buy-ins, the rounds' flow, the slips, the closer and the win"),
+    Command("open_tray", "&Money", "Count the &opener…", "Ctrl+Shift+T",
+            "the tray counted by value as the table's shift begins, signed by the dealer and a supervisor"),
+    Command("close_tray", "&Money", "Count the &closer…", "Ctrl+Shift+L",
+            "the tray counted by value as the table's shift ends, signed by the dealer and a supervisor"),
+    Command("request_fill", "&Money", "Ask for a &fill…", "Ctrl+Shift+F",
+            "chips from the cage to the tray: the values and why; a supervisor approves it (F5)"),
+    Command("request_credit", "&Money", "Ask for a c&redit…", "Ctrl+Shift+K",
+            "chips from the tray to the cage: the values and why; a supervisor approves it (F5)"),
+    Command("sign_cage", "&Money", "Sign at the c&age…", "Ctrl+Shift+G",
+            "a fill or credit signed at the cage by a cashier and security"),
+    Command("sign_table", "&Money", "Sign at the &table…", "Ctrl+Shift+B",
+            "a fill delivered or a credit taken, signed at the table by the dealer and a supervisor"),
+    Command("void_tray_slip", "&Money", "&Void a fill or credit…", "Ctrl+Shift+X",
+            "void a fill or credit before its chips move, with your reason (a supervisor)"),
+    Command("buy_in", "&Money", "Record a &buy-in…", "Ctrl+B", "chips sold for cash at the table: amount, seat, player"),
+    Command("count_drop", "&Money", "Count the &drop box…", "Ctrl+Shift+W",
+            "the drop box's notes by value after the closer, signed by two of the count team"),
     Command("export_log", "&Logs", "&Export log as CSV…", "Ctrl+E",
             "the rows the log tab shows, as it shows them, to a CSV file"),
     Command("find_in_log", "&Logs", "&Find in log", "Ctrl+F", "type words to find in the log tab shown"),
@@ -153,6 +173,8 @@ class MainWindow(QMainWindow):
         # named once, here: a round command the panel does not have stops the window being made
         self.round_methods = {n: getattr(self.round_panel, n) for n in ROUND_COMMANDS}
         self.table_page = TablePage(self._fetch_history, round_panel=self.round_panel)
+        self.table_page.money.difference_alarm = getattr(getattr(workstation, "config", None),
+                                                         "difference_alarm_cents", 2500)
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])
         self.approvals_page = ApprovalsPage(self.actions_by_name["show_decided"], self.actions_by_name["approve"],
                                             self.actions_by_name["deny"])
@@ -230,6 +252,9 @@ class MainWindow(QMainWindow):
         }
         for name in ROUND_COMMANDS:
             handlers[name] = lambda name=name: self.round_command(name)
+        self.money = MoneyCommands(self)
+        for name in MONEY_COMMANDS:
+            handlers[name] = lambda name=name: self.money.run(name)
         for c in COMMANDS:
             menu = menus.get(c.menu)
             if menu is None:
@@ -494,6 +519,7 @@ class MainWindow(QMainWindow):
         if "reports" in self._made:
             self._made["reports"].allow_issue(report)
         self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
+        self.money.enable()
 
     def _why_no_request(self) -> str:
         if not any(r.status == "pending" for r in self.approvals):

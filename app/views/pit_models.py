@@ -71,6 +71,10 @@ def decided_text(r) -> str:
             f"{r.decision_reason}")
 
 
+# a fill or a credit says which way its chips go (issue 34); its chips are in its "Why"
+REQUEST_WORDS = {"fill": "FILL: cage to tray", "credit": "CREDIT: tray to cage"}
+
+
 class ApprovalModel(RecordModel):
     columns = (
         Column("Request", lambda r: str(r.request), sort=lambda r: r.request, numeric=True),
@@ -81,7 +85,7 @@ class ApprovalModel(RecordModel):
         Column("Seat", lambda r: seat_text(r.seat), sort=lambda r: -1 if r.seat is None else r.seat),
         Column("Amount", lambda r: theme.money(r.cents) if r.cents is not None else "",
                sort=lambda r: -1 if r.cents is None else r.cents, numeric=True, bold=True),
-        Column("Request for", lambda r: words(r.kind)),
+        Column("Request for", lambda r: REQUEST_WORDS.get(r.kind) or words(r.kind)),
         Column("Rule", lambda r: r.rule),
         Column("Role needed", lambda r: r.role_needed),
         Column("Requested", lambda r: when(r.requested), sort=lambda r: stamp(r.requested)),

@@ -13,11 +13,22 @@ from __future__ import annotations
 
 from . import theme
 from .pit_models import DeckModel, HistoryModel, IrregularityModel
+from .money_box import MoneyBox
 from .position_box import PositionBox
 from app.qt import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout,
                     QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import record_view, seat_text, state_text
+
+def tray_words(tray) -> str:
+    """The tray in a few words: ``TRAY $3,600.00`` while open, and its slips on their way."""
+    if tray is None:
+        return ""
+    said = "TRAY NOT OPEN" if tray.expected is None else f"TRAY {theme.money(tray.expected)}"
+    if tray.slips:
+        said += f" · {tray.slips} SLIP{'' if tray.slips == 1 else 'S'} ON THE WAY"
+    return said
+
 
 class TablePage(QWidget):
     def __init__(self, fetch_history, parent: QWidget | None = None, round_panel: QWidget | None = None):
@@ -137,6 +148,9 @@ class TablePage(QWidget):
         self.tabs.setObjectName("table_tabs")
         self.tabs.addTab(detail, "Table (F3)")
         self.tabs.addTab(round_panel, "Round (F10)")
+        # the table's tray: opener, fills, credits, buy-ins, the rounds' flow, the slips, the win
+        self.money = MoneyBox()
+        self.tabs.addTab(self.money, "Money (Ctrl+T)")
         box.addWidget(self.tabs, 1)
         # the round panel takes the height of the clocks and device lines (the Table tab, the floor
         # and the status bar still show them); the title, state, counts and the round line stay
@@ -149,9 +163,10 @@ class TablePage(QWidget):
                 lb.setVisible(detail)
 
     def show_tab(self, name: str) -> None:
-        """``table`` (the detail) or ``round`` (the round panel)."""
+        """``table`` (the detail), ``round`` (the round panel) or ``money`` (the tray)."""
         if self.tabs is not None:
-            self.tabs.setCurrentWidget(self.round_panel if name == "round" else self.detail_tab)
+            self.tabs.setCurrentWidget(self.round_panel if name == "round" else self.money if name == "money"
+                                       else self.detail_tab)
 
     # -- which table ---------------------------------------------------------------------------
     def set_table(self, table: str | None) -> None:
@@ -183,7 +198,8 @@ class TablePage(QWidget):
         self.facts.setText(f"ROUND {t.round_now}   ·   BANK: {t.bank.text}   ·   "
                            + ("PROGRESSIVE " + (f"{theme.money(t.meter_cents)}" if t.meter_cents is not None else "—")
                               + (f"  {LEVEL_MARK[RED]} CLOSED (controller offline)" if t.progressive == "closed"
-                                 else "  open") if t.progressive else "no progressive wager"))
+                                 else "  open") if t.progressive else "no progressive wager")
+                           + (f"   ·   {tray_words(t.tray)}" if t.tray is not None else ""))
         clocks = []
         if t.deck is not None:
             clocks.append(f"DECK {t.deck.deck} {theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue)}")
@@ -211,6 +227,8 @@ class TablePage(QWidget):
         n = len(d.irregularities)
         self.lists.setTabText(2, f"Irregularities this round ({n})" if n else "Irregularities this round")
         self.history.set_page(d.history)
+        if self.tabs is not None and d.money is not None:
+            self.money.show_info(d.money)
 
     def _show_positions(self, d) -> None:
         wanted = [p.position for p in d.positions]

@@ -31,7 +31,7 @@ def tile_level(t) -> str:
     if t.open_alarms or t.pending_acknowledgements or t.clock_level == RED or RED in links \
             or t.progressive == "closed":
         return RED
-    if t.pending_approvals or t.waits or t.clock_level == AMBER or AMBER in links:
+    if t.pending_approvals or t.waits or (t.tray is not None and t.tray.approved) or t.clock_level == AMBER or AMBER in links:
         return AMBER
     return OK
 
@@ -76,8 +76,12 @@ class TileWidget(QFrame):
         self.alarms = _label(1.1, bold=True, name="alarms")
         self.approvals = _label(1.1, bold=True, name="approvals")
         self.irregularities = _label(1.0, bold=True, name="irregularities")
+        # the pit's money (issue 34): the tray expected while open, the fills and credits on their way
+        self.tray = _label(1.3, bold=True, name="tray")
+        self.tray.setWordWrap(True)
+        self.slips = _label(1.1, bold=True, name="slips")
         self.irregularities.setWordWrap(True)
-        for badge in (self.alarms, self.approvals, self.irregularities, self.void):
+        for badge in (self.alarms, self.approvals, self.irregularities, self.void, self.slips):
             badge.setMargin(4)
         self.lights: dict[str, QLabel] = {}
         self.lights_box = QVBoxLayout()     # one light a line: OFFLINE is never cut off
@@ -106,6 +110,7 @@ class TileWidget(QFrame):
         counts = QHBoxLayout()
         counts.addWidget(self.alarms)
         counts.addWidget(self.approvals)
+        counts.addWidget(self.slips)
         counts.addStretch(1)
 
         box = QVBoxLayout(self)
@@ -115,6 +120,7 @@ class TileWidget(QFrame):
         box.addLayout(round_row)
         box.addLayout(clocks)
         box.addLayout(self.lights_box)
+        box.addWidget(self.tray)
         box.addStretch(1)
         box.addWidget(self.meter)
         box.addWidget(self.progressive)
@@ -152,7 +158,8 @@ class TileWidget(QFrame):
              ("_show_clocks", ("deck", "dice")),
              ("_show_lights", ("lights",)),
              ("_show_progressive", ("meter_cents", "progressive")),
-             ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements", "waits")))
+             ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements", "waits")),
+             ("_show_tray", ("tray",)))
 
     def show_tile(self, t) -> bool:
         """Show ``t``; True when the tile may need another size (a text changed length, a line
@@ -248,6 +255,24 @@ class TileWidget(QFrame):
             self._put(self.irregularities, f"{LEVEL_MARK[AMBER]} {t.waits.upper()}: CARDS TO CHECK (F10)")
             theme.set_level(self.irregularities, AMBER, filled=True)
 
+    def _show_tray(self, t) -> None:
+        tray = t.tray
+        if tray is None or tray.expected is None:
+            self._put(self.tray, "TRAY NOT OPEN")
+            theme.set_level(self.tray, NONE)
+        else:
+            self._put(self.tray, f"TRAY {theme.money(tray.expected)}")
+            theme.set_plain(self.tray)
+        n = tray.slips if tray is not None else 0
+        self._shown(self.slips, bool(n))
+        if n:
+            # a fill or credit approved waits for the cage or the table: the supervisor carries it on
+            ready = f", {tray.approved} TO SIGN" if tray.approved else ""
+            self._put(self.slips, f"{LEVEL_MARK[AMBER]} {n} SLIP{'' if n == 1 else 'S'}{ready}")
+            _tip(self.slips, f"{n} fill{'' if n == 1 else 's'} or credit{'' if n == 1 else 's'} on the way; "
+                             f"{tray.approved} approved and waiting for a signature (the table's Money tab, Ctrl+T)")
+            theme.set_level(self.slips, AMBER, filled=True)
+
     def _show_lights(self, t) -> None:
         lights = t.lights
         serials = [light.serial for light in lights]
@@ -280,7 +305,10 @@ class TileWidget(QFrame):
         parts = [self.table, self.state.text(), self.round.text(), self.bank.text(),
                  f"{self.deck_name.text()} {self.deck.text()}", f"DICE {self.dice.text()}"]
         parts += [lb.text() for lb in self.lights.values()]
-        parts += [self.meter.text(), self.progressive.text(), self.alarms.text(), self.approvals.text()]
+        parts += [self.tray.text(), self.meter.text(), self.progressive.text(), self.alarms.text(),
+                  self.approvals.text()]
+        if not self.slips.isHidden():
+            parts.append(self.slips.text())
         if not self.irregularities.isHidden():
             parts.append(self.irregularities.text())
         return "; ".join(p for p in parts if p)

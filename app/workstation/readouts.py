@@ -9,6 +9,7 @@ link states ``connecting``, ``online``, ``degraded`` or ``offline`` (docs/device
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from datetime import datetime
 
 from .changes import Changes
@@ -66,6 +67,7 @@ class Tile:
                                     # misread, a reading against the typed cards); "" nothing waits
     progressive_rule: str = ""      # the table's own citation for a controller offline (its profile's
                                     # progressive_offline: app/engine/citations.py), shown with "closed"
+    tray: Any = None                # the table's tray at a glance (app/workstation/money_readout.py FloorTray)
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,7 @@ class TableDetail:
     decks: tuple[DeckInfo, ...]
     irregularities: tuple[IrregularityInfo, ...]   # this round's, in order
     history: HistoryPage
+    money: Any = None                          # the table's tray in full (money_readout.TrayInfo, issue 34)
 
 
 @dataclass(frozen=True)

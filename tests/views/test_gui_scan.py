@@ -113,6 +113,9 @@ def walk(s: Scan) -> None:
         for n in range(page.lists.count()):
             page.lists.setCurrentIndex(n)
             s.stop(f"table {t} list {page.lists.tabText(n)!r}")
+        page.show_tab("money")                             # the tray (issue 34)
+        s.stop(f"table {t} money")
+        page.show_tab("table")
         w.show_round()
         panel = w.round_panel
         s.stop(f"table {t} round panel")

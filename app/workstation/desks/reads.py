@@ -17,6 +17,7 @@ from app.store import approvals as approval_store
 from .. import detail
 from ..progressive_readout import ControllerReadout, readouts
 from ..readouts import AlarmInfo, ApprovalInfo, HistoryPage, TableDetail, Tile
+from ..money_readout import floor_trays, tray_info
 from ..tiles import tile
 
 
@@ -38,10 +39,12 @@ class Reads:
                 wanted = set(tables)
                 states = {t: s for t, s in states.items() if t in wanted}
             watches = ws.live.clocks.all(states, now)
+            money = floor_trays(ws.log, states)
         meters = ws.journal.meters
         waits = ws.rounds.waiting(states)
         return tuple(replace(tile(ws.setup(t), ws.positions[t], state, rules, watches[t], links, meters.get(t),
-                                  alarms.get(t, 0), pending.get(t, 0), now), waits=waits.get(t, ""))
+                                  alarms.get(t, 0), pending.get(t, 0), now), waits=waits.get(t, ""),
+                             tray=money.get(t))
                      for t, (state, rules) in states.items())
 
     def tile(self, table: str, now: datetime | None = None) -> Tile:
@@ -95,7 +98,17 @@ class Reads:
                                state.starting_position, detail.deal_order(state, rules), rules.procedures.delivery,
                                detail.bank(state, rules), detail.decks(t, state, heard.colours, heard.counts),
                                detail.irregularities(ws.log, table, state),
-                               detail.history(ws.log, table, None, history_limit))
+                               detail.history(ws.log, table, None, history_limit),
+                               tray_info(ws.log, table, rules, ws.config.chips))
+
+    def tray(self, table: str):
+        """``table``'s tray in full (app/workstation/money_readout.py ``TrayInfo``): what a money
+        dialog offers (the fills and credits to sign or void) when the table page is not shown."""
+        ws = self.ws
+        ws.check_table(table)
+        with ws.reading():
+            _, rules = ws.state_of(table)
+            return tray_info(ws.log, table, rules, ws.config.chips)
 
     def history(self, table: str, before: int | None = None, limit: int = detail.HISTORY_PAGE) -> HistoryPage:
         """The table's log rows, newest first, ``limit`` at a time (keyset paging on ``before``)."""
