@@ -1,7 +1,8 @@
 """``pitdesk simulate shift|device|floor``: the simulators of app/simulate from the command line.
 
 ``simulate shift``: a whole shift played through the workstation into an audit database, a JSON
-summary out (``--plant``: rare hands planted, for tests).
+summary out (``--plant``: rare hands planted, for tests; ``--walk AMOUNT``: chips walked off a
+tray before its closer, for tests, so the money's alarms are seen).
 ``simulate device``: one simulated table device on a pseudo-terminal or a TCP port until SIGINT
 or SIGTERM. Stdout gets exactly one JSON line, where the device is; stderr gets the injections
 and, on exit, the device's counters. Fault names on stdin, one a line, are injected at once
@@ -38,8 +39,14 @@ def add_parser(sub) -> None:
                     "dealt from a shuffled deck at its true odds, irregularities and device faults come at fixed "
                     "rates. --plant (for tests) plants rare hands now and then, so that the approvals and W-2G "
                     "slips they bring turn up in a short shift; the log's first note says so, and its hold means "
-                    "nothing. The same --seed and --start give the same events. Prints a JSON summary. The "
-                    "simulated users (admin, floor-N, pit-1, dealer-TN) all have PIN 2468.")
+                    "nothing. Each table's money is played too: its opener, cash buy-ins, fills and credits past "
+                    "the tray's water marks (approved at the desk, signed at the cage and the table), the closer "
+                    "counted as the tray the rounds expect and the drop box counted, so the win by count is the "
+                    "rounds' win to the cent. --walk AMOUNT (for tests) walks chips of that worth off one table's "
+                    "tray before its closer, so that the tray_difference and win_difference alarms (past the "
+                    "threshold) name the table and the amount. The same --seed and --start give the same events. "
+                    "Prints a JSON summary (with each table's money). The simulated users (admin, floor-N, pit-1, "
+                    "dealer-TN, cage-1, security-1, count-1, count-2) all have PIN 2468.")
     sh.add_argument("--tables", type=int, required=True, metavar="N", help="tables in the pit (at least 1)")
     sh.add_argument("--rounds", type=int, required=True, metavar="M",
                     help="settled rounds at each table (at least 1); void rounds are played again")
@@ -49,6 +56,9 @@ def add_parser(sub) -> None:
     sh.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     sh.add_argument("--irregularity-rate", type=float, default=None, metavar="P",
                     help="a round's chance of an irregularity, 0 to 1 (default 0.03)")
+    sh.add_argument("--walk", type=_amount, default=None, metavar="AMOUNT",
+                    help="walk chips of AMOUNT dollars (as 100 or $12.50) off one table's tray before its closer "
+                         "(for tests: the closer is short by them; the alarms and the summary's 'walked' say where)")
     sh.add_argument("--plant", action="store_true",
                     help="plant rare hands now and then (for tests: the shift's hold then means nothing)")
 
@@ -97,6 +107,16 @@ def add_parser(sub) -> None:
     fl.add_argument("--seed", type=int, help="random seed of the devices")
 
 
+def _amount(text: str) -> int:
+    """An amount in dollars as typed ("100", "$12.50", "1,000") -> cents; argparse names the fault."""
+    import argparse
+    import re
+    m = re.fullmatch(r"\$?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?", text.strip())
+    if m is None:
+        raise argparse.ArgumentTypeError(f"an amount in dollars, as 100 or $12.50, got {text!r}")
+    return int(m.group(1).replace(",", "")) * 100 + int((m.group(2) or "0").ljust(2, "0"))
+
+
 def run(args) -> int:
     if args.simulate_command == "device":
         return _device(args)
@@ -108,7 +128,8 @@ def run(args) -> int:
     try:
         start = parse_start(args.start) if args.start is not None else None
         rate = {} if args.irregularity_rate is None else {"irregularity_rate": args.irregularity_rate}
-        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed, plant=args.plant, **rate)
+        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed, plant=args.plant, walk=args.walk,
+                            **rate)
     except (ShiftError, StoreError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

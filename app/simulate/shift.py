@@ -28,6 +28,17 @@ then (app/simulate/random_rounds.py ``PLANTS``) so that the approvals and W-2G s
 turn up in a short shift; the log says so in a note at its start and the summary counts them
 (``plants``). Such a shift's hold means nothing.
 
+The pit's money (issue 34, app/simulate/tray_play.py): each table's dealer counts its opener with
+the floor supervisor's counter-signature, players buy in with cash as they sit down and now and then
+again, a tray below its low-water mark asks for a fill and one above its high-water mark sends a
+credit (the supervisor at the desk approves; the cage's cashier and security sign; the dealer and
+the supervisor sign the delivery), the closer is counted as the tray the rounds expect and the count
+room (count-1, count-2) counts the drop box's notes: the win by count is the rounds' win to the cent.
+``walk=cents`` (``--walk AMOUNT``, for tests) walks chips of that worth off one table's tray (chosen
+by the seed) before its closer: the closer is short by them, and past the threshold the
+``tray_difference`` and ``win_difference`` alarms name the table and the amount; the log's note and
+the summary (``walked``) say so. The summary's ``money`` gives each table's ``ShiftMoney.as_json()``.
+
 Determinism: every choice comes from ``random.Random`` seeded from ``seed`` (the PIN salts too);
 the tables run as generators merged in simulated-time order, so the same seed and start give the
 same rows, the same hash chain and the same summary (but ``elapsed_seconds``). Every simulated
@@ -49,6 +60,7 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
+from app.engine.money import dollars
 from app.rules.resources import names, profile
 from app.store.log import AuditLog, Logged
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
@@ -59,6 +71,7 @@ from app.workstation.workstation import Workstation
 from .round_play import Table
 from .staff import Desk, SimClock
 from .table_day import SimulationError
+from .tray_play import SIM_CHIPS
 
 __all__ = ["SIM_PIN", "ShiftError", "SimulationError", "parse_start", "run_shift"]
 
@@ -104,7 +117,8 @@ class Shift:
     """What the tables of one shift share: its plan, its people, its generator, its counts and the
     pit's workstation (``desk``)."""
 
-    def __init__(self, tables: int, rounds: int, start: datetime, seed: int, plant: bool, irregularity_rate: float):
+    def __init__(self, tables: int, rounds: int, start: datetime, seed: int, plant: bool, irregularity_rate: float,
+                 walk: int | None = None):
         self.n_tables, self.n_rounds, self.start, self.seed = tables, rounds, start, seed
         self.plant, self.irregularity_rate = plant, irregularity_rate
         self.rng = random.Random(seed)
@@ -113,6 +127,10 @@ class Shift:
         self.floor_supervisors = [f"floor-{k + 1}" for k in range(max(1, math.ceil(tables / 4)))]
         self.pit_manager = "pit-1"
         self.dealers = [f"dealer-T{i + 1}" for i in range(tables)]
+        self.cage = ("cage-1", "security-1")            # a fill's or credit's signatures at the cage
+        self.count_team = ("count-1", "count-2")        # the drop box's count
+        # the table a planted walk takes chips from: drawn from the seed, apart from the rounds' choices
+        self.walk = (f"T{random.Random(f'{seed}-walk').randrange(tables) + 1}", walk) if walk else None
         all_profiles = names("rules")
         self.profiles = {f"T{i + 1}": all_profiles[i % len(all_profiles)] for i in range(tables)}
         # each table's devices, by class: those its profile has a use for (app/workstation/equipment.py)
@@ -126,19 +144,21 @@ class Shift:
         return WorkstationConfig(tuple(
             TableSetup(t, p, tuple(DeviceSetup(cls, serial, f"simulated://{serial}")
                                    for cls, serial in self.devices[t].items()))
-            for t, p in self.profiles.items()), source="the simulated pit", slip_cents=SLIP_CENTS)
+            for t, p in self.profiles.items()), source="the simulated pit", slip_cents=SLIP_CENTS, chips=SIM_CHIPS)
 
     def note(self) -> str:
         what = (f"a simulated shift (pitdesk simulate shift, seed {self.seed}, {self.n_tables} tables x "
                 f"{self.n_rounds} rounds)")
+        walk = (f"; chips of {dollars(self.walk[1])} walked off table {self.walk[0]}'s tray before its closer "
+                "(--walk): its difference is planted" if self.walk else "")
         if self.plant:
             return (f"{what} with planted hands (--plant): rare hands are placed on purpose now and then, so its "
-                    "hold means nothing")
-        return f"{what}: every hand dealt from a shuffled deck, nothing planted"
+                    f"hold means nothing{walk}")
+        return f"{what}: every hand dealt from a shuffled deck, nothing planted{walk}"
 
 
 def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None = None, seed: int = 0, *,
-              plant: bool = False, irregularity_rate: float = IRREGULARITY_RATE) -> dict:
+              plant: bool = False, irregularity_rate: float = IRREGULARITY_RATE, walk: int | None = None) -> dict:
     """Simulate the shift into the audit database ``db`` (new or empty); the summary."""
     if not isinstance(tables, int) or tables < 1:
         raise ShiftError(f"--tables: at least one table, got {tables}")
@@ -146,12 +166,16 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         raise ShiftError(f"--rounds: at least one round per table, got {rounds}")
     if not 0 <= irregularity_rate <= 1:
         raise ShiftError(f"--irregularity-rate: a probability from 0 to 1, got {irregularity_rate:g}")
+    if walk is not None and (isinstance(walk, bool) or not isinstance(walk, int) or walk <= 0
+                             or walk % SIM_CHIPS.denominations[0]):
+        raise ShiftError(f"--walk: an amount of chips, a positive multiple of "
+                         f"{dollars(SIM_CHIPS.denominations[0])}, got {walk!r} cents")
     start = (start or datetime.now()).replace(second=0, microsecond=0)
     began = time.perf_counter()
     with AuditLog(db) as log:
         if log.seq:
             raise ShiftError(f"--db: {db} already holds {log.seq} events; simulate a shift into a new database")
-    shift = Shift(tables, rounds, start, seed, plant, irregularity_rate)
+    shift = Shift(tables, rounds, start, seed, plant, irregularity_rate, walk)
     clock = SimClock(start)
     salt = random.Random(shift.rng.getrandbits(64)).randbytes
     tally = Tally()
@@ -160,6 +184,8 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         ws.log.listen(tally)
         staff = [(n, "floor supervisor") for n in shift.floor_supervisors] + [(shift.pit_manager, "pit manager")]
         staff += [(n, "dealer") for n in shift.dealers]
+        staff += [(shift.cage[0], "cashier"), (shift.cage[1], "security")]
+        staff += [(n, "count team") for n in shift.count_team]
         ws.people.create_administrator("admin", SIM_PIN)
         ws.people.sign_in("admin", SIM_PIN)
         for name, role in staff:
@@ -171,6 +197,7 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         desk.end("the end of the shift")
         ws.live.last_words()     # the devices' repeated alarms held (app/workstation/repeats.py), written now
         ws.log.flush()
+        money = {t: ws.inventory.money(t)[1].as_json() for t in shift.profiles}
         events, head = ws.log.seq, f"{ws.log.seq}:{ws.log.head_hash}"
         last = ws.log.last_time()
     st, n = shift.stats, tally.types
@@ -186,7 +213,9 @@ def run_shift(db: Path | str, tables: int, rounds: int, start: datetime | None =
         "decks_received": st["decks_received"], "decks_removed": st["decks_removed"],
         "decks_changed": st["decks_changed"], "dice_placed": st["dice_placed"], "dice_changed": st["dice_changed"],
         "alarms": n["alarm_raised"], "device_faults": n["device_fault"], "meter_readings": n["meter_reading"],
-        "users": len(staff) + 1, "sign_ins": n["sign_in"], "head": head,
+        "users": len(staff) + 1,
+        "money": money, "buy_ins": n["buy_in"], "fills": st["fills"], "credits": st["credits"],
+        "walked": {"table": shift.walk[0], "cents": shift.walk[1]} if shift.walk else None, "sign_ins": n["sign_in"], "head": head,
         "elapsed_seconds": round(time.perf_counter() - began, 3),
     }
 

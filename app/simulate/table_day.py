@@ -27,6 +27,7 @@ from app.engine.procedure import TableState
 from app.rules.resources import profile
 
 from .staff import Desk
+from .tray_play import TrayDay
 
 SHUFFLERS = ("automated-shoe", "three-four")
 COLOURS = ("red", "blue", "green", "black", "purple", "orange", "grey")
@@ -54,7 +55,7 @@ class Item:
     fn: Callable[[Desk], Any]
 
 
-class TableDay:
+class TableDay(TrayDay):
     """Table ``index`` of the shift (``shift``, app/simulate/shift.py), playing ``rounds`` settled
     rounds of profile ``name``."""
 
@@ -85,6 +86,7 @@ class TableDay:
         self.devices = shift.devices[self.id]
         # the progressive meter as the log last read it (the controller's, then each settlement's)
         self.meter: int | None = None
+        self.money_start()
 
     # -- helpers ---------------------------------------------------------------------------
     @property
@@ -211,6 +213,7 @@ class TableDay:
             self.meter = self.rules.progressive_reset_cents + self.rng.randrange(0, 500_000, 100)
             yield self.device("progressive", {"type": "meter", "cents": self.meter})
         yield from self.new_decks()
+        yield from self.tray_open()
         if self.state.dice_placed is None:
             yield self.ev("dice_placed")
             self.plan_dice()
@@ -229,6 +232,7 @@ class TableDay:
         self.wait(5, 40)
         yield self.ev("player_seated", seat=seat, player=name)
         self.owner[seat] = name
+        yield from self.buy_in(seat)     # the player buys chips with cash as they sit down
         # 000(o)(1), 001 11.12: one player may play two adjacent betting areas
         if self.rules.adjacent_areas > 1 and self.rng.random() < 0.15:
             nxt = [s for s in (seat - 1, seat + 1) if s in free and s != seat]
@@ -243,6 +247,7 @@ class TableDay:
         for deck in list(self.state.decks):
             self.wait(10, 30)
             yield self.ev("deck_removed", deck=deck)
+        yield from self.tray_close()
         self.wait(60, 300)
 
     # -- decks and dice --------------------------------------------------------------------
@@ -314,6 +319,8 @@ class TableDay:
             yield self.ev("dice_placed")
             self.plan_dice()
         yield from self.stub_count()
+        if s.state == "round_complete" and s.rounds_played:
+            yield from self.tray_between_rounds()
         # device faults now and then
         if "progressive" in self.devices and self.chance(PROGRESSIVE_FAULT):
             yield from self.progressive_restart()
