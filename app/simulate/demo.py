@@ -1,4 +1,4 @@
-"""The demo floor: seven tables of simulated devices over loopback TCP, and four demo people.
+"""The demo floor: seven tables of simulated devices over loopback TCP, and eight demo people.
 
 ``open_demo(db)`` serves a simulated device (app/simulate/sim_device.py) for every device of the
 demo tables, each on its own loopback TCP port with occasional faults, builds the configuration
@@ -6,7 +6,10 @@ with their URLs, opens the ``Workstation`` on ``db`` (a second run continues the
 the demo people on a new database, opens the tables as a dealer and a floor supervisor would
 (app/simulate/opening.py) and starts the links. ``close()`` on the workstation stops the
 simulators too. A kept log whose tables played other profiles is carried over first
-(``carry_over``).
+(``carry_over``). The tables' money (issue 34) is played by their dealers
+(app/simulate/demo_money.py): trays opened and closed with the configured shifts, buy-ins, fills
+and credits that wait for the supervisor's approval, the count room's drops. A kept log from
+before the cage, security and the count room gets those people added (``add_demo_users``).
 
 | table | profile | devices | why |
 |---|---|---|---|
@@ -35,7 +38,9 @@ from app.store.log import AuditLog, StoreError
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
+from .tray_play import SIM_CHIPS
 from .table_play import Conductor, Dealer, Pace, sign_in_stations
+from app.workstation.errors import WorkstationError
 from app.workstation.runner import stop_together
 from app.workstation.workstation import Workstation
 
@@ -133,17 +138,35 @@ class DemoDevices:
 
 
 def demo_config(urls: dict[str, str], tables=DEMO_TABLES) -> WorkstationConfig:
+    """The demo's tables and devices; its chips are the casino's with the coins a commission's
+    change needs (app/simulate/tray_play.py ``SIM_CHIPS``), so a closer is counted to the cent."""
     return WorkstationConfig(tuple(
         TableSetup(table, profile, tuple(DeviceSetup(cls, serial(cls, table), urls[serial(cls, table)])
                                          for cls in classes), row, col)
-        for table, profile, (row, col), classes in tables), source="the demo floor")
+        for table, profile, (row, col), classes in tables), source="the demo floor", chips=SIM_CHIPS)
 
 
 def add_demo_users(ws: Workstation) -> None:
-    """On a new database: the demo administrator first, who adds the others."""
-    if not ws.people.needs_first_administrator():
-        return
+    """On a new database: the demo administrator first, who adds the others. On a kept log from
+    before some of them (the cage, security and the count room came with issue 34): the demo
+    administrator adds those missing, as the window would; if their PIN was changed, nobody is
+    added (the dealers then say they could not sign in the cage)."""
     admin, *others = DEMO_USERS
+    if not ws.people.needs_first_administrator():
+        have = {u.name for u in ws.people.users()}
+        missing = [u for u in others if u.name not in have]
+        if not missing:
+            return
+        try:
+            ws.people.sign_in(admin.name, admin.pin)
+        except WorkstationError:
+            return
+        try:
+            for u in missing:
+                ws.people.add_user(u.name, u.role, u.pin)
+        finally:
+            ws.people.sign_out()
+        return
     ws.people.create_administrator(admin.name, admin.pin)
     ws.people.sign_in(admin.name, admin.pin)
     for u in others:

@@ -9,6 +9,8 @@ from datetime import datetime
 
 DEMO_DEALER = "demo-dealer"
 DEMO_FLOOR = "demo-floor"
+DEMO_CASHIER = "demo-cashier"
+DEMO_COUNT = "demo-count-1"
 
 
 def opening_events(now: Callable[[], datetime], dealer: str = DEMO_DEALER, supervisor: str = DEMO_FLOOR,

@@ -40,7 +40,8 @@ from app.rules.resources import profile
 from app.workstation.errors import NotPermitted, Refused, WorkstationError
 
 from . import random_rounds as gen
-from .opening import DEMO_DEALER, DEMO_FLOOR
+from .demo_money import DemoTray
+from .opening import DEMO_CASHIER, DEMO_COUNT, DEMO_DEALER, DEMO_FLOOR
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +56,14 @@ RETRY = 1.0                 # seconds between looks at something the table waits
 @dataclass(frozen=True)
 class Pace:
     """How the demo floor plays: ``rounds_per_hour`` at each table; ``faults_per_shift`` per table
-    per eight hours; ``busy``: a fault in most rounds (the storm, for testing)."""
+    per eight hours; ``busy``: a fault in most rounds (the storm, for testing); ``tray_marks``: a
+    tray below the first (tenths of its opener) asks for a fill, above the second sends a credit."""
 
     rounds_per_hour: float = 30.0
     faults_per_shift: float = 3.0
     busy: bool = False
+    # the trays' water marks, tenths of the opener: a fill below, a credit above (app/simulate/demo_money.py)
+    tray_marks: tuple[int, int] = (8, 12)
 
     def __post_init__(self):
         if not self.rounds_per_hour > 0:
@@ -125,6 +129,7 @@ class Dealer:
         self.stats = DealerStats()
         self.fault: str | None = None  # the fault this round brings
         self.wait_for: str | None = None   # what the table waits for, for the supervisor (and the stats)
+        self.money = DemoTray(self, random.Random(rng.getrandbits(64)))   # its tray (app/simulate/demo_money.py)
 
     def ready(self, dealer, floor) -> None:
         """The dealer and the floor supervisor signed in at this table's station (``Station``s,
@@ -190,6 +195,7 @@ class Dealer:
             if s.state == "shuffling":
                 yield from self.complete_shuffle()
                 continue
+            yield from self.money.between_rounds()     # first: the tray opens before anyone buys in
             yield from self.between_rounds()
             s = self.state()
             if s.state in ("opening", "round_complete") or (s.state == "betting" and s.deck_in_play is None):
@@ -251,6 +257,9 @@ class Dealer:
             yield self.wait(2, 6)
             self.record("player_seated", seat=seat)
             seated.add(seat)
+            self.players.setdefault(seat, Seat(f"{self.table}-P{seat}-{self.rng.randrange(1000, 9999)}",
+                                              self.state().round))
+            yield from self.money.buy_in(seat)      # chips for cash as they sit down
         for seat in seated:
             self.players.setdefault(seat, Seat(f"{self.table}-P{seat}-{self.rng.randrange(1000, 9999)}",
                                               self.state().round))
@@ -622,8 +631,12 @@ def sign_in_stations(ws, dealers: list[Dealer], pins: dict[str, str]) -> None:
         return
     dealer = ws.people.sign_in_at_stations(tables, DEMO_DEALER, pins[DEMO_DEALER])
     floor = ws.people.sign_in_at_stations(tables, DEMO_FLOOR, pins[DEMO_FLOOR])
+    # the cage and the count room sign the trays' slips and drops (issue 34, app/simulate/demo_money.py)
+    cashier = ws.people.sign_in_at_stations(tables, DEMO_CASHIER, pins[DEMO_CASHIER])
+    counter = ws.people.sign_in_at_stations(tables, DEMO_COUNT, pins[DEMO_COUNT])
     for d in dealers:
         d.ready(dealer[d.table], floor[d.table])
+        d.money.ready(cashier[d.table], counter[d.table], pins)
 
 
 class Conductor:

@@ -83,19 +83,19 @@ def notes_for(currency: ChipSet, cents: int) -> ChipCount:
     return made_of(currency, cents)
 
 
-def fill_for(chips: ChipSet, opener: int, expected: int) -> ChipCount | None:
-    """The fill a tray below its low-water mark asks for (small chips, back to its opener in
-    whole $100s), or None."""
-    if expected * 10 >= opener * LOW_TENTHS:
+def fill_for(chips: ChipSet, opener: int, expected: int, low: int = LOW_TENTHS) -> ChipCount | None:
+    """The fill a tray below its low-water mark (``low`` tenths of its opener) asks for (small
+    chips, back to its opener in whole $100s), or None."""
+    if expected * 10 >= opener * low:
         return None
     cents = -(-(opener - expected) // FILL_STEP) * FILL_STEP
     return made_of(chips, cents, FILL_VALUES)
 
 
-def credit_for(chips: ChipSet, opener: int, expected: int) -> ChipCount | None:
-    """The credit a tray above its high-water mark sends back (large chips, the excess over its
-    opener in whole $500s), or None."""
-    if expected * 10 <= opener * HIGH_TENTHS:
+def credit_for(chips: ChipSet, opener: int, expected: int, high: int = HIGH_TENTHS) -> ChipCount | None:
+    """The credit a tray above its high-water mark (``high`` tenths of its opener) sends back
+    (large chips, the excess over its opener in whole $500s), or None."""
+    if expected * 10 <= opener * high:
         return None
     cents = (expected - opener) // CREDIT_STEP * CREDIT_STEP
     return made_of(chips, cents, CREDIT_VALUES) if cents else None

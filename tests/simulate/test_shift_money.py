@@ -69,7 +69,7 @@ def conserved(got: dict, walked: dict[str, int]) -> dict[str, int]:
                 if party == HOUSE or (party == METER and HOUSE in (m["from"], m["to"])):
                     continue      # the tray is counted; the meter's money with the house moves no chip
                 if party == METER:
-                    h["cage"] -= sign * m["cents"]     # 000(l)(11): the cage pays what the meter owes
+                    h["cage"] += sign * m["cents"]     # 000(l)(11): the cage pays what the meter owes
                 elif party in (CENTER, TOKES):
                     h[party] += sign * m["cents"]
                 else:
@@ -158,4 +158,13 @@ def test_long_shifts_reconcile_to_the_cent(home, seed, tables, rounds):
     summary, got = shift(seed, tables, rounds)
     assert all(m["difference"] == 0 for m in summary["money"].values())
     assert got["alarms"] == []
+    assert set(conserved(got, {}).values()) == {0}
+
+
+def test_a_progressive_paid_off_the_meter_is_the_cages_money_in_the_accounting(home):
+    """Seed 0, six tables, nine rounds: T6 (nj) pays a progressive off the meter (000(l)(11); 001
+    11.9(l)): no chip leaves its tray, the cage pays, and the money is still conserved."""
+    summary, got = shift(0, 6, 9)
+    paid = [m for t, _, ledger in got["ledgers"] for m in ledger if m["from"] == METER and m["to"] != HOUSE]
+    assert paid and all(m["difference"] == 0 for m in summary["money"].values())
     assert set(conserved(got, {}).values()) == {0}
