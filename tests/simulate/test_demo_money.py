@@ -35,12 +35,24 @@ def pump(ws, seconds: float, until=lambda: False, approve: bool = False) -> None
     while time.monotonic() < end and not until():
         ws.live.pump()
         if approve:
-            if ws.people.session() is None:
-                ws.people.sign_in("demo-floor", "2222")
-            for p in ws.inventory.pending():
-                if p["status"] == "requested" and p["request"]:
-                    ws.decisions.decide(p["request"], "approved", "the supervisor checked the tray")
+            supervise(ws)
         time.sleep(0.05)
+
+
+def supervise(ws) -> None:
+    """The person at the window: every pending approval approved by the role it needs (the fills
+    and credits, and what a round needs, so no table waits), every open alarm acknowledged."""
+    for a in ws.reads.approvals(True):
+        who = ("demo-pit", "3333") if a.role_needed == "pit manager" else ("demo-floor", "2222")
+        s = ws.people.session()
+        if s is None or s.name != who[0]:
+            ws.people.sign_in(*who)
+        ws.decisions.decide(a.request, "approved", "the supervisor checked it")
+    s = ws.people.session()
+    if s is None or s.name != "demo-floor":
+        ws.people.sign_in("demo-floor", "2222")
+    for a in ws.reads.alarms(True):
+        ws.decisions.acknowledge_alarm(a.id, "seen to at the table")
 
 
 def closed_shifts(ws) -> list[dict]:

@@ -88,3 +88,10 @@ def test_in_a_storm_of_faults_the_dealers_never_do_what_the_procedures_refuse(tm
         assert disagreements(ws) == []
     finally:
         ws.close()
+
+
+def test_the_trays_marks_are_checked():
+    assert Pace().tray_marks == (8, 12)
+    for bad in ((12, 8), (0, 10), (8.5, 12)):
+        with pytest.raises(ValueError, match="tray_marks are whole tenths"):
+            Pace(tray_marks=bad)
