@@ -6,7 +6,8 @@ temporary database, the workstation pumped every 100 ms as the window pumps it, 
 shuffles, the device faults and alarms, the approval requests; each per hour of the run and per
 round. At ``--rounds-per-hour`` 30 (the demo's pace) the per-hour figures are what a supervisor
 sees; at a higher pace the per-round figures are the same and the run is shorter. ``--busy`` is
-the storm.
+the storm. The fills and credits asked for and the buy-ins (issue 34) are counted too: a slip
+waits for a person's approval, so a run nobody approves asks once a table until it is approved.
 
     .venv/bin/python bench/demo_floor_bench.py [--rounds-per-hour 30] [--seconds 600] [--busy] [--seed 1]
 
@@ -33,6 +34,9 @@ COUNTS = {
     "device_faults": "type = 'device_fault'",
     "alarms": "type = 'alarm_raised'",
     "approval_requests": "type = 'approval_requested'",
+    # the pit's money (issue 34, app/simulate/demo_money.py): fills and credits asked for, buy-ins
+    "tray_slips_requested": "type = 'tray_slip_requested'",
+    "buy_ins": "type = 'buy_in'",
 }
 
 
