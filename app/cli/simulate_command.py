@@ -25,6 +25,8 @@ from app.simulate.device_kinds import FAULTS, KINDS as DEVICE_KINDS, SimError, a
 
 from .common import EXIT_BAD_INPUT
 
+PLANTED_WALK = 10_000   # --plant walks one $100 chip off a tray: over the $25 alarm (docs/inventory.md)
+
 
 def add_parser(sub) -> None:
     sim = sub.add_parser("simulate", help="simulated shifts through the workstation, and simulated devices")
@@ -38,8 +40,9 @@ def add_parser(sub) -> None:
                     "alarms, as the application lets them. The tables cycle over the rule profiles; every hand is "
                     "dealt from a shuffled deck at its true odds, irregularities and device faults come at fixed "
                     "rates. --plant (for tests) plants rare hands now and then, so that the approvals and W-2G "
-                    "slips they bring turn up in a short shift; the log's first note says so, and its hold means "
-                    "nothing. Each table's money is played too: its opener, cash buy-ins, fills and credits past "
+                    "slips they bring turn up in a short shift, and walks a $100 chip off one table's tray (as "
+                    "--walk 100) so that its difference alarms are seen; the log's first note says so, and its hold "
+                    "means nothing. Each table's money is played too: its opener, cash buy-ins, fills and credits past "
                     "the tray's water marks (approved at the desk, signed at the cage and the table), the closer "
                     "counted as the tray the rounds expect and the drop box counted, so the win by count is the "
                     "rounds' win to the cent. --walk AMOUNT (for tests) walks chips of that worth off one table's "
@@ -60,7 +63,8 @@ def add_parser(sub) -> None:
                     help="walk chips of AMOUNT dollars (as 100 or $12.50) off one table's tray before its closer "
                          "(for tests: the closer is short by them; the alarms and the summary's 'walked' say where)")
     sh.add_argument("--plant", action="store_true",
-                    help="plant rare hands now and then (for tests: the shift's hold then means nothing)")
+                    help="plant rare hands now and then and walk a $100 chip off one tray (for tests: the shift's hold "
+                         "then means nothing)")
 
     dv = ssub.add_parser(
         "device", help="a simulated shuffler, shoe, progressive controller or RNG on a PTY or TCP port",
@@ -128,7 +132,9 @@ def run(args) -> int:
     try:
         start = parse_start(args.start) if args.start is not None else None
         rate = {} if args.irregularity_rate is None else {"irregularity_rate": args.irregularity_rate}
-        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed, plant=args.plant, walk=args.walk,
+        # --plant walks a chip too (issue 34): one $100 chip off a tray, past the $25 alarm, unless --walk says
+        walk = args.walk if args.walk is not None else (PLANTED_WALK if args.plant else None)
+        summary = run_shift(args.db, args.tables, args.rounds, start, args.seed, plant=args.plant, walk=walk,
                             **rate)
     except (ShiftError, StoreError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)

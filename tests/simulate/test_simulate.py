@@ -66,7 +66,11 @@ def check_against_db(summary: dict, db: Path) -> None:
     assert summary["dice_placed"] == one(db, "SELECT count(*) FROM events WHERE type = 'dice_placed'")
     assert summary["dice_changed"] == one(db, "SELECT count(*) FROM dice WHERE removed IS NOT NULL")
     assert summary["alarms"] == one(db, "SELECT count(*) FROM alarms")
-    assert one(db, "SELECT count(*) FROM alarms WHERE acknowledged_by IS NULL") == 0
+    # every alarm dealt with in the shift, but a walked chip's: left open for surveillance (issue 34)
+    assert one(db, "SELECT count(*) FROM alarms WHERE acknowledged_by IS NULL AND kind NOT IN ('tray_difference', "
+                   "'win_difference')") == 0
+    assert one(db, "SELECT count(*) FROM alarms WHERE kind IN ('tray_difference', 'win_difference')") == (
+        2 if summary.get("walked") else 0)
     assert summary["device_faults"] == one(db, "SELECT count(*) FROM device_faults")
     assert summary["meter_readings"] == one(db, "SELECT count(*) FROM meter_readings")
     assert summary["users"] == one(db, "SELECT count(*) FROM users")
@@ -167,6 +171,13 @@ def test_a_planted_shift_says_so_in_its_log(tmp_path):
     assert summary["w2g_slips"] >= 1 and summary["slips_void"] >= 1
     assert verify(db, env, summary["head"])["rows"] == summary["events"]
     assert {s.state for s in replay_tables(db).values()} == {"closed"}
+    # and a $100 chip walked off one tray (issue 34): its closer short, its alarms naming table and amount
+    walked = summary["walked"]
+    assert walked["cents"] == 10_000
+    alarms = rows(db, "SELECT kind, table_id, message FROM alarms WHERE kind IN ('tray_difference', "
+                      "'win_difference') ORDER BY seq")
+    assert [(k, t) for k, t, _ in alarms] == [("tray_difference", walked["table"]), ("win_difference", walked["table"])]
+    assert all("$100.00" in m for _, _, m in alarms)
 
 
 def test_every_profile_banking_mode_and_side_bet_is_settled(tmp_path, home):
