@@ -270,6 +270,9 @@ def money_section(r: ShiftReport) -> str:
     shift added; the pit's total; each difference in words; the fill and credit slips and the
     numbers unused between them. Every figure is the store's (ShiftMoney), none computed here
     but win over drop (inventory.win_over_drop: integer arithmetic)."""
+    if not any(t.money.shifts for t in r.tables) and not r.tray_slips:
+        return ("<h2>The pit's money</h2><p class='dim'>No table's tray was opened in this shift, and no fill or "
+                "credit was asked for: nothing to reconcile.</p>")
     h = ["<h2>The pit's money</h2>",
          "<p class='dim'>Win = drop + closer + credits − opener − fills; its difference = the win less the rounds' "
          "house net and what they left in the tray for the meter. A table's shifts opened in this shift, added; "

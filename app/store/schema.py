@@ -239,6 +239,8 @@ def _v9_own_citations(db: sqlite_utils.Database) -> None:
 # a shift's expected tray is a sum, not a reading of every ledger). ``opener`` names the shift (the
 # seq of the opener it ran from); a settlement of a table that was not open has none.
 TRAY_TABLES = ("trays", "tray_slips", "buy_ins", "drops", "tray_rounds")
+MONEY_EVENTS = ("tray_opener", "tray_closer", "tray_slip_requested", "tray_slip_signed", "tray_slip_voided", "buy_in",
+                "drop_counted")
 
 
 def _v10_tray(db: sqlite_utils.Database) -> None:
@@ -263,9 +265,14 @@ def _v10_tray(db: sqlite_utils.Database) -> None:
     db["tray_rounds"].create({"seq": int, "table_id": str, "opener": int, "tray": int, "house_net": int,
                               "to_meter": int, "replaced": int}, pk="seq")
     db.execute("CREATE INDEX tray_rounds_by_opener ON tray_rounds (opener, replaced)")
-    # the settlements already logged, straight from their read model in SQL (no projection again,
-    # a second's work on a long log, not a start spent projecting every row): the tray's flow as
-    # app/engine/inventory.py ``tray_change`` reads a ledger; no shift (no opener was logged then)
+    # a log whose rows name the money already (written by this version, its migration record lost)
+    # is projected again; any other has no opener: its settlements' rows come straight from their
+    # read model in SQL (a second's work on a long log, not a start spent projecting every row), the
+    # tray's flow as app/engine/inventory.py ``tray_change`` reads a ledger, and no shift
+    money = ", ".join(f"'{t}'" for t in MONEY_EVENTS)
+    if db.execute(f"SELECT 1 FROM events WHERE type IN ({money}) LIMIT 1").fetchone():
+        db["meta"].upsert({"key": REPROJECT, "value": "10 tray"}, pk="key")
+        return
     db.execute(f"""INSERT INTO tray_rounds (seq, table_id, opener, tray, house_net, to_meter, replaced)
         SELECT s.seq, s.table_id, NULL,
           IFNULL(SUM(CASE WHEN {_TO} = 'house' AND {_FROM} != 'meter' THEN {_CENTS}

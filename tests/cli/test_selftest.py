@@ -47,7 +47,7 @@ def test_every_check_passes_and_is_one_json_line_leaving_the_users_folders_alone
     # the rounds' payout slips are numbered in sequence in the one log; the shift report counts the rounds
     slips = sorted(n for p in PROFILES for n in by[f"settle_{p}"]["slips"])
     assert slips == list(range(1, len(slips) + 1))
-    assert by["report_pdf"]["report"] == "shift" and by["report_pdf"]["pages"] == 1
+    assert by["report_pdf"]["report"] == "shift" and by["report_pdf"]["pages"] >= 1
     assert by["report_pdf"]["rounds"] == len(PROFILES)
     assert by["report_pdf"]["chain_head"].startswith(f"{by['audit_db']['head_seq']}:") or \
         int(by["report_pdf"]["chain_head"].split(":")[0]) <= by["audit_db"]["head_seq"]

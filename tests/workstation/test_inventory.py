@@ -232,11 +232,8 @@ def test_no_closer_while_a_fill_is_on_its_way_and_a_wrong_pin_signs_nothing(ws):
     assert ws.log.query("SELECT COUNT(*) AS n FROM trays WHERE kind = 'closer'")[0]["n"] == 0
 
 
-def test_a_round_sent_back_and_settled_again_counts_once_in_the_log_and_after_migration_10(ws, tmp_path):
-    import sqlite3
-    from app.store.log import AuditLog
-    from app.store.schema import TRAY_TABLES
-    opened(ws)
+def sent_back_and_settled_again(ws):
+    """docs/rounds/section6-house.json settled, its request denied, settled again: both seqs."""
     ws.people.sign_in(*DEALER)
     ws.rounds.load("section6", json.loads((EXAMPLES[0].parent / "section6-house.json").read_text()))
     first = ws.rounds.settle("section6").result
@@ -244,15 +241,31 @@ def test_a_round_sent_back_and_settled_again_counts_once_in_the_log_and_after_mi
     ws.decisions.decide(first.approvals[0].request, "denied", "recheck the hand")
     ws.people.sign_in(*DEALER)
     ws.rounds.set_round_info("section6", "12,300.00")
-    again = ws.rounds.settle("section6").result
-    rows_ = ws.log.query("SELECT seq, replaced FROM tray_rounds ORDER BY seq")
-    assert rows_ == [{"seq": first.settlement, "replaced": again.settlement}, {"seq": again.settlement, "replaced": None}]
+    return first.settlement, ws.rounds.settle("section6").result.settlement
+
+
+def test_a_round_sent_back_and_settled_again_counts_once_in_its_shift(ws):
+    opened(ws)
+    first, again = sent_back_and_settled_again(ws)
+    assert ws.log.query("SELECT seq, replaced FROM tray_rounds ORDER BY seq") == [
+        {"seq": first, "replaced": again}, {"seq": again, "replaced": None}]
     ledger = json.loads(ws.log.query("SELECT settlement FROM settlements WHERE seq = ?",
-                                     (again.settlement,))[0]["settlement"])["ledger"]
+                                     (again,))[0]["settlement"])["ledger"]
     money = trays.shift_money(ws.log, trays.open_shift(ws.log, "section6"))
     assert money.rounds == 1 and money.rounds_tray == tray_change(ledger)
-    # the same rows from migration 10's SQL (a log from before it), but for the shift it cannot know
-    ws.close()
+
+
+def test_migration_10_gives_a_log_from_before_the_money_the_projectors_tray_rows(tmp_path, monkeypatch, clock):
+    import sqlite3
+    from app.store.log import AuditLog
+    from app.store.schema import TRAY_TABLES
+    ws = open_ws(tmp_path, monkeypatch, clock)
+    try:
+        first, again = sent_back_and_settled_again(ws)      # no opener: a log as one before the money
+        projected = ws.log.query("SELECT * FROM tray_rounds ORDER BY seq")
+    finally:
+        ws.close()
+    assert [(r["seq"], r["replaced"], r["opener"]) for r in projected] == [(first, again, None), (again, None, None)]
     conn = sqlite3.connect(tmp_path / "pit.db")
     for t in TRAY_TABLES:
         conn.execute(f"DROP TABLE {t}")
@@ -260,7 +273,4 @@ def test_a_round_sent_back_and_settled_again_counts_once_in_the_log_and_after_mi
     conn.commit()
     conn.close()
     with AuditLog(tmp_path / "pit.db") as log:
-        migrated = log.query("SELECT seq, replaced, tray, opener FROM tray_rounds ORDER BY seq")
-    assert [(r["seq"], r["replaced"], r["opener"]) for r in migrated] == [
-        (first.settlement, again.settlement, None), (again.settlement, None, None)]
-    assert migrated[1]["tray"] == tray_change(ledger)
+        assert log.query("SELECT * FROM tray_rounds ORDER BY seq") == projected
