@@ -172,3 +172,37 @@ def test_the_count_room_file_imported_in_the_window(rpit, qtbot, tmp_path):
     qtbot.waitUntil(lambda: money_says(w, "drop: $200.00", "win: $0.00", "difference: +$0.00"), timeout=WAIT_MS)
     assert "1 drop counted" in w.statusBar().currentMessage()
 
+
+
+def test_the_slip_choice_and_the_count_room_dialog_fit_1366x768_and_are_in_words(rpit, qtbot, tmp_path):
+    from app.qt import QApplication
+    from tests.support.fit import cut_hints
+    from tests.support.words import faults, said, shown_texts
+    from tests.views.test_gui_money import cut_labels
+    w, ws = rpit.window, rpit.ws
+    w.set_size(1366, 768)
+    qtbot.waitUntil(lambda: "M1" in w.floor.tiles, timeout=WAIT_MS)
+    sign_in(qtbot, w, COUNT_1)
+    w.show_view("table:M1")
+    f = tmp_path / "countroom.csv"
+    f.write_text("table,denomination,count\n" + "".join(f"{t},$100,2\n{t},$20,15\n" for t in ws.tables())
+                 + "M1,$5,0.5\n")
+    found = []
+
+    def looked_at(name, d):
+        for _ in range(3):
+            QApplication.processEvents()          # the dialog laid out
+        if d.width() > 1366 or d.height() > 768 - 40:
+            found.append(f"{name}: the dialog is {d.width()}x{d.height()}")
+        found.extend(f"{name}: {b}" for b in cut_labels(d) + cut_hints(d))
+        for place, text in shown_texts(d):
+            found.extend(faults(f"{name} {place}", text))
+        qtbot.keyClick(d, Qt.Key.Key_Escape)
+        qtbot.waitUntil(lambda: gone(d), timeout=WAIT_MS)
+
+    press(qtbot, w, "print_tray_slip")
+    looked_at("slip choice", choice(qtbot, w))
+    d = import_file(qtbot, w, f)                   # every table of the floor, and a line refused
+    assert error_shown(d, f"countroom.csv:{2 * len(ws.tables()) + 2}: ")
+    looked_at("count room", d)
+    assert not found, said(found)
