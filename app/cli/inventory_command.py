@@ -10,7 +10,11 @@ or whenever stdin is not a terminal): ``--as``'s first, then each ``--with``'s i
 A refusal exits 2 naming the fault, with nothing of the action written (a refused PIN is logged
 and counted, as every sign-in's is).
 
-The count room's file (``drop --csv FILE``): a header ``table,denomination,count`` and one line per
+A fill or credit slip on paper (``fill|credit --number N --pdf FILE``): the slip as the log has it,
+both copies, its table's citation at the foot (app/reports/tray_slip.py); read as ``show`` reads,
+so nobody signs in and nothing is logged.
+
+The count room's file (``drop --csv FILE``, parsed by app/workstation/count_room.py): a header ``table,denomination,count`` and one line per
 table and note value (``T1,$100,12``): every line is checked first (a table not on the floor, a note
 value not in ``[chips] currency``, a count that is not a whole number, a table and value given twice,
 a table with no closed shift, a drop counted already), and the file is refused naming the line and
