@@ -10,7 +10,11 @@ or whenever stdin is not a terminal): ``--as``'s first, then each ``--with``'s i
 A refusal exits 2 naming the fault, with nothing of the action written (a refused PIN is logged
 and counted, as every sign-in's is).
 
-The count room's file (``drop --csv FILE``): a header ``table,denomination,count`` and one line per
+A fill or credit slip on paper (``fill|credit --number N --pdf FILE``): the slip as the log has it,
+both copies, its table's citation at the foot (app/reports/tray_slip.py); read as ``show`` reads,
+so nobody signs in and nothing is logged.
+
+The count room's file (``drop --csv FILE``, parsed by app/workstation/count_room.py): a header ``table,denomination,count`` and one line per
 table and note value (``T1,$100,12``): every line is checked first (a table not on the floor, a note
 value not in ``[chips] currency``, a count that is not a whole number, a table and value given twice,
 a table with no closed shift, a drop counted already), and the file is refused naming the line and
@@ -19,15 +23,12 @@ the fault, or all its tables' drops are written in one append.
 
 from __future__ import annotations
 
-import csv
 import json
-import re
 from pathlib import Path
 
 from .common import InputError, _pin, _read_text
 
 ACTIONS = ("open", "close", "fill", "credit", "buy-in", "drop", "show")
-CSV_HEADER = ("table", "denomination", "count")
 
 
 def add_parser(sub) -> None:
@@ -47,7 +48,8 @@ def add_parser(sub) -> None:
     floor.add_argument("--db", metavar="PATH", help="the audit database (default: the configuration's)")
     floor.add_argument("--json", action="store_true", help="print the result as JSON (cents)")
     signed = argparse.ArgumentParser(add_help=False)
-    signed.add_argument("--as", dest="name", required=True, metavar="NAME", help="who acts, signing in with a PIN")
+    signed.add_argument("--as", dest="name", metavar="NAME", help="who acts, signing in with a PIN (every action "
+                                                                  "but show and a slip's --pdf)")
     signed.add_argument("--with", dest="others", action="append", default=[], metavar="NAME",
                         help="a second signer, their PIN on the next line of stdin (repeatable)")
     signed.add_argument("--pin-stdin", action="store_true", help="read the PINs from stdin, one per line")
@@ -66,7 +68,9 @@ def add_parser(sub) -> None:
                         f"supervisor), denied (--deny REASON), signed at the cage (--sign cage: a cashier --as, "
                         f"security --with) or at the table (--sign table: the dealer and a supervisor), or voided "
                         f"(--void REASON, by a supervisor). A fill is signed at the cage first, a credit at the "
-                        f"table first.")
+                        f"table first. With --number N --pdf FILE alone: the slip as the log has it now, both "
+                        f"copies (ORIGINAL for the drop box, DUPLICATE for the cage), as a PDF; nothing is written "
+                        f"to the log and nobody signs in.")
         p.add_argument("--table", metavar="TABLE")
         p.add_argument("--count", metavar="COUNT", help=count)
         p.add_argument("--reason", metavar="TEXT", help="why it is asked for; or the approval's reason")
@@ -76,6 +80,7 @@ def add_parser(sub) -> None:
         act.add_argument("--deny", metavar="REASON")
         act.add_argument("--sign", choices=("cage", "table"))
         act.add_argument("--void", metavar="REASON")
+        act.add_argument("--pdf", metavar="FILE", help=f"the {kind} slip --number N on paper, as a PDF (no --as)")
     p = isub.add_parser("buy-in", parents=[floor, signed], help="chips sold for cash at the table",
                         description="Chips sold for cash: they leave the tray, the cash goes in the drop box.")
     p.add_argument("--table", required=True, metavar="TABLE")
@@ -108,6 +113,10 @@ def run(args) -> int:
     if args.config and args.db and not Path(args.db).exists():
         raise InputError(f"no audit database at {args.db}")
     act = _ACTIONS[args.inventory_command]
+    if getattr(args, "pdf", None):
+        _pdf_first(args)
+    elif act is not None and not args.name:
+        raise InputError(f"inventory {args.inventory_command} is signed: --as NAME (its PIN on stdin)")
     try:
         ws = _open(args)
     except WorkstationError as e:
@@ -118,6 +127,8 @@ def run(args) -> int:
             raise InputError(f"--table: no table {table!r} on this floor (tables: {', '.join(ws.tables())})")
         if args.inventory_command == "show":
             out = _show(ws, args)
+        elif getattr(args, "pdf", None):
+            out = _slip_pdf(ws, args)
         else:
             work = act(ws, args)         # the arguments checked before any PIN is read
             try:
@@ -240,16 +251,15 @@ def _drop(ws, args):
     if args.csv:
         if args.table or args.count or args.shift is not None:
             raise InputError("--csv names its tables and counts: no --table, --count or --shift with it")
-        lines, counts = _count_room(ws, args.csv)
+        room = _count_room(ws, args.csv)
 
         def many(others):
             from app.workstation.errors import FieldsRefused
             try:
-                ws.inventory.drops(list(counts.items()), signers=others, source=Path(args.csv).name)
+                ws.inventory.drops(room.drops(), signers=others, source=Path(args.csv).name)
             except FieldsRefused as e:
-                (table, why), = e.fields.items()
-                raise InputError(f"{args.csv}:{lines[table]}: {why}; nothing written") from None
-            out = {"tables": [_table_json(ws, t) for t in counts]}
+                raise InputError(str(room.refusal(e))) from None
+            out = {"tables": [_table_json(ws, t) for t in room.counts]}
             out["text"] = "\n".join(f"table {t['table']}: the drop counted, {_words(t['money'])}"
                                     for t in out["tables"])
             return out
@@ -267,59 +277,52 @@ def _drop(ws, args):
     return one
 
 
-_NOTE = re.compile(r"\$?\s*\d[\d,]*(\.\d{1,2})?")
-
-
-def _count_room(ws, path: str) -> tuple[dict[str, int], dict[str, dict[int, int]]]:
-    """The count room's file checked line by line: each table's first line and its notes by value."""
-    from app.engine.chips import MOST_CHIPS
-    from app.engine.money import MoneyError, dollars, parse_dollars
+def _count_room(ws, path: str):
+    """The count room's file checked line by line (app/workstation/count_room.py)."""
+    from app.workstation.count_room import CountRoomError, parse
     text = _read_text(path, "count room file")
-    currency = ws.config.currency.denominations
-    reader = csv.reader(text.splitlines())
-    header = None
-    first: dict[str, int] = {}
-    counts: dict[str, dict[int, int]] = {}
-    seen: dict[tuple[str, int], int] = {}
-    for fields in reader:
-        n = reader.line_num
-        if not any(f.strip() for f in fields):
-            continue
-        fields = [f.strip() for f in fields]
-        if header is None:
-            if tuple(f.lower() for f in fields) != CSV_HEADER:
-                raise InputError(f"{path}:{n}: the first line is the header 'table,denomination,count', got "
-                                 f"{','.join(fields)!r}")
-            header = fields
-            continue
-        if len(fields) != 3:
-            raise InputError(f"{path}:{n}: a line is table,denomination,count (3 fields), got {len(fields)}")
-        table, note, count = fields
-        if table not in ws.tables():
-            raise InputError(f"{path}:{n}: no table {table!r} on this floor (tables: {', '.join(ws.tables())})")
-        try:
-            if not _NOTE.fullmatch(note):
-                raise MoneyError(f"{note!r} is not a note's value")
-            value = parse_dollars(note)
-        except MoneyError as e:
-            raise InputError(f"{path}:{n}: {e}") from None
-        if value not in currency:
-            raise InputError(f"{path}:{n}: no {dollars(value)} note in [chips] currency "
-                             f"({', '.join(dollars(v) for v in currency)})")
-        if not re.fullmatch(r"\d+", count) or int(count) > MOST_CHIPS:
-            raise InputError(f"{path}:{n}: the count of {dollars(value)} notes is a whole number from 0 to "
-                             f"{MOST_CHIPS}, got {count!r}")
-        if (table, value) in seen:
-            raise InputError(f"{path}:{n}: table {table}'s {dollars(value)} notes are counted twice (line "
-                             f"{seen[table, value]} and line {n})")
-        seen[table, value] = n
-        first.setdefault(table, n)
-        counts.setdefault(table, {})[value] = int(count)
-    if header is None:
-        raise InputError(f"{path}: empty; the first line is the header 'table,denomination,count'")
-    if not counts:
-        raise InputError(f"{path}: no table's count after the header")
-    return first, counts
+    try:
+        return parse(text, ws.tables(), ws.config.currency.denominations, path)
+    except CountRoomError as e:
+        raise InputError(str(e)) from None
+
+
+def _pdf_first(args) -> None:
+    """``--pdf``'s arguments, refused before the log is opened: a copy of a slip is read, never signed."""
+    from app.reports.whole_file import unwritable
+    kind = args.inventory_command
+    if args.number is None:
+        raise InputError(f"--pdf puts a {kind} slip on paper: name it with --number N")
+    if args.number < 1:
+        raise InputError(f"--number: a slip's number is 1 or more, got {args.number}")
+    if args.table or args.count or args.reason:
+        raise InputError(f"--pdf prints {kind} slip {args.number} as the log has it: no --table, --count or --reason")
+    if args.name or args.others or args.pin_stdin:
+        raise InputError(f"--pdf prints a copy of {kind} slip {args.number}, as show reads: nobody signs in (no "
+                         "--as, --with or --pin-stdin)")
+    why = unwritable(args.pdf)
+    if why:
+        raise InputError(f"--pdf {args.pdf}: {why}")
+
+
+def _slip_pdf(ws, args) -> dict:
+    """``--number N --pdf FILE``: the slip's two copies as a PDF, its table's citation at the foot
+    (app/reports/tray_slip.py), written whole or not at all."""
+    from datetime import datetime
+
+    from .report_command import _app
+    kind = args.inventory_command
+    row, rule = ws.reads.tray_slip(kind, args.number)
+    app = _app()  # noqa: F841  (kept alive while drawing)
+    from app.reports.tray_slip import write_slip_pdf
+    try:
+        path = write_slip_pdf(row, args.pdf, rule=rule, printed=datetime.now().replace(microsecond=0))
+    except OSError as e:
+        raise InputError(f"--pdf {args.pdf}: {e.strerror or e}; no file written") from None
+    out = _slip_json(row)
+    out["pdf"] = str(Path(path).resolve())
+    out["text"] = f"{kind} slip {args.number} ({row['status']}) on paper: {out['pdf']} (ORIGINAL and DUPLICATE)"
+    return out
 
 
 # -- what is printed ----------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGui
                  Signal)
 from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .widgets import allow, record_view, why_not_role
+from .widgets import allow, command_button, record_view, why_not_role
 
 VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
 # the round panel's commands (app/views/round/panel.py): its methods of the same names
@@ -113,6 +113,10 @@ COMMANDS = (
     Command("buy_in", "&Money", "Record a &buy-in…", "Ctrl+B", "chips sold for cash at the table: amount, seat, player"),
     Command("count_drop", "&Money", "Count the &drop box…", "Ctrl+Shift+W",
             "the drop box's notes by value after the closer, signed by two of the count team"),
+    Command("print_tray_slip", "&Money", "&Print a fill or credit slip…", "Ctrl+Shift+Y",
+            "a fill or credit slip on paper or as a PDF, both copies: the table's latest, or the number typed"),
+    Command("import_count_room", "&Money", "&Import the count room's file…", "Ctrl+Shift+J",
+            "the drop boxes of several tables from the count room's CSV, signed by two of the count team"),
     Command("export_log", "&Logs", "&Export log as CSV…", "Ctrl+E",
             "the rows the log tab shows, as it shows them, to a CSV file"),
     Command("find_in_log", "&Logs", "&Find in log", "Ctrl+F", "type words to find in the log tab shown"),
@@ -173,6 +177,7 @@ class MainWindow(QMainWindow):
         # named once, here: a round command the panel does not have stops the window being made
         self.round_methods = {n: getattr(self.round_panel, n) for n in ROUND_COMMANDS}
         self.table_page = TablePage(self._fetch_history, round_panel=self.round_panel)
+        self.table_page.money.add_command(command_button(self.actions_by_name["print_tray_slip"], "print_tray_slip"))
         self.table_page.money.difference_alarm = getattr(getattr(workstation, "config", None),
                                                          "difference_alarm_cents", 2500)
         self.alarms_page = AlarmsPage(self.actions_by_name["show_acknowledged"], self.actions_by_name["acknowledge"])

@@ -48,8 +48,9 @@ class MoneyBox(QWidget):
         self.slips.setWordWrap(True)
         self.slips.setTextFormat(Qt.TextFormat.PlainText)
         self.slips.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        slips_box = QGroupBox("Fills and credits (Money menu: sign, void)")
-        QVBoxLayout(slips_box).addWidget(self.slips)
+        slips_box = QGroupBox("Fills and credits (Money menu: sign, void, print)")
+        self.slips_layout = QVBoxLayout(slips_box)
+        self.slips_layout.addWidget(self.slips)
         self.count = QFormLayout()
         count_box = QGroupBox("After the closer: the count and the win")
         count_box.setLayout(self.count)
@@ -65,6 +66,13 @@ class MoneyBox(QWidget):
         box.addWidget(self.headline)
         box.addLayout(row, 1)
         box.addWidget(self.rules)
+
+    def add_command(self, button: QWidget) -> None:
+        """A window command's button (app/views/widgets.py ``command_button``) under the slips."""
+        row = QHBoxLayout()
+        row.addWidget(button)
+        row.addStretch(1)
+        self.slips_layout.addLayout(row)
 
     def _line(self, form: QFormLayout, key: str, label: str, value: str, bold: bool = False) -> None:
         lb = self.values.get(key)

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 
 from .money_dialogs import (BuyInDialog, DropDialog, SignSlipDialog, SlipRequestDialog, TrayCountDialog,
                             VoidSlipDialog)
+from .money_paper import SlipPaper, import_count_room
 from .widgets import allow
 
 # the Money menu's commands (app/views/main_window.py COMMANDS): name -> what it opens
 MONEY_COMMANDS = ("money", "open_tray", "close_tray", "request_fill", "request_credit", "sign_cage", "sign_table",
-                  "void_tray_slip", "buy_in", "count_drop")
+                  "void_tray_slip", "buy_in", "count_drop", "print_tray_slip", "import_count_room")
 
 
 def can_sign(s, at: str) -> bool:
@@ -30,6 +31,9 @@ def can_void(s) -> bool:
 class MoneyCommands:
     window: object
 
+    def __post_init__(self):
+        self.paper = SlipPaper(self.window)      # a fill or credit slip on paper (app/views/money_paper.py)
+
     def table(self) -> str | None:
         w = self.window
         if w.view == "table" and w.table_page.table is not None:
@@ -44,6 +48,12 @@ class MoneyCommands:
         if name == "money":
             w.show_view(f"table:{table}" if table else "table")
             w.table_page.show_tab("money")
+            return
+        if name == "import_count_room":           # the file names its tables
+            import_count_room(w)
+            return
+        if table is None and name == "print_tray_slip":
+            self.paper.choose(None, None)           # a slip is named by its number
             return
         if table is None:
             w.statusBar().showMessage("Choose a table first: on the floor (F2) or its page (F3).", 8000)
@@ -68,6 +78,9 @@ class MoneyCommands:
             d = SignSlipDialog(b, table, at, s, [x for x in info.slips if can_sign(x, at)], info, w)
         elif name == "void_tray_slip":
             d = VoidSlipDialog(b, table, s, [x for x in info.slips if can_void(x)], w)
+        elif name == "print_tray_slip":
+            self.paper.choose(table, info)
+            return
         elif name == "buy_in":
             d = BuyInDialog(b, table, s, w)
         else:

@@ -110,6 +110,22 @@ class Reads:
             _, rules = ws.state_of(table)
             return tray_info(ws.log, table, rules, ws.config.chips)
 
+    def tray_slip(self, kind: str, number: int) -> tuple[dict, str]:
+        """A fill or credit slip as it is put on paper (app/reports/tray_slip.py): its ``tray_slips``
+        row and the citation at its foot, its table's own (the profile's ``tray_slip``; '' for a
+        table no longer on the floor). ``Refused`` naming a slip that does not exist."""
+        from app.store import trays
+        from ..errors import Refused
+        if kind not in ("fill", "credit"):
+            raise Refused(f"a slip is a fill or a credit, not {kind!r}")
+        ws = self.ws
+        with ws.reading():
+            row = trays.slip(ws.log, kind, number)
+            if row is None:
+                raise Refused(f"no {kind} slip {number}")
+            rule = ws.state_of(row["table_id"])[1].cite("tray_slip") if row["table_id"] in ws.tables() else ""
+        return row, rule
+
     def history(self, table: str, before: int | None = None, limit: int = detail.HISTORY_PAGE) -> HistoryPage:
         """The table's log rows, newest first, ``limit`` at a time (keyset paging on ``before``)."""
         self.ws.check_table(table)
