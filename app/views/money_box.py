@@ -82,6 +82,10 @@ class MoneyBox(QWidget):
             lb.setFont(theme.font(1.2, bold=True, mono=True) if bold else theme.font(1.1, mono=True))
             lb.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             form.addRow(label, lb)
+        else:   # the words may change with the figures ("(2 rounds)")
+            name = form.labelForField(lb)
+            if name is not None and name.text() != label:
+                name.setText(label)
         lb.setText(value)
 
     def text(self) -> str:

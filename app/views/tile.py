@@ -110,8 +110,12 @@ class TileWidget(QFrame):
         counts = QHBoxLayout()
         counts.addWidget(self.alarms)
         counts.addWidget(self.approvals)
-        counts.addWidget(self.slips)
         counts.addStretch(1)
+        # the slips on their way under the tray, not beside the counts: a row that wide shrank every
+        # tile's words on a 1366x768 floor (seen in a supervisor's shift)
+        slips = QHBoxLayout()
+        slips.addWidget(self.slips)
+        slips.addStretch(1)
 
         box = QVBoxLayout(self)
         box.setContentsMargins(14, 10, 14, 10)
@@ -121,6 +125,7 @@ class TileWidget(QFrame):
         box.addLayout(clocks)
         box.addLayout(self.lights_box)
         box.addWidget(self.tray)
+        box.addLayout(slips)
         box.addStretch(1)
         box.addWidget(self.meter)
         box.addWidget(self.progressive)

@@ -251,3 +251,22 @@ def test_every_money_dialog_and_the_money_tab_fit_1366x768_and_are_in_words(rpit
         found += faults(f"money tab {place}", text)
     assert not found, said(found)
     assert ws.log.query("SELECT COUNT(*) AS n FROM trays")[0]["n"] == 1
+
+
+def test_the_money_tab_words_follow_the_figures(qtbot):
+    # the rounds' line names how many rounds: it said "(0 rounds)" all shift once drawn (seen at 1366x768)
+    from app.engine.inventory import ShiftMoney
+    from app.views.money_box import MoneyBox
+    from app.workstation.money_readout import TrayInfo
+    box = MoneyBox()
+    qtbot.addWidget(box)
+    opener = {"time": "2026-11-28T17:11:00", "seq": 1}
+
+    def info(rounds, flow):
+        return TrayInfo("T1", True, opener, ShiftMoney(1_000_000, rounds=rounds, rounds_tray=flow), (), "c", "t", "s")
+
+    box.show_info(info(0, 0))
+    assert "(0 rounds)" in box.lines.labelForField(box.values["rounds_tray"]).text()
+    box.show_info(info(2, 500))
+    assert box.lines.labelForField(box.values["rounds_tray"]).text() == "+ Rounds' flow through the tray (2 rounds)"
+    assert box.values["rounds_tray"].text() == "+$5.00"
