@@ -59,7 +59,8 @@ def add_parser(sub) -> None:
                          ("close", "count the closer: the dealer --as, a supervisor --with")):
         p = isub.add_parser(action, parents=[floor, signed], help=text, description=text)
         p.add_argument("--table", required=True, metavar="TABLE")
-        p.add_argument("--count", required=True, metavar="COUNT", help=count)
+        p.add_argument("--count", required=action == "close", metavar="COUNT",
+                       help=count + (" (an opener without it: the last closer carried over)" if action == "open" else ""))
     for kind in ("fill", "credit"):
         p = isub.add_parser(
             kind, parents=[floor, signed], help=f"ask for a {kind}, approve or deny it, sign it, void it",

@@ -196,6 +196,13 @@ class TrayCountDialog(MoneyDialog):
                          "Sign the opener" if kind == "opener" else "Sign the closer", session, parent)
         self.kind = kind
         self.add_count(bridge.chips[0], "&Chips")
+        carried = info.last_closer if kind == "opener" and info is not None else None
+        if carried:
+            # the opener is the last closer carried over: the dealer changes a value only where the tray differs
+            for value, n in carried.items():
+                if value in self.counts.fields:
+                    self.counts.fields[value].setText(str(n))
+            self.form.insertRow(4, "Last closer", QLabel("carried over: change a value where the tray differs"))
         self.second = self.add_signer("Second signer (the dealer or a supervisor)")
         self.counts.first().setFocus()
 

@@ -50,6 +50,7 @@ class TrayInfo:
     count_rule: str                  # the table's own citation for the counts (its profile's ``tray_count``)
     collect_rule: str                # ... for the rounds' chips into the tray (``tray_collect``)
     slip_rule: str                   # ... for a fill or a credit (``tray_slip``)
+    last_closer: dict | None = None  # the table's last closer by value (cents -> chips): the next opener's count
 
 
 def next_step(kind: str, status: str) -> str:
@@ -122,5 +123,6 @@ def tray_info(log, table: str, rules, chips) -> TrayInfo:
             words = ", ".join(f"{n} x {v}" for v, n in trays.count_of(r).items())
         slips.append(SlipInfo(r["kind"], r["number"], r["cents"], words, r["reason"] or "", r["status"],
                               r["requested"], r["request"], next_step(r["kind"], r["status"])))
+    last = trays.last_closer(log, table)
     return TrayInfo(table, is_open, opener, money, tuple(slips), rules.cite("tray_count"), rules.cite("tray_collect"),
-                    rules.cite("tray_slip"))
+                    rules.cite("tray_slip"), trays.count_of(last) if last is not None else None)

@@ -129,6 +129,11 @@ def test_a_whole_shift_from_the_opener_to_the_drop_reconciles_with_the_rounds(fl
         assert json.loads(row["signed_by"]) == [["demo-count-1", "count team"], ["demo-count-2", "count team"]]
     text = ok(pitdesk(floor, "show", "--table", "section6"))
     assert "section6: closed" in text and "difference $0.00" in text
+    # the next opener without a count: the last closer carried over, no alarm
+    again = ok(pitdesk(floor, "open", "--table", "section6", "--json", who=DEALER_FLOOR))
+    assert again["money"]["opener"] == expected and again["opener_count"] == {"100": expected // 100}
+    with AuditLog(db) as log:
+        assert not log.query("SELECT * FROM alarms WHERE kind = 'opener_differs'")
     p = subprocess.run([PITDESK, "audit", "verify", "--db", str(db)], capture_output=True, text=True, timeout=120,
                        env=env(home))
     assert p.returncode == 0, p.stdout + p.stderr

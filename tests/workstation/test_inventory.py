@@ -274,3 +274,14 @@ def test_migration_10_gives_a_log_from_before_the_money_the_projectors_tray_rows
     conn.close()
     with AuditLog(tmp_path / "pit.db") as log:
         assert log.query("SELECT * FROM tray_rounds ORDER BY seq") == projected
+
+def test_an_opener_without_a_count_is_the_last_closer_carried_over(ws):
+    ws.people.sign_in(*DEALER)
+    with pytest.raises(Refused, match="no closer to carry over"):
+        ws.inventory.open_tray("section6", signer=FLOOR)
+    opened(ws)
+    ws.inventory.close_tray("section6", "20 x $100, 40 x $25, 100 x $5, 90 x $1", signer=FLOOR)
+    ws.inventory.open_tray("section6", signer=FLOOR)
+    row = ws.log.query("SELECT * FROM trays WHERE kind = 'opener' ORDER BY seq DESC LIMIT 1")[0]
+    assert row["cents"] == 359_000 and row["last_closer_cents"] == 359_000
+    assert not alarms(ws, "opener_differs")

@@ -99,15 +99,21 @@ class Inventory:
         return self.ws.shifts.shift_of(datetime.fromisoformat(when)).label
 
     # -- opener and closer --------------------------------------------------------------------------
-    def open_tray(self, table: str, count: Count, signer: Signer | None = None,
+    def open_tray(self, table: str, count: Count | None = None, signer: Signer | None = None,
                   signers: list[Signer] | None = None) -> Changes:
         """The table's opener: the tray counted by the dealer and signed by the dealer and a
-        supervisor (one signed in, the other's name and PIN). A count that differs from the last
-        closer is logged as counted, with an alarm naming both counts and the values that differ.
-        ``Refused``: the table already open, a bad count."""
+        supervisor (one signed in, the other's name and PIN); no count given: the last closer
+        carried over as it was counted. A count that differs from the last closer is logged as
+        counted, with an alarm naming both counts and the values that differ. ``Refused``: the
+        table already open, a bad count, no count and no closer to carry over."""
         with self.ws.lock:
             s, now = self.ws.require(TRAY_COUNT, "count an opener")
             self.ws.check_table(table)
+            if count is None or (isinstance(count, str) and not count.strip()):
+                last = trays.last_closer(self.ws.log, table)
+                if last is None:
+                    raise Refused(f"table {table} has no closer to carry over: count its first opener")
+                count = trays.count_of(last)
             c = self._count(count)
             if trays.open_shift(self.ws.log, table) is not None:
                 o = self._open(table)
