@@ -191,18 +191,22 @@ def _draw(painter: QPainter, device, slip, printed: datetime | None) -> None:
         foot += f" · printed {printed:%Y-%m-%d %H:%M:%S}"
     pen.text(0, foot, 9, colour=GREY)
     if void:
-        # across the page, never missed: a void slip pays nothing and its number is never reused
-        painter.save()
-        painter.translate(pen.width / 2, device.height() / 2)
-        painter.rotate(-35)
-        f = fonts.sans(150, bold=True)
-        painter.setFont(f)
-        c = QColor(VOID_RED)
-        c.setAlpha(150)
-        painter.setPen(QPen(c, pen.mm(1.2)))
-        w = pen.width * 1.2
-        painter.drawText(QRectF(-w / 2, -pen.mm(40), w, pen.mm(80)), int(Qt.AlignmentFlag.AlignCenter), "VOID")
-        painter.restore()
+        stamp_void(painter, pen, device)
+
+
+def stamp_void(painter, pen, device) -> None:
+    """VOID across the page, never missed: a void slip pays nothing and its number is never reused
+    (a payout slip's, a fill's or a credit's)."""
+    painter.save()
+    painter.translate(pen.width / 2, device.height() / 2)
+    painter.rotate(-35)
+    painter.setFont(fonts.sans(150, bold=True))
+    c = QColor(VOID_RED)
+    c.setAlpha(150)
+    painter.setPen(QPen(c, pen.mm(1.2)))
+    w = pen.width * 1.2
+    painter.drawText(QRectF(-w / 2, -pen.mm(40), w, pen.mm(80)), int(Qt.AlignmentFlag.AlignCenter), "VOID")
+    painter.restore()
 
 
 def write_pdf(slip, path: Path | str, printed: datetime | None = None) -> Path:

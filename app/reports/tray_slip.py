@@ -20,10 +20,9 @@ from pathlib import Path
 from app.engine.money import dollars
 from app.engine.words import when
 from app.store.trays import count_of, signers_of
-from app.qt import QBuffer, QColor, QFont, QIODevice, QPainter, QPdfWriter, QPen, QPointF, QRectF, Qt
+from app.qt import QBuffer, QFont, QIODevice, QPainter, QPdfWriter, QPen, QPointF
 
-from . import fonts
-from .slip import GREY, INK, VOID_RED, _Pen, page_layout, slip_number
+from .slip import GREY, INK, VOID_RED, _Pen, page_layout, slip_number, stamp_void
 from .whole_file import write_whole
 
 COPIES = (("ORIGINAL", "for the drop box"), ("DUPLICATE", "for the cage"))
@@ -162,16 +161,7 @@ def _draw(painter: QPainter, device, row: dict, copy: tuple[str, str], casino: s
         foot += f" · printed {printed:%Y-%m-%d %H:%M:%S}"
     pen.text(0, foot, 9, colour=GREY)
     if void:
-        painter.save()
-        painter.translate(pen.width / 2, device.height() / 2)
-        painter.rotate(-35)
-        painter.setFont(fonts.sans(150, bold=True))   # VOID: no ligature to break
-        c = QColor(VOID_RED)
-        c.setAlpha(150)
-        painter.setPen(QPen(c, pen.mm(1.2)))
-        w = pen.width * 1.2
-        painter.drawText(QRectF(-w / 2, -pen.mm(40), w, pen.mm(80)), int(Qt.AlignmentFlag.AlignCenter), "VOID")
-        painter.restore()
+        stamp_void(painter, pen, device)
 
 
 def slip_pdf_bytes(row: dict, casino: str = "", rule: str = "", printed: datetime | None = None,

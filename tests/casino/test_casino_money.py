@@ -4,20 +4,12 @@ the same money (its read models checked by ``audit verify``)."""
 
 from __future__ import annotations
 
-import sqlite3
 
 from app.store.schema import TRAY_TABLES
 from tests.support.casino import pitdesk
 from tests.support.money import a_whole_shift
 from tests.support.workstation import Clock, open_ws
-
-
-def _money(db) -> dict:
-    conn = sqlite3.connect(db)
-    try:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in TRAY_TABLES}
-    finally:
-        conn.close()
+from tests.support.money import money_rows
 
 
 def test_a_shift_of_money_is_shipped_verified_and_restored_whole(casino, tmp_path, monkeypatch):
@@ -28,7 +20,7 @@ def test_a_shift_of_money_is_shipped_verified_and_restored_whole(casino, tmp_pat
     finally:
         ws.close()
     db, home = tmp_path / "pit.db", tmp_path / "home"
-    money = _money(db)
+    money = money_rows(db)
     assert all(money[t] for t in TRAY_TABLES)          # a row of every kind to travel
     rc, shipped, err = pitdesk("ship", "--db", str(db), "--to", casino.ship, home=home)
     assert rc == 0 and shipped["workstation"] == db_id, err
@@ -40,4 +32,4 @@ def test_a_shift_of_money_is_shipped_verified_and_restored_whole(casino, tmp_pat
     assert rc == 0, err
     rc, report, err = pitdesk("audit", "verify", "--db", str(out), home=home)
     assert rc == 0 and report["read_models"] == "checked", (err, report)
-    assert _money(out) == money
+    assert money_rows(out) == money

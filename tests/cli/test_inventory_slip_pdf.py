@@ -3,23 +3,13 @@ command line, the real ``pitdesk`` on a real SQLite file: both copies with the t
 at the foot and who signed, read back by pdftotext; a copy needs nobody signed in and writes nothing
 to the log; each bad argument refused naming it, with no file left."""
 
-import subprocess
 
 from app.store.log import AuditLog
 from app.workstation import config
 from app.workstation.workstation import Workstation
 from tests.cli.test_inventory_cli import OPENER, floor, ok, pitdesk, refused  # noqa: F401  (the fixture)
 from tests.support.workstation import CASHIER, DEALER, FLOOR, SECURITY
-
-
-def pages(path) -> list[str]:
-    out = []
-    for page in (1, 2):
-        p = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", str(path), "-"],
-                           capture_output=True, text=True, timeout=120)
-        assert p.returncode == 0, p.stderr
-        out.append(" ".join(p.stdout.split()))
-    return out
+from tests.support.money import pdf_pages
 
 
 def rows(db) -> int:
@@ -45,7 +35,7 @@ def test_a_fill_slip_printed_from_the_command_line_without_signing_in(floor):
     got = ok(pitdesk(floor, "fill", "--number", "1", "--pdf", str(out), "--json"))
     assert got["pdf"] == str(out.resolve()) and got["status"] == "signed at the cage" and got["cents"] == 50_000
     assert rows(db) == before                      # a copy on paper writes nothing to the log
-    first, second = pages(out)
+    first, second = pdf_pages(out)
     for text, copy in ((first, "ORIGINAL — for the drop box"), (second, "DUPLICATE — for the cage")):
         assert "FILL SLIP" in text and "No. 000001" in text and copy in text and "the $25s run low" in text
         assert "Total $500.00" in text and "At the cage: Cashier demo-cashier (cashier)" in text

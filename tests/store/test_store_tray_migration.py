@@ -15,6 +15,7 @@ from app.engine.inventory import house_net, to_meter, tray_change
 from app.store.log import AuditLog
 from app.store.schema import MIGRATIONS, TRAY_TABLES
 from tests.support.store import cli
+from tests.support.money import money_rows
 
 
 def _as_before_migration_10(db) -> None:
@@ -26,25 +27,17 @@ def _as_before_migration_10(db) -> None:
     conn.close()
 
 
-def _money(db) -> dict:
-    conn = sqlite3.connect(db)
-    try:
-        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in TRAY_TABLES}
-    finally:
-        conn.close()
-
-
 def test_a_log_that_names_the_money_is_projected_again_whole_and_verifies(made, tmp_path, monkeypatch):
     shutil.copy(made / "shift.db", tmp_path / "shift.db")
     shutil.copytree(made / "home", tmp_path / "home")
     db = tmp_path / "shift.db"
     monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
-    before = _money(db)
+    before = money_rows(db)
     assert before["trays"] and before["buy_ins"] and before["tray_rounds"]   # the simulated shift plays the money
     _as_before_migration_10(db)
     with AuditLog(db) as log:
         assert log.query("SELECT max(version) AS v FROM _migrations")[0]["v"] == MIGRATIONS[-1][0]
-    assert _money(db) == before
+    assert money_rows(db) == before
     rc, out, err = cli(tmp_path / "home", "audit", "verify", "--db", str(db))
     assert rc == 0, (out, err)
 

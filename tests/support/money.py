@@ -3,6 +3,8 @@ floor supervisor's counter-signature, an example round settled, a fill or credit
 whole shift with every row of the money (tests/workstation/test_inventory.py, tests/casino)."""
 
 import json
+import sqlite3
+import subprocess
 from pathlib import Path
 
 from app.store import trays
@@ -64,3 +66,24 @@ def a_whole_shift(ws):
     ws.people.sign_in(*COUNT_1)
     ws.inventory.drop("section6", "2 x $100", signers=[COUNT_2])
 
+
+
+def pdf_pages(path, pages=(1, 2)) -> list[str]:
+    """The words of each page of a PDF, as pdftotext reads them (a slip's two copies)."""
+    out = []
+    for page in pages:
+        p = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", str(path), "-"],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        out.append(" ".join(p.stdout.split()))
+    return out
+
+
+def money_rows(db) -> dict:
+    """Every row of the money's read models, by table (app/store/schema.py ``TRAY_TABLES``)."""
+    from app.store.schema import TRAY_TABLES
+    conn = sqlite3.connect(db)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in TRAY_TABLES}
+    finally:
+        conn.close()

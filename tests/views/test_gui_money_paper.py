@@ -7,7 +7,6 @@ team."""
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
@@ -16,6 +15,7 @@ from app.views.money_paper import CountRoomDialog, SlipChoiceDialog
 from app.qt import QFileDialog, QLineEdit, QPrintDialog, Qt
 from tests.support.round_panel import idle, sign_in
 from tests.support.views import DEALER, FLOOR, WAIT_MS, error_shown, gone
+from tests.support.money import pdf_pages
 from tests.views.test_gui_commands import press
 from tests.views.test_gui_money import COUNT_1, COUNT_2, money_says, typed
 
@@ -28,16 +28,6 @@ def setup(qtbot, w, *steps):
     w.bridge.act(lambda ws: [s(ws) for s in steps][-1], done.append)
     qtbot.waitUntil(lambda: bool(done), timeout=WAIT_MS)
     idle(qtbot, w)
-
-
-def pdf_pages(path) -> list[str]:
-    out = []
-    for page in (1, 2):
-        p = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", str(path), "-"],
-                           capture_output=True, text=True, timeout=120)
-        assert p.returncode == 0, p.stderr
-        out.append(" ".join(p.stdout.split()))
-    return out
 
 
 def choice(qtbot, w) -> SlipChoiceDialog:
@@ -171,7 +161,6 @@ def test_the_count_room_file_imported_in_the_window(rpit, qtbot, tmp_path):
     press(qtbot, w, "money")
     qtbot.waitUntil(lambda: money_says(w, "drop: $200.00", "win: $0.00", "difference: +$0.00"), timeout=WAIT_MS)
     assert "1 drop counted" in w.statusBar().currentMessage()
-
 
 
 def test_the_slip_choice_and_the_count_room_dialog_fit_1366x768_and_are_in_words(rpit, qtbot, tmp_path):
