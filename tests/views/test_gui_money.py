@@ -172,6 +172,14 @@ def test_a_shift_of_money_pressed_in_the_window(rpit, qtbot):
     money = trays.shift_money(ws.log, trays.last_closer(ws.log, "M1")["opener"])
     assert (money.win, money.difference) == (0, 0)
 
+    # the next opener: the last closer carried over, filled in; the dealer and a supervisor sign it
+    sign_in(qtbot, w, DEALER)
+    d = opened(qtbot, w, "open_tray", TrayCountDialog)
+    assert d.counts.fields[10000].text() == "33" and "TOTAL $3,300.00" in d.counts.total.text()
+    second(qtbot, d, FLOOR)
+    enter(qtbot, d, w)
+    qtbot.waitUntil(lambda: tile_says(w, "M1", "TRAY $3,300.00"), timeout=WAIT_MS)
+
 
 def test_a_refused_count_is_named_in_the_dialog_and_nothing_is_written(rpit, qtbot):
     w, ws = rpit.window, rpit.ws
