@@ -254,7 +254,8 @@ def test_a_database_with_events_is_refused(tmp_path, home):
 def test_a_long_shift_shows_every_irregularity_and_verifies(tmp_path, home):
     db = tmp_path / "long.db"
     # irregularities in half the rounds: every kind the engine knows turns up, through the workstation
-    summary = run_shift(db, 6, 150, START, seed=3, irregularity_rate=0.5)
+    # (seed 4: since the money plays in the shift (issue 34), seed 3 no longer draws a bank cover ruling)
+    summary = run_shift(db, 6, 150, START, seed=4, irregularity_rate=0.5)
     check_against_db(summary, db)
     assert set(IRREGULARITIES) <= set(summary["irregularity_kinds"])
     assert {"misdeal", "deck_count_wrong", "bank_cover_ruling"} <= set(summary["irregularity_kinds"])
