@@ -37,6 +37,7 @@ for size in $SIZES; do
     sleep 2
     shot floor F2
     shot table-T1 F2 Home Return F3
+    shot money-T1 ctrl+t
     shot round-entry F10
     shot alarms F4
     shot approvals F5
