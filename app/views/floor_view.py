@@ -7,6 +7,8 @@ double click opens the table.
 
 from __future__ import annotations
 
+import time
+
 from app.qt import QEvent, QGridLayout, QScrollArea, Qt, QTimer, QWidget, Signal
 from .tile import TileWidget
 
@@ -30,12 +32,15 @@ def nearest(here: tuple[int, int], there: list[tuple[int, int]], step: tuple[int
 
 
 ZOOM = (0.55, 1.8)     # the smallest and largest tile text, times the base font size
+REGROW_SECONDS = 1.0   # how often a floor shrunk by a tile's longer words tries its size again
 
 
 class FloorView(QScrollArea):
     """Tiles zoom to fit the screen: a supervisor sees every table at once, in the largest text
     that fits (from ``ZOOM[0]`` to ``ZOOM[1]`` times the base size); only a floor too large even
-    for the smallest text scrolls."""
+    for the smallest text scrolls. A tile whose words grew (an irregularity, a long alarm) shrinks
+    the floor at once; once they are gone the floor grows back to the size it had (tried at most
+    once a second, ``REGROW_SECONDS``: measuring every tile takes longer than a pump)."""
 
     open_requested = Signal(str)
     painted = Signal()      # once: the tiles first painted with their tables' readouts
@@ -54,6 +59,8 @@ class FloorView(QScrollArea):
         self.tiles: dict[str, TileWidget] = {}
         self._cells: dict[tuple[int, int], str] = {}
         self.zoom = 1.0
+        self._fitted = 1.0          # the zoom the last whole fit found for this size
+        self._regrow_at = 0.0       # monotonic time of the next try to grow back (while shrunk)
         self._current: str | None = None
 
     def set_tiles(self, tiles) -> None:
@@ -87,7 +94,25 @@ class FloorView(QScrollArea):
                 self.grid.setColumnStretch(n, 1)
             self.fit()
         elif grown and self.zoom > ZOOM[0] and not self._fits(self.zoom, grown):
-            self.fit()
+            self._shrink()
+        elif self.zoom < self._fitted and time.monotonic() >= self._regrow_at:
+            self._regrow()
+
+    def _shrink(self) -> None:
+        """A tile's words no longer fit: the largest zoom that fits them now, the size before kept."""
+        fitted = self._fitted
+        self.fit()
+        self._fitted = max(fitted, self.zoom)
+        self._regrow_at = time.monotonic() + REGROW_SECONDS
+
+    def _regrow(self) -> None:
+        """The floor back to the size it had before a tile's words grew, once they fit it again."""
+        if self._fits(self._fitted):
+            self.zoom = self._fitted
+        else:
+            for w in self.tiles.values():
+                w.set_zoom(self.zoom)
+            self._regrow_at = time.monotonic() + REGROW_SECONDS
 
     # -- zoom to fit ---------------------------------------------------------------------------
     def _cell(self) -> tuple[float, float]:
@@ -130,7 +155,7 @@ class FloorView(QScrollArea):
                 else:
                     hi = mid
         # a little room to spare: a light that says DEGRADED is longer than one that says ONLINE
-        self.zoom = max(ZOOM[0], best * 0.95)
+        self.zoom = self._fitted = max(ZOOM[0], best * 0.95)
         for w in self.tiles.values():
             w.set_zoom(self.zoom)
 

@@ -155,3 +155,48 @@ def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monke
         assert not bad, "; ".join(bad)
     finally:
         close_window(w, rp.ws)
+
+
+def test_the_floor_grows_back_once_a_tiles_longer_words_are_gone(pit, qtbot, monkeypatch):
+    """A tile whose words grew (an irregularity waiting, alarms and approvals: a line more) shrinks the floor so
+    that it still fits; once the words are gone the floor goes back to the size it had, rather
+    than staying small until the window is resized (issue 34's closing note)."""
+    from dataclasses import replace
+
+    from app.views import floor_view
+    from app.views.floor_view import FloorView
+
+    wait_online(qtbot, pit)
+    tiles = [pit.window.tiles[t] for t in sorted(pit.window.tiles)]
+    floor = FloorView()
+    qtbot.addWidget(floor)
+    floor.resize(1366, 700)
+    floor.show()
+    qtbot.waitExposed(floor)
+    floor.set_tiles(tiles)
+    fitted = floor.zoom
+    assert floor_view.ZOOM[0] < fitted
+
+    long_words = replace(tiles[0], pending_acknowledgements=1, waits="the seat 3 hand", open_alarms=2,
+                         pending_approvals=3)
+    floor.set_tiles([long_words])
+    shrunk = floor.zoom
+    assert shrunk < fitted, "the longer words did not shrink the floor: they would be cut"
+
+    # the words gone, but before the next try: the floor keeps its smaller size for now
+    monkeypatch.setattr(floor_view, "REGROW_SECONDS", 3600.0)
+    floor._regrow_at = floor_view.time.monotonic() + 3600.0
+    floor.set_tiles([tiles[0]])
+    assert floor.zoom == shrunk
+    # at the next try it is back to the size the whole floor was fitted to
+    floor._regrow_at = 0.0
+    floor.set_tiles([tiles[0]])
+    assert floor.zoom == fitted
+    assert all(w.zoom == fitted for w in floor.tiles.values())
+
+    # words that still do not fit the old size keep the floor small, and it tries again later
+    floor.set_tiles([long_words])
+    assert floor.zoom < fitted
+    floor._regrow_at = 0.0
+    floor.set_tiles([long_words])
+    assert floor.zoom < fitted and floor._regrow_at > 0.0
