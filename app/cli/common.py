@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 EXIT_BAD_INPUT = 2
+EXIT_NOT_VERIFIED = 1   # a figure asked of a log that fails its check (issue 35, finding 1)
 
 
 class InputError(ValueError):
@@ -77,3 +78,11 @@ def _pin(args, prompt: str) -> str:
             raise ValueError("expected a PIN on stdin and got end of input")
         return line.rstrip("\r\n")
     return getpass.getpass(prompt)
+
+
+def refuse_unverified(what: str, verified) -> int:
+    """A figure not given: the log it would be read from fails its check (app/store/figures_check.py).
+    One line naming the row and the kind; exit 1."""
+    print(f"pitdesk: error: {what} is not made from a log that fails its check: {verified.words()} "
+          "(pitdesk audit verify names it; --unverified gives it marked NOT VERIFIED)", file=sys.stderr)
+    return EXIT_NOT_VERIFIED

@@ -1,5 +1,9 @@
 """``pitdesk hold``: the actual hold against the theoretical, per table and wager type, and for
-the pit (app/workstation/hold.py, docs/hold.md). Read-only on the database."""
+the pit (app/workstation/hold.py, docs/hold.md). Read-only on the database.
+
+The log is checked first and the hold read in the snapshot checked (app/store/figures_check.py):
+a log that fails its check gives no hold (exit 1 naming the row and the kind) unless
+``--unverified`` asks for it, then marked NOT VERIFIED (the JSON's ``verified``)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from datetime import datetime
 
 from app.engine import words
 
-from .common import EXIT_BAD_INPUT, InputError, _db, in_years
+from .common import EXIT_BAD_INPUT, InputError, _db, in_years, refuse_unverified
 
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
 
@@ -30,6 +34,9 @@ def add_parser(sub) -> None:
     h.add_argument("--to", dest="end", metavar="DATETIME", help="up to, not including, this time (default: now and on)")
     h.add_argument("--table", metavar="T", help="one table (default: every table, and the pit)")
     h.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    h.add_argument("--unverified", action="store_true",
+                   help="show the hold even when the log fails its check, marked NOT VERIFIED (without it: exit 1 "
+                        "naming the row and the kind)")
 
 
 def _read_time(text: str) -> datetime:
@@ -72,10 +79,13 @@ def run(args) -> int:
     except (HoldError, NotALog, FileNotFoundError, TheoryUnavailable) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if not report.verified.ok and not args.unverified:
+        return refuse_unverified("the hold", report.verified)
     data = as_json(report)
     if args.json:
         print(json.dumps({"db": str(db), **data}, indent=2))
     else:
+        print(("NOT VERIFIED: " + report.verified.words() + "\n") if not report.verified.ok else "", end="")
         print(text(data))
     return 0
 

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years
+from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years, refuse_unverified
 
 
 def add_parser(sub) -> None:
@@ -61,6 +61,9 @@ def add_parser(sub) -> None:
                    help="who prints it: a user of the log, signed in with a PIN (from the terminal, or a line on "
                         "stdin); without it the report says the system user who ran the command")
     s.add_argument("--pin-stdin", action="store_true", help="read the PIN from stdin even on a terminal")
+    s.add_argument("--unverified", action="store_true",
+                   help="make the report even when the log fails its check: NOT VERIFIED across every page, logged "
+                        "as such (without it: exit 1 naming the row and the kind, nothing printed or logged)")
 
 
 def _day(text: str) -> date:
@@ -124,6 +127,8 @@ def run(args) -> int:
     except (ShiftError, ReportError, NotALog, FileNotFoundError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if report.not_verified and not args.unverified:
+        return refuse_unverified(f"the {report.shift.label} shift's report", report.verified)
     if args.json:
         print(json.dumps(as_json(report), indent=2))
         return 0
@@ -337,7 +342,8 @@ def _issue(args, db: Path, report) -> int:
     print(json.dumps({"number": report.number, "copy": report.copy, "copy_of": report.copy_of,
                       "shift": report.shift.label,
                       "pages": pages, "where": where, "printed_by": actor,
-                      "chain_head": report.head_text}, indent=2))
+                      "chain_head": report.head_text,
+                      "verified": report.verified.as_json() if report.verified is not None else None}, indent=2))
     if signals.pending is not None:     # asked to stop once the report was made and logged: it was
         return 128 + signals.pending
     return 0

@@ -17,7 +17,7 @@ from app.workstation.shift_figures import ShiftReport, pit_banking
 from app.engine.inventory import win_over_drop
 
 from .shift_report import (IMAGE_DPI, _PAD, _banking, _cents, _chart_ref, _e, _table, _wagers, banners, build, counts_table,
-                           draw_parts, new_document, page_layout, pct, pdf_of, set_html, theory)
+                           draw_parts, new_document, page_layout, page_marks, pct, pdf_of, set_html, theory)
 
 
 def floor_title(floor: ShiftReport) -> str:
@@ -115,8 +115,8 @@ def render_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str
     """The floor's pages, then each pit's, on ``device`` (a QPdfWriter or QPrinter whose page
     layout is set); the number of pages."""
     return draw_parts(device, lambda width: [(build_floor(floor, reports, quiet, server, width), floor_foot(floor),
-                                              floor.copy)]
-                      + [(build(r, width, IMAGE_DPI, True, part_of=floor), pit_foot(floor, r), floor.copy)
+                                              page_marks(floor))]
+                      + [(build(r, width, IMAGE_DPI, True, part_of=floor), pit_foot(floor, r), page_marks(floor))
                          for r in reports])
 
 

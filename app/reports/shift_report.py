@@ -87,7 +87,14 @@ def foot(r: ShiftReport) -> str:
     head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
     interim = f"INTERIM to {r.made:%H:%M} · " if r.interim else ""
     copy = f"COPY of No. {r.copy_of} · " if r.copy else ""
-    return f"{interim}{copy}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+    unverified = "NOT VERIFIED · " if getattr(r, "not_verified", False) else ""
+    return f"{unverified}{interim}{copy}pitdesk shift {number} · {r.shift.label} · chain head {head}"
+
+
+def page_marks(r) -> tuple[str, ...]:
+    """The words across every page of a report: NOT VERIFIED (read from a record that failed its
+    check, printed only when asked: issue 35, finding 1) and COPY (a reprint)."""
+    return (("NOT VERIFIED",) if getattr(r, "not_verified", False) else ()) + (("COPY",) if r.copy else ())
 
 
 # -- the document ------------------------------------------------------------------------------------
@@ -188,8 +195,11 @@ def new_document() -> QTextDocument:
 
 
 def banners(r: ShiftReport, what: str = "report") -> list[str]:
-    """INTERIM and COPY under a report's title, when they are so."""
+    """NOT VERIFIED, INTERIM and COPY under a report's title, when they are so."""
     h = []
+    if getattr(r, "not_verified", False):
+        # printed only when a person asked for it: what the check found, in its own words
+        h.append(f"<p class='copy'>NOT VERIFIED — the record failed its check: {escape(r.verified.words())}</p>")
     if r.interim:
         h.append(f"<p class='interim'>INTERIM — the shift is still running: its figures to {r.made:%H:%M}, "
                  f"not its end ({r.shift.end:%H:%M})</p>")
@@ -481,12 +491,12 @@ IMAGE_DPI = 300      # a chart's own pixels: sharp on paper
 def render(r: ShiftReport, device, tables: bool | tuple[str, ...] = True) -> int:
     """Draw the report on ``device`` (a QPdfWriter or QPrinter whose page layout is set): the pages
     of its document, a foot on each. The number of pages drawn."""
-    return draw_parts(device, lambda width: [(build(r, width, IMAGE_DPI, tables), foot(r), r.copy)])
+    return draw_parts(device, lambda width: [(build(r, width, IMAGE_DPI, tables), foot(r), page_marks(r))])
 
 
 def draw_parts(device, make) -> int:
     """Draw documents one after another on ``device``: ``make(width)`` gives them, each as
-    (document, its pages' foot, COPY across its pages), laid out ``width`` layout units wide. Each
+    (document, its pages' foot, the words across its pages: ``page_marks``), laid out ``width`` layout units wide. Each
     begins on a new page; the pages are numbered through all of them. The documents are laid out
     in ``LAYOUT_DPI`` units and the painter scaled to the device, so a PDF, a printer of any
     resolution and the preview break the lines and the pages in the same places. The number of
@@ -511,7 +521,7 @@ def draw_parts(device, make) -> int:
         f = fonts.sans(FOOT_PT)
         f.setPixelSize(round(FOOT_PT * LAYOUT_DPI / 72))
         k = 0
-        for doc, words_at_foot, copy in parts:
+        for doc, words_at_foot, marks in parts:
             for n in range(doc.pageCount()):
                 if k:
                     device.newPage()
@@ -521,8 +531,8 @@ def draw_parts(device, make) -> int:
                 painter.restore()
                 k += 1
                 _foot(painter, f, words_at_foot, f"page {k} of {pages}", width, page_h, foot_h)
-                if copy:
-                    _copy_mark(painter, width, page_h)
+                for i, mark in enumerate(marks):
+                    _page_mark(painter, width, page_h, mark, i - (len(marks) - 1) / 2)
     finally:
         painter.end()
     return pages
@@ -542,25 +552,28 @@ def _foot(painter: QPainter, f: QFont, words_at_foot: str, page: str, width: flo
                      int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop), page)
 
 
-def _copy_mark(painter: QPainter, width: float, page_h: float) -> None:
-    """COPY across a reprint's page."""
+def _page_mark(painter: QPainter, width: float, page_h: float, mark: str, offset: float = 0) -> None:
+    """``mark`` (COPY, NOT VERIFIED) across a page; ``offset``: in marks' heights from the middle,
+    when there are two."""
     painter.save()
-    painter.translate(width / 2, page_h / 2)
+    painter.translate(width / 2, page_h / 2 + offset * 2.2 * LAYOUT_DPI)
     painter.rotate(-35)
-    big = fonts.sans(110, bold=True)
-    big.setPixelSize(round(110 * LAYOUT_DPI / 72))
+    size = 110 if len(mark) <= 5 else 64     # NOT VERIFIED fits the page's width
+    big = fonts.sans(size, bold=True)
+    big.setPixelSize(round(size * LAYOUT_DPI / 72))
     painter.setFont(big)
     c = QColor("#a00000")
     c.setAlpha(60)
     painter.setPen(c)
     w = width * 1.2
-    painter.drawText(QRectF(-w / 2, -LAYOUT_DPI, w, 2 * LAYOUT_DPI), int(Qt.AlignmentFlag.AlignCenter), "COPY")
+    painter.drawText(QRectF(-w / 2, -LAYOUT_DPI, w, 2 * LAYOUT_DPI), int(Qt.AlignmentFlag.AlignCenter), mark)
     painter.restore()
 
 
 def pdf_bytes(r: ShiftReport, paper: str = "letter", dpi: int = 300, tables: bool = True) -> tuple[bytes, int]:
     """The report as the bytes of a PDF, drawn in memory (nothing on disk yet); (bytes, pages)."""
-    return pdf_of(title(r) + (" (COPY)" if r.copy else ""), lambda writer: render(r, writer, tables), paper, dpi)
+    return pdf_of(title(r) + "".join(f" ({m})" for m in page_marks(r)), lambda writer: render(r, writer, tables),
+                  paper, dpi)
 
 
 def pdf_of(name: str, draw, paper: str = "letter", dpi: int = 300) -> tuple[bytes, int]:
@@ -596,4 +609,5 @@ def print_report(r: ShiftReport, printer, paper: str = "letter", tables: bool | 
     return render(r, printer, tables)
 
 
-__all__ = ["render", "draw_parts", "pdf_bytes", "pdf_of", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title"]
+__all__ = ["render", "draw_parts", "pdf_bytes", "pdf_of", "write_pdf", "print_report", "page_layout", "build", "hold_chart", "PAPERS", "foot", "title",
+           "page_marks"]

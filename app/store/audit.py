@@ -62,7 +62,8 @@ def seals_key(conn: sqlite3.Connection, db_id: str, key: bytes | None, given: bo
 
 def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | None, given: list[dict],
                 also: list[dict] = (), keep_open: bool = False, key_given: bool = True, key_where: str = "",
-                read_models: bool = True, workers: int | None = None) -> Report:
+                read_models: bool = True, workers: int | None = None,
+                after: tuple[int, str] = (0, chain.GENESIS)) -> Report:
     """Every row and every head: ``given`` (``--head``), the head file of this database's id,
     a backup's own sealed head, and ``also``; and every read model, derived again from the rows
     and compared (app.store.derive). The head file is read before the rows, so a writer that
@@ -70,7 +71,10 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
     ``keep_open`` the rows' snapshot stays open for the caller (who ends it with COMMIT).
     ``key_given``: the key was named (``--key``), else it is this install's and is used only if
     it is this database's (``seals_key``); None: the seals are not checked. ``workers``: the
-    processes the chain is walked in (app/store/walk.py; by default one a core for a long log)."""
+    processes the chain is walked in (app/store/walk.py; by default one a core for a long log).
+    ``after``: the chain is walked from this row on, checked already (the start-up check's
+    checkpoint, its own row checked by the caller: app/store/figures_check.py); the read models
+    are derived from the first row all the same."""
     m = log_meta(conn, path)
     key, why = seals_key(conn, m["db_id"], key, key_given, key_where or str(paths.key_file()))
     recorded = recorded_head(m["db_id"], key) if key is not None else None
@@ -84,12 +88,12 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
     walk = None
     try:
         # the chain's parts start walking in other processes while the read models are derived here
-        walk = Walk(conn, uri(path, acc.mode), key, (0, chain.GENESIS), wanted_hashes(hs), workers)
+        walk = Walk(conn, uri(path, acc.mode), key, after, wanted_hashes(hs), workers)
         unfolded = differs = None
         if derived is not None:
             unfolded = derived.fold(conn, walk.upto)
             differs = derived.compare(conn, skipped)
-        rep = _chain_report(conn, walk.result(), key, hs, unfolded)
+        rep = _chain_report(conn, walk.result(), key, hs, unfolded, after)
         if derived is not None and rep.ok:  # reported after the heads: the chain comes first
             rep.read_models = "checked" if not skipped else "partly checked"
         else:
@@ -130,7 +134,7 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
 
 
 def _chain_report(conn: sqlite3.Connection, walked: Part, key: bytes | None, hs: list[dict],
-                  unfolded: Finding | None) -> Report:
+                  unfolded: Finding | None, after: tuple[int, str] = (0, chain.GENESIS)) -> Report:
     """The walk's report as ``verify_rows`` gives it for the rows in one pass: the first bad row,
     or a row before it that the read models cannot be folded from, or else the heads checked."""
     rep = Report(rows=walked.rows, finding=walked.finding)
@@ -144,7 +148,9 @@ def _chain_report(conn: sqlite3.Connection, walked: Part, key: bytes | None, hs:
         prev = conn.execute("SELECT hash FROM events WHERE seq = ?", (rep.last_seq,)).fetchone()
         rep.last_hash = prev[0] if prev else chain.GENESIS
     elif walked.finding is None:
-        check_heads(rep, walked.seen, hs)
+        # a head at the row the walk started after is on the chain: that row was checked before
+        seen = {after[1]: after[0]} if after[0] else {}
+        check_heads(rep, {**seen, **walked.seen}, hs)
     return rep
 
 

@@ -34,8 +34,8 @@ from app.reports.whole_file import unwritable, write_then_log
 from app.workstation.shift_figures import NumberTaken, ReportError, content_digest
 
 from . import theme
-from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QPrintDialog, QPrinter, QPrintPreviewWidget,
-                 QPushButton, QSizePolicy, Qt, QTimer, QVBoxLayout, QWidget)
+from app.qt import (QComboBox, QDate, QDateEdit, QDialog, QHBoxLayout, QLabel, QMessageBox, QPrintDialog, QPrinter,
+                 QPrintPreviewWidget, QPushButton, QSizePolicy, Qt, QTimer, QVBoxLayout, QWidget)
 from .theme import AMBER, LEVEL_MARK, OK, RED
 from .widgets import save_dialog, say
 
@@ -187,6 +187,8 @@ class ReportsPage(QWidget):
         """The bridge's update: rows were written past the report shown's chain head, so it may say
         less than the log (an update of rows the report already read, delivered after it was read,
         does not count: the report was not stale)."""
+        if self.report is not None and not self.report.interim:
+            return      # a shift that had ended when it was read: a row written since is after its end
         read_to = self.report.head[0] if self.report is not None and self.report.head else 0
         if u.changes.seqs and max(u.changes.seqs) > read_to:
             self.stale = True
@@ -232,7 +234,8 @@ class ReportsPage(QWidget):
             self.choose(report.shift.start.date(), report.shift.name)
         self._got((report, digest))
         if empty is not None:
-            say(self.status, f"{self.status.text()} · nothing is logged in the {empty.label} shift yet", OK)
+            say(self.status, f"{self.status.text()} · nothing is logged in the {empty.label} shift yet",
+                RED if report.not_verified else OK)
 
     def choose(self, day: date, shift: str, load: bool = False) -> None:
         self.day.setDate(QDate(day.year, day.month, day.day))
@@ -259,10 +262,18 @@ class ReportsPage(QWidget):
     def _got(self, got) -> None:
         report, digest = got
         self.reading = False
+        if not report.interim:
+            self.stale = False      # its shift had ended: nothing written since is in it
         self.report, self.digest = report, digest
         if digest == self.issued_digest and self.issued is not None:
             self.report = self.issued        # what was printed, and nothing since: shown with its number
-        say(self.status, self._words(self.report), OK)
+        if self.report.not_verified:
+            # the record fails its check: said first, in red; Print and Save ask before they mark it so
+            say(self.status, f"{LEVEL_MARK[RED]} NOT VERIFIED: the log fails its check: {report.verified.words()} · "
+                             "Print and Save ask before they print it marked NOT VERIFIED · "
+                             + self._words(self.report).split(" ", 1)[1], RED)
+        else:
+            say(self.status, self._words(self.report), OK)
         self.reads += 1
         self._parts(report)
         self.preview.updatePreview()
@@ -400,8 +411,20 @@ class ReportsPage(QWidget):
 
         def read(got) -> None:
             report, digest = got
+            if report.not_verified:     # issue 35, finding 1: only when a person says so, and marked
+                self._confirm_unverified(report, lambda: number(report, digest), lambda: cancelled(report))
+                return
+            number(report, digest)
+
+        def number(report, digest) -> None:
             self.bridge.act(lambda ws: numbered(ws, report), lambda _r: draw(report, digest),
                             lambda e: not_made(e, report))
+
+        def cancelled(report) -> None:
+            self.issuing = False
+            self._enable()
+            say(self.status, f"{LEVEL_MARK[RED]} not printed: the log fails its check: {report.verified.words()} "
+                             "(pitdesk audit verify names it)", RED)
 
         def draw(report, digest) -> None:
             def fails(e):
@@ -448,6 +471,24 @@ class ReportsPage(QWidget):
                 say(self.status, f"{LEVEL_MARK[RED]} {e}", RED)
 
         self.bridge.read_aside(lambda ws: _read(ws, day, shift), read, not_made)
+
+    def _confirm_unverified(self, report, yes, no) -> QMessageBox:
+        """Asked before a report read from a record that fails its check is printed: NOT VERIFIED
+        across every page, and logged so (``report_printed`` with ``verified: false``)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "The log fails its check",
+                          f"The {report.shift.label} shift's figures are read from a log that fails its check:\n\n"
+                          f"{report.verified.words()}\n\nPrint it anyway, marked NOT VERIFIED on every page and "
+                          "logged as such?", QMessageBox.StandardButton.NoButton, self)
+        box.setObjectName("not_verified_dialog")
+        go = box.addButton("Print NOT VERIFIED", QMessageBox.ButtonRole.AcceptRole)
+        go.setObjectName("print_not_verified")
+        stop = box.addButton("Do not print", QMessageBox.ButtonRole.RejectRole)
+        stop.setObjectName("do_not_print")
+        box.setDefaultButton(stop)          # Enter does not print it: a person chooses to
+        box.setEscapeButton(stop)
+        box.finished.connect(lambda _r: yes() if box.clickedButton() is go else no())
+        self._open(box)
+        return box
 
     @staticmethod
     def _made(ws, report, where: str, path: str, data: bytes):

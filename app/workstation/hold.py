@@ -36,8 +36,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from app.store import hold_lines as store
+from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
 from .theoretical import NOT_PRICED, Expectation, Theoretical, expectation, theoretical
@@ -174,6 +176,7 @@ class HoldReport:
     table: str | None
     tables: list[TableHold]
     pit: list[HoldLine] = field(default_factory=list)
+    verified: Any = None     # the check of the record it was read from (app/store/figures_check.py)
 
     @property
     def rounds(self) -> int:
@@ -279,16 +282,21 @@ def _order(wager: str) -> tuple[int, str]:
 
 
 def read_hold(db: Path, start: datetime | None = None, end: datetime | None = None,
-              table: str | None = None) -> HoldReport:
+              table: str | None = None, verify: bool = True) -> HoldReport:
     """``hold`` over the audit database at ``db``, read-only (app/store/reading.py): nothing is
-    written beside it, the live workstation's WAL is read, a missing file is not created."""
+    written beside it, the live workstation's WAL is read, a missing file is not created. With
+    ``verify`` the log is checked first and the hold read in the snapshot checked (issue 35,
+    finding 1: app/store/figures_check.py); ``report.verified`` says what the check found."""
     check_period(start, end)
 
     def work(conn, access):
         log_meta(conn, Path(db))
         return hold(conn, start, end, table)
 
-    report, _ = read_db(Path(db), work)
+    if not verify:
+        return read_db(Path(db), work)[0]
+    verified, report = checked(db, work)
+    report.verified = verified
     return report
 
 
@@ -328,6 +336,7 @@ def as_json(r: HoldReport) -> dict:
                     "wagers": {ln.wager: line_json(ln) for ln in t.lines}, "total": total_json(t.total)}
                    for t in r.tables],
         "pit": {"wagers": {ln.wager: line_json(ln) for ln in r.pit}, "total": total_json(r.total)},
+        **({"verified": r.verified.as_json()} if r.verified is not None else {}),
     }
 
 

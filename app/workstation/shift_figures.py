@@ -24,9 +24,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from app.engine.inventory import SLIP_KINDS, ShiftMoney, sum_money
 from app.store import rows, shiftlog, trays
+from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
@@ -107,6 +109,12 @@ class ShiftReport:
     copy_of: int | None = None       # a reprint: the number of the report first printed with its content
     printed_by: str | None = None
     printed_at: datetime | None = None
+    verified: Any = None             # the check of the record it was read from (app/store/figures_check.py)
+
+    @property
+    def not_verified(self) -> bool:
+        """Read from a record that failed its check (printed only when asked, marked NOT VERIFIED)."""
+        return self.verified is not None and not self.verified.ok
 
     @property
     def copy(self) -> bool:
@@ -211,16 +219,21 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
 
 
 def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
-                      made: datetime | None = None) -> ShiftReport:
+                      made: datetime | None = None, verify: bool = True) -> ShiftReport:
     """The report of shift ``name`` starting on ``day``, read-only from the database at ``db``
-    (app/store/reading.py: nothing written beside it, the live workstation's WAL read)."""
+    (app/store/reading.py: nothing written beside it, the live workstation's WAL read). With
+    ``verify`` the log is checked first and the report read in the snapshot checked (issue 35,
+    finding 1: app/store/figures_check.py); ``report.verified`` says what the check found."""
     shift = plan.shift_named(name, day)
 
     def work(conn, access):
         meta = log_meta(conn, Path(db))
         return shift_report(conn, shift, tables, made, str(db), meta["db_id"])
 
-    report, _ = read_db(Path(db), work)
+    if not verify:
+        return read_db(Path(db), work)[0]
+    verified, report = checked(db, work)
+    report.verified = verified
     return report
 
 
@@ -236,7 +249,7 @@ def next_number(numbers: list[int]) -> int:
 
 # what a report says that is not its content: the number and COPY it is printed with, when it was
 # made (a reprint made later says the same), the path it was read from
-NOT_CONTENT = ("number", "copy", "copy_of", "made", "db")
+NOT_CONTENT = ("number", "copy", "copy_of", "made", "db", "verified")
 
 
 def digest_of(content: dict) -> str:
@@ -250,7 +263,10 @@ def content_digest(report: ShiftReport) -> str:
     it is interim and the chain head, without its number, COPY, the moment it was made or the path
     read. Two reports with one digest say the same; a report that differs in one cent, one row or
     one event logged in its shift has another."""
-    return digest_of({k: v for k, v in as_json(report).items() if k not in NOT_CONTENT})
+    content = {k: v for k, v in as_json(report).items() if k not in NOT_CONTENT}
+    if report.not_verified:      # a report marked NOT VERIFIED is never a COPY of one that passed
+        content["not_verified"] = report.verified.words()
+    return digest_of(content)
 
 
 def copy_of(printed: list[dict], report: ShiftReport, scope: str = "pit", digest: str | None = None) -> int | None:
@@ -272,7 +288,8 @@ def printed_record(report: ShiftReport, number: int, copy_of_: int | None, where
     return {"kind": "shift", "number": number, "shift": report.shift.name, "date": f"{report.shift.start:%Y-%m-%d}",
             "from": _iso(report.shift.start), "to": _iso(report.shift.end), "scope": scope,
             "copy": copy_of_ is not None, "copy_of": copy_of_, "digest": digest or content_digest(report),
-            "where": where, "head": report.head_text, "rounds": report.rounds}
+            "where": where, "head": report.head_text, "rounds": report.rounds,
+            **({"verified": False, "finding": report.verified.as_json()["finding"]} if report.not_verified else {})}
 
 
 def number_report(db: Path | str, report: ShiftReport, actor: str, when: datetime, scope: str = "pit") -> ShiftReport:
@@ -374,6 +391,7 @@ def as_json(r: ShiftReport) -> dict:
                 "void_tray_slips": sum(1 for x in r.tray_slips if x["status"] == "VOID"),
                 "unused_numbers": r.unused_numbers},
         "tables": [_section_json(t) for t in r.tables],
+        **({"verified": r.verified.as_json()} if r.verified is not None else {}),
     }
 
 

@@ -214,7 +214,15 @@ def test_the_head_printed_is_audit_verifys_and_a_rewritten_history_shows(shift, 
     bad = pitdesk("audit", "verify", "--db", str(shift))
     assert bad.returncode == 1, bad.stdout
     assert json.loads(bad.stdout)["first_bad"]["seq"] == target
-    again = report_json(shift)
+    # the report is not made from it (issue 35, finding 1): the row and the kind are named
+    refused = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--json")
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert f"row {target}: forged" in refused.stderr, refused.stderr
+    # asked for anyway, it says so, and its head is not the one printed before
+    p = pitdesk("report", "shift", "--db", str(shift), "--date", DAY, "--shift", SHIFT, "--json", "--unverified")
+    assert p.returncode == 0, p.stderr
+    again = json.loads(p.stdout)
+    assert again["verified"]["ok"] is False and again["verified"]["finding"]["seq"] == target
     assert f"{again['chain_head']['seq']}:{again['chain_head']['hash']}" != head
 
 
