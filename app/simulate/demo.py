@@ -34,6 +34,7 @@ from app.engine.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, SYSTEM
 from app.rules.resources import profile
 from app.store import meters, rows
 from app.store.floor import Floor
+from app.store.holder import Holder, InUse
 from app.store.log import AuditLog, StoreError
 
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
@@ -204,11 +205,27 @@ def carry_over(db: Path | str, tables=DEMO_TABLES, clock: Callable[[], datetime]
     path = Path(db)
     if not path.exists():
         return tables
+    # nothing is written before the log is held and has passed its check (issue 35, finding 6): a
+    # log another window holds, or one that fails its check, is left as it is, and the
+    # workstation's own opening names why
+    try:
+        holder = Holder(path)
+    except (InUse, OSError):
+        return tables
+    try:
+        return _carried(path, tables, clock)
+    finally:
+        holder.release()
+
+
+def _carried(path: Path, tables, clock: Callable[[], datetime]) -> tuple:
     try:
         log = AuditLog(path)
     except (StoreError, OSError, KeyError):
         return tables   # the workstation's own opening names the fault
     try:
+        if log.check().finding is not None:
+            return tables
         floor = Floor(log)
         logged = floor.tables()
         records, kept = [], {}

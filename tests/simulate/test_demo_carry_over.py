@@ -150,3 +150,52 @@ def test_a_demo_controller_starts_where_the_kept_log_left_its_meter(tmp_path, ho
     assert devices.devices["PRG-T1"]._class.broadcast() == ("meter", {"cents": 1_004_321})
     assert devices.devices["PRG-T2"]._class.broadcast() == ("meter", {"cents": kept.get("T2", 1_000_000)})
     assert kept_meters(tmp_path / "none.db") == {}
+
+
+# -- issue 35, finding 6: nothing written before the log is held and has passed its check ------------
+def rows(db: Path) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT count(*) FROM events").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def old_log(tmp_path) -> Path:
+    db = tmp_path / "demo.db"
+    ws, _ = open_demo(db, tables=OLD_TABLES, faults=(), fault_rate=0, seed=3, policy=QUICK)
+    ws.close()
+    return db
+
+
+def test_a_log_another_window_holds_is_not_carried_over(tmp_path, home):
+    db = old_log(tmp_path)
+    before = rows(db)
+    # another window's process holds the log (its holder lock, as a workstation takes it)
+    other = subprocess.Popen([sys.executable, "-c", "import sys; from app.store.holder import Holder; "
+                              f"h = Holder({str(db)!r}); print('held', flush=True); sys.stdin.read()"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        assert carry_over(db) == DEMO_TABLES
+        assert rows(db) == before, "the carry-over wrote to a log another window holds"
+        with pytest.raises(Exception, match="in use by another workstation"):
+            open_demo(db, faults=(), fault_rate=0, seed=3, policy=QUICK)
+        assert rows(db) == before
+    finally:
+        other.communicate("", timeout=30)
+    # the other window closed: carried over now
+    assert carry_over(db) == DEMO_TABLES and rows(db) > before
+
+
+def test_a_log_that_fails_its_check_is_not_carried_over(tmp_path, home):
+    db = old_log(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER events_no_update")
+    with conn:      # one row's actor changed in its body: its hash no longer matches
+        seq, body = conn.execute("SELECT seq, body FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        conn.execute("UPDATE events SET body = ? WHERE seq = ?", (body.replace('"actor":"', '"actor":"x', 1), seq))
+    conn.close()
+    before = rows(db)
+    assert carry_over(db) == DEMO_TABLES
+    assert rows(db) == before, "the carry-over wrote to a log that fails its check"
