@@ -73,7 +73,8 @@ def _pin(args, prompt: str) -> str:
     # getpass on a pipe falls back to echoing stdin with a GetPassWarning on stderr, or reads the
     # controlling terminal instead of the pipe the script wrote the PIN to; a pipe is read here
     if args.pin_stdin or not sys.stdin.isatty():
-        line = sys.stdin.readline()
+        from app.store.limited import PIN_CHARS, read_line
+        line = read_line(sys.stdin, PIN_CHARS, "a PIN on stdin")   # TooLarge, NotText: ValueErrors
         if not line:
             raise ValueError("expected a PIN on stdin and got end of input")
         return line.rstrip("\r\n")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from app.engine.cards import CardError, cards_str, parse_cards
 from app.engine.rank import compare, describe, legal_set
 from app.rules.resources import DEFAULT_PROFILE, ResourceError, names, profile
+from app.store.limited import LINE_CHARS, NotText, TooLarge, read_line
 
 from .common import EXIT_BAD_INPUT, InputError
 
@@ -88,7 +89,13 @@ def hand_bonus(text: str, prof, meter: int | None = None) -> dict:
 def _run(handler: Callable[[str], dict], args: argparse.Namespace) -> int:
     if args.batch:
         failed = False
-        for line in sys.stdin:
+        while True:
+            try:
+                line = read_line(sys.stdin, LINE_CHARS, "a line of --batch input")
+            except (TooLarge, NotText) as e:
+                raise InputError(str(e)) from None
+            if not line:
+                break
             if not line.strip():
                 continue
             try:
@@ -131,7 +138,15 @@ def add_parser(sub) -> None:
                    help="house way (default: the profile's)")
     p = _add_hand_parser(hs, "bonus", "bonus categories of seven cards (the first three for the three-card bonus)",
                          "seven cards, in the order dealt")
-    p.add_argument("--meter", type=int, help="progressive meter in cents (default: the minimum reset, $10,000)")
+    p.add_argument("--meter", type=_meter, help="progressive meter in cents (default: the minimum reset, $10,000)")
+
+
+def _meter(text: str) -> int:
+    """``--meter``: a meter in cents, never below nothing (argparse names the flag on a ValueError)."""
+    cents = int(text)
+    if cents < 0:
+        raise argparse.ArgumentTypeError(f"{text} is below zero: a progressive meter is 0 cents or more")
+    return cents
 
 
 def run(args) -> int:

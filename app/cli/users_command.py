@@ -69,20 +69,37 @@ def _users(args) -> int:
                 print(json.dumps({"created": args.name, "role": "administrator"}))
                 return 0
             session = users.sign_in(args.admin, _pin(args, f"{args.admin}'s PIN: "), now)
-            if args.users_command == "add":
-                users.add(session, args.name, args.role, _pin(args, f"PIN for {args.name}: "), now)
-                print(json.dumps({"created": args.name, "role": args.role, "by": session.name}))
-            elif args.users_command == "role":
-                was = (users.get(args.name) or {}).get("role")
-                users.set_role(session, args.name, args.role, now)
-                print(json.dumps({"name": args.name, "role": args.role, "was": was, "by": session.name}))
-            elif args.users_command == "lock":
-                users.lock(session, args.name, now)
-                print(json.dumps({"locked": args.name, "by": session.name}))
-            else:
-                users.unlock(session, args.name, now)
-                print(json.dumps({"unlocked": args.name, "by": session.name}))
+            # the sign-in is paired with a sign-out however the command ends (issue 35, finding 9)
+            try:
+                _admin_command(args, users, session, now)
+            except BaseException as e:
+                _signed_out(log, session, now, f"refused: {e}" if isinstance(e, (UserError, ValueError)) else
+                            f"stopped: {type(e).__name__}")
+                raise
+            _signed_out(log, session, now, "command done")
             return 0
     except (UserError, ValueError, StoreError, OSError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _signed_out(log, session, now, reason: str) -> None:
+    from app.store import rows
+    log.append_many([rows.signed_out(now, session.name, session.role, reason)])
+
+
+def _admin_command(args, users, session, now) -> None:
+    """One administrator's command, signed in as ``session``."""
+    if args.users_command == "add":
+        users.add(session, args.name, args.role, _pin(args, f"PIN for {args.name}: "), now)
+        print(json.dumps({"created": args.name, "role": args.role, "by": session.name}))
+    elif args.users_command == "role":
+        was = (users.get(args.name) or {}).get("role")
+        users.set_role(session, args.name, args.role, now)
+        print(json.dumps({"name": args.name, "role": args.role, "was": was, "by": session.name}))
+    elif args.users_command == "lock":
+        users.lock(session, args.name, now)
+        print(json.dumps({"locked": args.name, "by": session.name}))
+    else:
+        users.unlock(session, args.name, now)
+        print(json.dumps({"unlocked": args.name, "by": session.name}))

@@ -11,8 +11,10 @@ import sqlite3
 from pathlib import Path
 
 from . import chain, derive, heads, paths
+from .limited import TooLarge, private_file
 from .reading import Access, log_meta, read_db, uri
-from .verify import Finding, Report, check_heads, export_locate, export_rows, verify_rows, wanted_hashes
+from .verify import (Finding, Report, check_heads, export_lines, export_locate, export_rows, verify_rows,
+                     wanted_hashes)
 from .walk import Part, Walk
 
 
@@ -202,7 +204,7 @@ def export(db: Path, out: Path, key: bytes) -> Report:
     def work(conn: sqlite3.Connection, acc: Access) -> Report:
         rep = verify_conn(conn, acc, db, key, [], keep_open=True)
         try:
-            with open(tmp, "w", encoding="utf-8") as f:
+            with open(private_file(tmp), "w", encoding="utf-8") as f:
                 f.write(json.dumps({"export": "pitdesk audit log", "db_id": log_meta(conn, db)["db_id"],
                                     "rows": rep.rows, "head": {"seq": rep.last_seq, "hash": rep.last_hash},
                                     "hmac": chain.seal(key, f"{rep.last_seq}:{rep.last_hash}")}) + "\n")
@@ -226,9 +228,9 @@ def export(db: Path, out: Path, key: bytes) -> Report:
 
 def _first_row_sealed(path: Path, key: bytes) -> bool:
     """Whether ``key`` sealed the export's first row (its second line)."""
-    with open(path, encoding="utf-8") as f:
-        f.readline()
-        line = f.readline()
+    lines = export_lines(path)
+    next(lines, None)
+    line = next(lines, (0, ""))[1]
     try:
         row = json.loads(line)
         return chain.seal_ok(key, str(row["hash"]), str(row["hmac"]))
@@ -242,10 +244,11 @@ def verify_export(path: Path, key: bytes | None, key_given: bool = True, key_whe
     header or its first row; else (no key, or another install's) the chain, the columns and the
     header's head are checked, and the seals are said not to be."""
     try:
-        with open(path, encoding="utf-8") as f:
-            first = f.readline()
+        first = next(export_lines(path), (0, ""))[1]
     except FileNotFoundError:
         raise FileNotFoundError(f"no export file at {path}") from None
+    except TooLarge as e:
+        raise ValueError(f"{e}: not a pitdesk audit export") from None
     try:
         header = json.loads(first)
         assert header.get("export") == "pitdesk audit log"

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from . import heads, paths
 from .audit import verify_conn
+from .limited import private_file
 from .reading import Access, log_meta, read_db, ships_as
 from .verify import Report
 
@@ -49,8 +50,7 @@ def take(db: Path, out: Path, key: bytes, now: datetime) -> tuple[Report, dict]:
         m = log_meta(conn, db)
         # the original's head before the snapshot: every committed row it names is in the copy
         recorded = heads.read(paths.head_file(m["db_id"]), key, m["db_id"])
-        tmp.unlink(missing_ok=True)
-        dst = sqlite3.connect(tmp, isolation_level=None)
+        dst = sqlite3.connect(private_file(tmp), isolation_level=None)
         try:
             conn.backup(dst)  # all pages in one step: one read transaction, one consistent snapshot
         except sqlite3.Error as e:

@@ -86,10 +86,13 @@ def head_file(db_id: str) -> Path:
 
 def read_key(path: Path) -> bytes:
     """A key file: 32 bytes or more as hex (``install.key``, or the copy an auditor is given)."""
+    from .limited import KEY_BYTES, TooLarge, read_bytes
     try:
-        text = Path(path).read_text().strip()
+        text = read_bytes(path, KEY_BYTES, "a key file").decode("ascii").strip()
     except FileNotFoundError:
         raise KeyError(f"no key file at {path}") from None
+    except TooLarge as e:
+        raise KeyError(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise KeyError(f"{path}: the key cannot be read ({e})") from None
     try:

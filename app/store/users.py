@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from app.engine.names import name_fault
 from app.engine.roles import ADMINISTRATOR, PEOPLE as ROLES
 from app.engine.words import day_time
 
@@ -122,6 +123,9 @@ def administrators(log: AuditLog) -> list[str]:
 def _check_name(name: str) -> None:
     if not isinstance(name, str) or not name.strip() or len(name) > 64 or name != name.strip():
         raise UserError(f"a user name is 1 to 64 characters without leading or trailing spaces, got {name!r}")
+    fault = name_fault(name, 64)     # a bell, an escape, a right-to-left mark: never a name (issue 35, 9)
+    if fault:
+        raise UserError(f"the user name {name!r} {fault}")
 
 
 _LISTED = ("name", "role", "created", "failures", "locked_until", "locked_by")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import chain
+from .limited import LINE_CHARS, read_line
 
 COLUMNS = ("time", "table", "type", "actor", "role")
 
@@ -244,20 +245,32 @@ def db_rows(conn: sqlite3.Connection) -> Iterator[Row]:
                             "FROM events ORDER BY seq")
 
 
-def export_rows(path: Path) -> Iterator[Row]:
+def export_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """An export file's lines, numbered from 1, each at most ``LINE_CHARS`` (issue 35, finding 8):
+    a line past that, or bytes that are not UTF-8, are named with the file and the line."""
+    n = 0
     with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-                if "export" in r:
-                    continue  # the header line
-                if type(r["seq"]) is not int:
-                    raise TypeError(f"seq is {r['seq']!r}")
-                fields = {k: v for k, v in r.items() if k not in ("body", "prev_hash", "hash", "hmac")}
-                row = (r["seq"], r["time"], r["table"], r["type"], r["actor"], r["role"], r["body"],
-                       r["prev_hash"], r["hash"], r["hmac"], fields)
-            except (ValueError, KeyError, TypeError, AttributeError) as e:
-                raise ValueError(f"{path}:{n}: not an export line ({e})") from None
-            yield row
+        while True:
+            n += 1
+            line = read_line(f, LINE_CHARS, f"{path}:{n}: an export line")   # TooLarge, NotText: ValueErrors
+            if not line:
+                return
+            yield n, line
+
+
+def export_rows(path: Path) -> Iterator[Row]:
+    for n, line in export_lines(path):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            if "export" in r:
+                continue  # the header line
+            if type(r["seq"]) is not int:
+                raise TypeError(f"seq is {r['seq']!r}")
+            fields = {k: v for k, v in r.items() if k not in ("body", "prev_hash", "hash", "hmac")}
+            row = (r["seq"], r["time"], r["table"], r["type"], r["actor"], r["role"], r["body"],
+                   r["prev_hash"], r["hash"], r["hmac"], fields)
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(f"{path}:{n}: not an export line ({e})") from None
+        yield row

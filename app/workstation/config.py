@@ -17,6 +17,7 @@ from typing import Any
 
 from app.engine.chips import ChipError, ChipSet
 from app.engine.names import name_fault
+from app.store.limited import CONFIG_BYTES, TooLarge, read_bytes
 
 from . import equipment
 from .errors import ConfigError
@@ -122,11 +123,15 @@ class WorkstationConfig:
 def load(path: Path | str) -> WorkstationConfig:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bytes(path, CONFIG_BYTES, "a configuration").decode("utf-8")
+    except TooLarge as e:
+        raise ConfigError(str(e)) from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the configuration: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: the configuration is not UTF-8 text ({e.reason} at byte {e.start})") from None
+    if "\x00" in text:
+        raise ConfigError(f"{path}: the configuration is binary, not text (a NUL byte at {text.index(chr(0))})")
     return parse(text, str(path), base=path.parent)
 
 

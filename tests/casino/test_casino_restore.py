@@ -25,6 +25,7 @@ def test_a_lost_workstation_is_restored_from_the_server_and_goes_on_with_its_cha
     assert rc == 0, err
     assert made["workstation"] == pit.id and made["rows"] == 120 and made["head"]["seq"] == 120
     assert made["db_id"] != pit.id and made["restored"] == str(out)
+    assert oct(out.stat().st_mode & 0o777) == oct(0o600)     # it holds the PINs' keyed hashes (issue 35, 9)
     restored = _pit_at(pit, out)
     assert restored.rows() == pit.rows()[:120]          # every shipped row, with its hash and seal
     meta = dict(sqlite3.connect(out).execute("SELECT key, value FROM meta"))

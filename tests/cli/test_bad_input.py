@@ -202,3 +202,88 @@ def test_a_second_workstation_on_a_database_in_use_is_refused_naming_the_holder(
         holder.wait(30)
     assert f"process {holder.pid}" in (tmp_path / "pit.db.holder").read_text()
     Workstation(config.parse(FLOOR, "floor.toml"), db).close()
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link", "another spelling"])
+def test_a_link_to_a_database_in_use_is_refused_as_the_database_itself(tmp_path, monkeypatch, link):
+    """Issue 35, finding 7: the holder is keyed on the file, not on the path it was named by. A
+    symlink, a hard link or the same file spelled through '..' cannot open a second writer while
+    another process's workstation holds the log."""
+    monkeypatch.setenv("PITDESK_HOME", str(tmp_path / "home"))
+    (tmp_path / "a").mkdir()
+    db = tmp_path / "a" / "a1.db"
+    Workstation(config.parse(FLOOR, "floor.toml"), db).close()
+    other = {"symlink": tmp_path / "sym.db", "hard link": tmp_path / "hard.db",
+             "another spelling": tmp_path / "a" / ".." / "a" / "a1.db"}[link]
+    if link == "symlink":
+        other.symlink_to(db)
+    elif link == "hard link":
+        os.link(db, other)
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(db), FLOOR], cwd=ROOT, stdout=subprocess.PIPE,
+                              text=True, env={**os.environ, "PITDESK_HOME": str(tmp_path / "home")})
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(LogStopped, match="is in use by another workstation"):
+            Workstation(config.parse(FLOOR, "floor.toml"), other)
+    finally:
+        holder.kill()
+        holder.wait(30)
+    # in one process too: one holder of the file at a time, whatever it is called
+    first = Workstation(config.parse(FLOOR, "floor.toml"), db)
+    try:
+        with pytest.raises(LogStopped, match="is in use by another workstation"):
+            Workstation(config.parse(FLOOR, "floor.toml"), other)
+    finally:
+        first.close()
+    Workstation(config.parse(FLOOR, "floor.toml"), other).close()      # released on close
+
+
+# -- issue 35, finding 9 -------------------------------------------------------------------------------
+def admin_log(tmp_path) -> tuple[Path, dict]:
+    env = {"PITDESK_HOME": str(tmp_path / "home")}
+    db = tmp_path / "pit.db"
+    p = subprocess.run([PITDESK, "users", "init", "admin", "--db", str(db), "--pin-stdin"], input="1111\n",
+                       capture_output=True, text=True, timeout=60, env={**os.environ, **env})
+    assert p.returncode == 0, p.stderr
+    return db, env
+
+
+def sign_ins(db: Path) -> list[tuple]:
+    import sqlite3
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT type, actor, json_extract(body, '$.data.reason') FROM events "
+                            "WHERE type IN ('sign_in', 'signed_out') ORDER BY seq").fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("name", ["bad\x07name", "esc\x1b[31mred", "rlo\u202eevil"])
+def test_a_user_name_that_cannot_be_printed_is_refused_and_the_sign_in_is_paired(tmp_path, name):
+    db, env = admin_log(tmp_path)
+    p = subprocess.run([PITDESK, "users", "add", name, "--role", "dealer", "--db", str(db), "--as", "admin",
+                        "--pin-stdin"], input="1111\n2222\n", capture_output=True, text=True, timeout=60,
+                       env={**os.environ, **env})
+    assert p.returncode == 2 and "cannot be printed" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    # the administrator signed in, was refused, and is signed out again, saying why
+    assert [r[:2] for r in sign_ins(db)] == [("sign_in", "admin"), ("signed_out", "admin")]
+    assert sign_ins(db)[-1][2].startswith("refused: the user name")
+    ok = subprocess.run([PITDESK, "users", "add", "bob", "--role", "dealer", "--db", str(db), "--as", "admin",
+                         "--pin-stdin"], input="1111\n2222\n", capture_output=True, text=True, timeout=60,
+                        env={**os.environ, **env})
+    assert ok.returncode == 0, ok.stderr
+    assert sign_ins(db)[-1] == ("signed_out", "admin", "command done")
+
+
+def test_a_meter_below_zero_is_refused():
+    p = pitdesk("hand", "bonus", "--meter", "-5", "AS", "KS", "QS", "JS", "TS", "9S", "8S")
+    assert p.returncode == 2 and "--meter: -5 is below zero" in p.stderr, p.stderr
+
+
+def test_a_backup_and_an_export_are_the_owners_alone(tmp_path):
+    db, env = admin_log(tmp_path)
+    for args, out in ((["audit", "backup", "--db", str(db), "--out", str(tmp_path / "b.db")], tmp_path / "b.db"),
+                      (["audit", "export", "--db", str(db), "--out", str(tmp_path / "e.jsonl")], tmp_path / "e.jsonl")):
+        p = pitdesk(*args, env=env)
+        assert p.returncode == 0, p.stderr
+        assert oct(out.stat().st_mode & 0o777) == oct(0o600), args

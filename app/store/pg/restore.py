@@ -20,6 +20,8 @@ import uuid
 from datetime import datetime
 from pathlib import Path
 
+from app.store.limited import private_file
+
 from . import floor_check
 from .rebuild import fill
 from .server import check_url, connect, schema_version, speaking, where
@@ -54,7 +56,7 @@ def restore(url: str, ws: str, out: Path | str, now: datetime) -> dict:
                     raise RestoreError(f"the server's copy of {ws} does not verify, so it is not restored: "
                                        f"{held.finding}")
                 ident = str(uuid.uuid4())
-                conn = sqlite3.connect(tmp, isolation_level=None)
+                conn = sqlite3.connect(private_file(tmp), isolation_level=None)
                 try:
                     rows = fill(pg, conn, ws)
                     conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
