@@ -49,11 +49,14 @@ def run(args) -> int:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except shipping.LocalBehind as e:
+        if e.shipped is not None:
+            print(json.dumps(e.shipped.as_json(), indent=2))
         print(f"pitdesk: {e}", file=sys.stderr)
         return EXIT_REFUSED
     print(json.dumps(out.as_json(), indent=2))
     if out.refused:
+        whose = f"; {out.refused['detail']}" if out.refused.get("detail") else ""
         print(f"pitdesk: the server refused row {out.refused['seq']}: {out.refused['reason']} (recorded at the server; "
-              f"{out.shipped} rows before it were shipped)", file=sys.stderr)
+              f"{out.shipped} rows before it were shipped){whose}", file=sys.stderr)
         return EXIT_REFUSED
     return 0

@@ -10,7 +10,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from . import chain, derive, heads, paths
+from . import chain, credentials, derive, heads, paths
 from .limited import TooLarge, private_file
 from .reading import Access, log_meta, read_db, uri
 from .verify import (Finding, Report, check_heads, export_lines, export_locate, export_rows, verify_rows,
@@ -125,6 +125,11 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
         _report_backup(rep, own)
     if rep.ok and differs is not None:
         rep.finding = differs
+    if rep.ok and key is not None and read_models:
+        # each PIN's record as the event that set it sealed it (app/store/credentials.py, issue 35)
+        bad = credentials.unsealed_rows(conn, key)
+        if bad is not None:
+            rep.finding = Finding(bad[0], "pin record", bad[1])
     if not hs:
         rep.notes.append("no head recorded outside the database: a truncated tail cannot be ruled out")
     if (rep.finding is not None and rep.finding.kind == "truncated" and recorded is not None

@@ -12,6 +12,15 @@ salt or the hash: the log is kept for years and copied everywhere. The row in ``
 written by the event's ``prepare``, in the writer's transaction, so the event and its
 credential are committed together or not at all.
 
+Issue 35 (finding 9): a row's salt and hash copied from another user's row would not match the
+user's PIN, so the real user would be refused, wrong PIN after wrong PIN, into a lockout, while
+``audit verify`` passed. Each row now carries its ``seal`` (migration 11), an HMAC with the
+install key over the row (credential, name, salt, hash, kdf): a row changed afterwards no longer
+matches it, and a row written since migration 11 without one has lost it. ``audit verify`` checks
+every record (``unsealed_rows``); a sign-in against one that does not match is refused as such,
+not counted as a wrong PIN. The seal is kept beside the row, not in the sealed event: an event's
+body is the same on every install (the chain of a simulated shift does not depend on the key).
+
 Events logged before issue 26 carry the salt and the plain scrypt hash in their sealed bodies
 (they cannot be taken out of an append-only chain): those PINs still sign in (``legacy``), and
 must be re-set (docs/audit.md "People").
@@ -53,9 +62,69 @@ def make(key: bytes, name: str, pin: str, random: Callable[[int], bytes]) -> tup
     digest = keyed(key, name, credential, scrypt(pin, salt, **SCRYPT))
 
     def prepare(conn: sqlite3.Connection, data: dict) -> None:
-        conn.execute("INSERT INTO pins (credential, name, salt, pin_hash, kdf) VALUES (?, ?, ?, ?, ?)",
-                     (credential, name, salt.hex(), digest, KDF))
+        conn.execute("INSERT INTO pins (credential, name, salt, pin_hash, kdf, seal) VALUES (?, ?, ?, ?, ?, ?)",
+                     (credential, name, salt.hex(), digest, KDF, row_seal(key, credential, name, salt.hex(), digest,
+                                                                           KDF)))
     return credential, prepare
+
+
+def row_seal(key: bytes, credential: str, name: str, salt: str, digest: str, kdf: str) -> str:
+    """The seal of a ``pins`` row (its ``seal`` column, migration 11)."""
+    msg = "\0".join(("pitdesk pin row", credential, name, salt, digest, kdf)).encode()
+    return hmac.digest(key, msg, "sha256").hex()
+
+
+def _sealed_from(conn_rows: Callable[[str, tuple], list[tuple]]) -> int | None:
+    """The first row whose PIN is sealed (migration 11's meta ``pins_sealed_from``); None before it."""
+    found = conn_rows("SELECT value FROM meta WHERE key = 'pins_sealed_from'", ())
+    return int(found[0][0]) if found else None
+
+
+# each PIN record with the event that set it (the latest for its credential)
+_RECORDS = ("SELECT p.credential, p.name, p.salt, p.pin_hash, p.kdf, p.seal, "
+            "(SELECT max(e.seq) FROM events e WHERE e.type IN ('user_added', 'pin_changed') "
+            " AND json_extract(e.body, '$.data.credential') = p.credential) FROM pins p")
+
+
+def _fault(key: bytes, record: tuple, sealed_from: int | None) -> str | None:
+    credential, name, salt, digest, kdf, seal, seq = record
+    if seal is None:
+        if sealed_from is not None and seq is not None and seq >= sealed_from:
+            return (f"the PIN record of {name} (credential {credential}) has lost its seal: it was changed outside "
+                    "pitdesk")
+        return None     # set before PIN records were sealed (issue 35)
+    if not hmac.compare_digest(row_seal(key, credential, name, salt, digest, kdf), seal):
+        return (f"the PIN record of {name} (credential {credential}) does not match its seal: its name, salt or "
+                "hash was changed outside pitdesk")
+    return None
+
+
+def unsealed_rows(conn: sqlite3.Connection, key: bytes) -> tuple[int, str] | None:
+    """The first PIN record (the seq of the event that set it, why) that is not as it was
+    written, or None."""
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(pins)")}
+    if "seal" not in cols:
+        return None     # a log from before migration 11 (read as it lies): nothing sealed
+    sealed_from = _sealed_from(lambda sql, args: conn.execute(sql, args).fetchall())
+    for record in conn.execute(_RECORDS + " ORDER BY 7"):
+        fault = _fault(key, record, sealed_from)
+        if fault:
+            return record[6] or 0, fault
+    return None
+
+
+def record_fault(key: bytes, conn_rows: Callable[[str, tuple], list[tuple]], account: dict) -> str | None:
+    """Why ``account``'s PIN record is not as it was written, or None."""
+    if not account.get("credential"):
+        return None
+    found = conn_rows(_RECORDS + " WHERE p.credential = ?", (account["credential"],))
+    if not found:
+        return None
+    record = found[0]
+    if record[1] != account["name"]:      # a record moved from another user: its seal says whose it is
+        return (f"the PIN record of {account['name']} (credential {account['credential']}) is {record[1]}'s: it "
+                "was changed outside pitdesk")
+    return _fault(key, record, _sealed_from(conn_rows))
 
 
 def matches(key: bytes, conn_rows: Callable[[str, tuple], list[tuple]], account: dict, pin: str) -> bool:

@@ -287,6 +287,14 @@ def _v10_tray(db: sqlite_utils.Database) -> None:
                   WHERE tray_rounds.seq = r.old""")
 
 
+def _v11_pin_seals(db: sqlite_utils.Database) -> None:
+    """Issue 35 (finding 9): each PIN record sealed with the install key (app/store/credentials.py);
+    the records written from here on must have a seal (``pins_sealed_from``)."""
+    db["pins"].add_column("seal", str)
+    first = db.execute("SELECT COALESCE(max(seq), 0) + 1 FROM events").fetchone()[0]
+    db["meta"].upsert({"key": "pins_sealed_from", "value": str(first)}, pk="key")
+
+
 MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (1, "event log", _v1_log),
     (2, "read models", _v1_read_models),
@@ -298,6 +306,7 @@ MIGRATIONS: list[tuple[int, str, Callable[["sqlite_utils.Database"], None]]] = [
     (8, "counter-signatures of every decision", _v8_countersigned),
     (9, "each table's own citations in the devices log", _v9_own_citations),
     (10, "the pit's money: trays, fills and credits, buy-ins, drops", _v10_tray),
+    (11, "sealed PIN records", _v11_pin_seals),
 ]
 READ_MODELS = ("tables", "decks", "dice", "rounds", "settlements", "meter_readings", "slips", "approvals", "alarms",
                "device_faults", "irregularities", "users", "device_log", "sign_ins", "hold_house", "hold_stakes",

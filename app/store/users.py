@@ -258,6 +258,13 @@ class Users:
             self._write(rows.sign_in_failed(now, name, user["role"], "locked", user["failures"], user["locked_until"]))
             raise SignInError(f"{name} is locked until {day_time(datetime.fromisoformat(user['locked_until']))} after "
                               f"{MAX_FAILURES} wrong PINs")
+        tampered = credentials.record_fault(self.log.key, self.log.rows, user)
+        if tampered:
+            # not the person's wrong PIN: never counted towards a lockout (issue 35, finding 9)
+            self._write(rows.sign_in_failed(now, name, user["role"], "PIN record changed", user["failures"],
+                                            user["locked_until"]))
+            raise SignInError(f"{tampered} ('pitdesk audit verify' names it): an administrator sets a new PIN "
+                              f"for {name}")
         good = credentials.matches(self.log.key, self.log.rows, user, pin)
         if not good:
             failures = (0 if user["locked_until"] else user["failures"]) + 1

@@ -65,8 +65,10 @@ def test_a_backup_ships_as_its_workstation_not_as_a_second_one(casino, tmp_path)
     assert pitdesk("ship", "--db", str(pit.db), "--to", casino.ship)[0] == 0
     _pit_at(pit, backup).add(3)
     rc, shipped, err = pitdesk("ship", "--db", str(backup), "--to", casino.ship)
-    assert rc == 1 and "the server holds rows up to 50 of this log but the local log has no row 50: it lost rows" \
+    assert rc == 1 and "the server holds rows up to 50 of this log but the local log ends at row 43: it lost rows" \
         in err and "pitdesk floor restore" in err, (shipped, err)
+    # its JSON too (issue 35, finding 4): every row it has is the server's, so it is behind, not a fork
+    assert shipped["refused"]["whose"] == "local" and shipped["refused"]["seq"] == 44
     assert held(casino.floor, pit.id) == pit.rows()       # nothing of the backup's taken
 
 

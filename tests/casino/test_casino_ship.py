@@ -70,15 +70,18 @@ def test_a_rewritten_log_is_refused_by_the_server_and_recorded_there(casino, tmp
     # chain relinked and resealed
     pit.add(30)
     pit.rewrite(150)
-    rc, out, err = pitdesk("ship", "--db", str(pit.db), "--to", casino.ship)
+    rc, out, err = pitdesk("ship", "--db", str(pit.db), "--to", casino.ship, home=pit.home)
     assert rc == 1
     assert out["shipped"] == 0 and out["server_head"]["seq"] == 200
     assert out["refused"]["seq"] == 200
-    assert "the server refused row 200: row 200 differs from the one the server holds: the local log was " \
-           "rewritten" in err
+    # the server cannot tell whose copy was changed; the shipper checks its own log against its key
+    # and the head it recorded, finds it rewritten, and says so (issue 35, finding 3)
+    assert "the server refused row 200: row 200 differs from the row the server holds: one of the two copies was " \
+           "changed" in err
+    assert out["refused"]["whose"] == "local" and "the local log fails its own check" in out["refused"]["detail"]
     assert held(casino.floor, pit.id) == original, "the server's copy was overwritten"
-    assert refusals(casino.floor, pit.id) == [(200, "row 200 differs from the one the server holds: the local log "
-                                                    "was rewritten", 200, SHIPPER)]
+    assert refusals(casino.floor, pit.id) == [(200, "row 200 differs from the row the server holds: one of the two "
+                                                    "copies was changed", 200, SHIPPER)]
 
 
 def test_an_edited_row_not_shipped_yet_is_refused_and_the_rows_before_it_kept(casino, tmp_path):

@@ -62,7 +62,7 @@ class Held:
         if self.refusals:
             r = self.last_refusal
             text += (f"; {self.refusals} refused batch{'es' if self.refusals > 1 else ''}, the last at row {r['seq']}: "
-                     f"{r['reason']}")
+                     f"{r['reason']}" + (f" ({r['detail']})" if r.get("detail") else ""))
         return text
 
     def as_json(self) -> dict:
@@ -151,9 +151,14 @@ def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: byt
         finding = forged
     if finding is None:
         finding = _head(head, last_seq or 0, last_hash or chain.GENESIS)
+    verdicts = conn.execute("SELECT to_regclass('pitdesk.refusal_verdicts') IS NOT NULL").fetchone()[0]
+    # the shipper's verdict on whose copy differs, beside the refusal (migration 4, issue 35)
+    whose = ("'whose', (SELECT whose FROM pitdesk.refusal_verdicts v WHERE v.refusal = r.id), "
+             "'detail', (SELECT detail FROM pitdesk.refusal_verdicts v WHERE v.refusal = r.id), ") if verdicts else ""
     n, r = conn.execute("SELECT (SELECT count(*) FROM pitdesk.refusals WHERE workstation = %(ws)s), "
-                        "(SELECT json_build_object('seq', seq, 'reason', reason, 'at', at) FROM pitdesk.refusals "
-                        "WHERE workstation = %(ws)s ORDER BY id DESC LIMIT 1)", {"ws": ws}).fetchone()
+                        f"(SELECT json_build_object({whose}'seq', seq, 'reason', reason, 'at', at) "
+                        "FROM pitdesk.refusals r WHERE workstation = %(ws)s ORDER BY id DESC LIMIT 1)",
+                        {"ws": ws}).fetchone()
     return Held(ws, rows, head, finding, "checked" if key is not None else "not checked", n, r)
 
 

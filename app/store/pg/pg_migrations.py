@@ -27,6 +27,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
+from . import verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -298,6 +299,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
     (2, "floor reports", _v2_floor_reports),
     (3, "floor report digests", _v3_floor_report_digests),
+    (4, "refusal verdicts", lambda conn: verdicts.migrate_v4(conn, _FUNCTIONS)),   # issue 35 (app/store/pg/verdicts.py)
 ]
 
 
