@@ -39,6 +39,9 @@ def test_a_log_of_another_data_folder_shipped_by_pit1_is_refused_and_not_in_the_
     assert held(casino.floor, made_up.id) == [] and len(refusals(casino.floor, made_up.id)) == 1
     rc, out, err = pitdesk("floor", "verify", "--pg", casino.floor, "--json")
     assert rc == 0 and [w["workstation"] for w in out["workstations"]] == [pit.id], out
+    # the floor's report of the shift the rows are in has pit1 and no made-up pit
+    rc, out, err = pitdesk("report", "shift", "--pg", casino.floor, "--date", "2026-11-21", "--shift", "day", "--json")
+    assert rc == 0 and [p["db_id"] for p in out["pits"]] == [pit.id] and out["quiet"] == [], (out, err)
 
 
 def test_register_names_a_workstation_and_changes_it_recorded(casino, tmp_path):

@@ -14,7 +14,7 @@ from app.store.pg import shipping
 from tests.support.casino import Pit, held, pitdesk, refusals, register
 from tests.support.pg import SHIPPER
 
-KEYS = {"workstation", "shipped", "from_seq", "to_seq", "server_head"}
+KEYS = {"workstation", "name", "shipped", "from_seq", "to_seq", "server_head"}
 
 
 def test_ship_copies_the_new_rows_once_with_their_hashes_and_seals(casino, tmp_path):
