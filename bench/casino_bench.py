@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.store import paths  # noqa: E402
 from app.store.log import AuditLog, Record  # noqa: E402
 from app.store.pg import floor_check, shipping  # noqa: E402
+from tests.support.casino import register  # noqa: E402
 from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
 
 T0 = datetime(2026, 11, 21, 14, 0)
@@ -66,6 +67,7 @@ def main() -> int:
         server.start()
         server.roles()
         name = server.casino()
+        register(server.url(SHIPPER, name), db)   # the casino's owner registers the workstation
         t = time.perf_counter()
         out = shipping.ship(db, server.url(SHIPPER, name))
         dt = time.perf_counter() - t

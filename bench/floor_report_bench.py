@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.support.casino import register  # noqa: E402
 from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
 from tests.support.simulated_shift import simulate  # noqa: E402
 
@@ -67,6 +68,7 @@ def main() -> int:
         for n in range(args.pits):
             d = folder / f"pit{n}"
             simulate(d / "log.db", d / "home", args.tables, args.rounds, START, 100 + n)
+            register(server.url(SHIPPER, name), d / "log.db", f"Pit {n + 1}")   # the owner registers it
             _, shipped = run("ship", "--db", str(d / "log.db"), "--to", server.url(SHIPPER, name))
             events += shipped["shipped"]
         shift = ("--pg", server.url(AUDITOR, name), "--date", f"{START:%Y-%m-%d}", "--shift", "swing")

@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app.store.log import AuditLog, Record  # noqa: E402
 from app.workstation.config import ShippingSetup  # noqa: E402
 from app.workstation.shipper import Shipper  # noqa: E402
+from tests.support.casino import register  # noqa: E402
 from tests.support.pg import SHIPPER, Server, bin_dir  # noqa: E402
 
 TICK = 0.1       # the writer's batch, as the pump's
@@ -85,6 +86,7 @@ def main() -> int:
         log = AuditLog(db)
         log.append_many([row(0, args.tables)])
         appended[1] = time.monotonic()
+        register(server.url(SHIPPER, name), db)   # the casino's owner registers the workstation
         shipper = Shipper(ShippingSetup(server.url(SHIPPER, name), args.every, None, None), db)
 
         def sample() -> None:

@@ -5,7 +5,8 @@ owner. ``floor verify`` checks every workstation's chain as the server holds it,
 where a key is given (``--key WS_ID=FILE``, repeated), and prints one line per workstation (or
 JSON with ``--json``): exit 0 if every chain is good, 1 naming the first bad row of each that is
 not, 2 for bad input or a server that cannot be reached. ``floor restore`` writes a workstation's
-log back from the server's copy (app/store/pg/restore.py)."""
+log back from the server's copy (app/store/pg/restore.py). ``floor register`` registers a
+workstation: its name and its login (app/store/pg/register.py)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,20 @@ def add_parser(sub) -> None:
     v.add_argument("--key", action="append", default=[], metavar="WS_ID=FILE",
                    help="a workstation's install key (a copy of its install.key) to check its seals; repeated for "
                         "each workstation (without it, that workstation's seals are not checked)")
+    v.add_argument("--strict", action="store_true",
+                   help="every registered workstation's key is required (--key), and a workstation not registered "
+                        "that holds rows fails: each named, exit 1")
     v.add_argument("--json", action="store_true", help="print JSON instead of one line per workstation")
+    g = fsub.add_parser("register", help="register one of the casino's workstations: its name and its login",
+                        description="Register a workstation on the casino's server (as the database's owner): the "
+                                    "name the floor knows it by and the one login of pitdesk_ship that may ship it. "
+                                    "The server refuses rows of a workstation not registered, or from another login. "
+                                    "Registering again changes the name or the login; every registration is kept "
+                                    "(pitdesk.registrations). Prints JSON; exit 0, or 2 naming the fault.")
+    g.add_argument("--pg", required=True, metavar="postgresql://USER@HOST/DB", help="the casino's server, as its owner")
+    g.add_argument("--workstation", required=True, metavar="WS_ID", help="the workstation's id (pitdesk ship prints it)")
+    g.add_argument("--name", required=True, metavar="NAME", help='the name the floor knows it by, e.g. "Pit 3"')
+    g.add_argument("--login", required=True, metavar="LOGIN", help="the login (a member of pitdesk_ship) that ships it")
     r = fsub.add_parser("restore", help="write a workstation's log back from the casino's copy",
                         description="Write a workstation's log as the casino's server holds it (every row shipped, "
                                     "with its hash and seal) into a new audit database, after the server's check of "
@@ -68,8 +82,13 @@ def _keys(given: list[str]) -> dict[str, bytes]:
 
 def run(args) -> int:
     from app.store.pg import floor_check, pg_migrations, server
+    from app.store.pg.register import RegisterError
     from app.store.pg.restore import RestoreError
     try:
+        if args.floor_command == "register":
+            from app.store.pg.register import register
+            print(json.dumps(register(args.pg, args.workstation, args.name, args.login), indent=2))
+            return 0
         if args.floor_command == "migrate":
             print(json.dumps(pg_migrations.migrate(args.pg), indent=2))
             return 0
@@ -79,8 +98,8 @@ def run(args) -> int:
             from app.store.pg.restore import restore
             print(json.dumps(restore(args.pg, args.workstation, Path(args.out), datetime.now()), indent=2))
             return 0
-        held = floor_check.verify_floor(args.pg, _keys(args.key))
-    except (server.BadUrl, floor_check.UnknownWorkstation) as e:
+        held = floor_check.verify_floor(args.pg, _keys(args.key), strict=args.strict)
+    except (server.BadUrl, floor_check.UnknownWorkstation, RegisterError) as e:
         raise InputError(str(e)) from None
     except (server.Unreachable, server.NoSchema, server.Refused, pg_migrations.MigrationError, RestoreError) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)

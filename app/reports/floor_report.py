@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 
 from app.engine.words import money
+from app.workstation.floor_report import pit_label
 from app.workstation.shift_figures import ShiftReport, pit_banking
 
 from app.engine.inventory import win_over_drop
@@ -34,7 +35,7 @@ def floor_foot(floor: ShiftReport, part: str = "the floor") -> str:
 
 def pit_foot(floor: ShiftReport, r: ShiftReport) -> str:
     head = f"{r.head[0]}:{r.head[1][:16]}…" if r.head else "none"
-    return floor_foot(floor, f"workstation {r.db_id} · chain head {head}")
+    return floor_foot(floor, f"workstation {pit_label(r)} · chain head {head}")
 
 
 def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str], server: str, width: int,
@@ -58,7 +59,7 @@ def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str]
     h.append("</table>")
 
     h.append("<h2>The pits</h2>")
-    rows = [[f"<b>{_e(r.db_id)}</b>", f"{len(r.tables):,}", f"{r.rounds:,}", f"{r.void_rounds:,}",
+    rows = [[f"<b>{_e(pit_label(r))}</b>", f"{len(r.tables):,}", f"{r.rounds:,}", f"{r.void_rounds:,}",
              money(r.pit_total.wagered), money(r.pit_total.house_net), pct(r.pit_total.actual_hold),
              theory(r.pit_total.theoretical)] for r in reports]
     rows.append(["<b>Floor</b>", f"<b>{len(floor.tables):,}</b>", f"<b>{floor.rounds:,}</b>",
@@ -81,13 +82,13 @@ def build_floor(floor: ShiftReport, reports: list[ShiftReport], quiet: list[str]
 
     h.append("<h3>Tables</h3>")
     h.append(_table(["Workstation", "Table", "Profiles", "Rounds", "Wagered", "House net", "Actual hold"],
-                    [[_e(r.db_id), f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}",
+                    [[_e(pit_label(r)), f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}",
                       money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold)]
                      for r in reports for t in r.tables], {3, 4, 5, 6}, wrap_first=True))
 
     h.append("<h3>Each workstation's chain head at the shift's end</h3>")
     h.append(_table(["Workstation", "Events in the shift", "Chain head (sequence number and hash)"],
-                    [[_e(r.db_id), f"{r.events:,}", f"<span class='head'>{_e(r.head_text)}</span>"] for r in reports],
+                    [[_e(pit_label(r)), f"{r.events:,}", f"<span class='head'>{_e(r.head_text)}</span>"] for r in reports],
                     {1}, wrap_first=True))
     h.append("<p class='dim'>Each pit's pages follow, as its own workstation prints them. <span class='head'>pitdesk "
              "floor verify --pg URL</span> checks every chain the server holds; <span class='head'>pitdesk audit "
@@ -100,7 +101,7 @@ def pits_money(floor: ShiftReport, reports: list[ShiftReport]) -> str:
     """The pits' money (issue 34): each workstation's pit as its own report states it
     (``ShiftReport.money``), then the floor's, added from every pit's tables as a pit's are."""
     rows = []
-    for name, m in [(f"<b>{_e(r.db_id)}</b>", r.money) for r in reports] + [("<b>Floor</b>", floor.money)]:
+    for name, m in [(f"<b>{_e(pit_label(r))}</b>", r.money) for r in reports] + [("<b>Floor</b>", floor.money)]:
         rows.append([name, f"{m.shifts:,}", money(m.opener), money(m.fills), money(m.credits), _cents(m.closer),
                      _cents(m.drop), _cents(m.win), win_over_drop(m.win, m.drop), money(m.rounds_house_net),
                      _cents(m.difference)])

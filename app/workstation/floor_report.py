@@ -29,6 +29,7 @@ def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT,
     for log in rebuilt_logs(url):
         try:
             reports.append(shift_report(log.conn, shift, None, made, log.where, log.workstation))
+            reports[-1].name = log.name
         except ReportError:
             quiet.append(log.workstation)   # this workstation logged nothing in the shift
     if not reports:
@@ -65,18 +66,18 @@ def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:
                                       for k in floor["pit"]["unused_numbers"]}
     return {"report": "shift", "scope": "floor", "shift": first["shift"], "date": first["date"],
             "from": first["from"], "to": first["to"], "made": first["made"], "interim": first["interim"],
-            "events": floor["events"], "pits": [as_json(r) for r in reports], "quiet": quiet, "floor": floor["pit"]}
+            "events": floor["events"], "pits": [{**as_json(r), "name": r.name} for r in reports], "quiet": quiet, "floor": floor["pit"]}
 
 
 def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
-                    table: str | None = None) -> list[tuple[str, str, HoldReport]]:
+                    table: str | None = None) -> list[tuple[str, str, HoldReport, str | None]]:
     """Each workstation's hold over the period (``hold``, as ``pitdesk hold`` reads its own log):
-    (its id, where it was read, its hold); with ``table``, the workstations that have that table,
+    (its id, where it was read, its hold, its registered name); with ``table``, the workstations that have that table,
     HoldError if none has."""
     out = []
     for log in rebuilt_logs(url):
         try:
-            out.append((log.workstation, log.where, hold(log.conn, start, end, table)))
+            out.append((log.workstation, log.where, hold(log.conn, start, end, table), log.name))
         except HoldError:
             if table is None:
                 raise
@@ -85,12 +86,17 @@ def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
     return out
 
 
-def floor_hold_json(holds: list[tuple[str, str, HoldReport]], start: datetime | None, end: datetime | None,
+def floor_hold_json(holds: list[tuple[str, str, HoldReport, str | None]], start: datetime | None, end: datetime | None,
                     table: str | None) -> dict:
     """``pits``: each workstation's ``pitdesk hold --json``; ``floor``: the pit's keys over every
     pit's tables, with their rounds."""
-    tables = [t for _, _, h in holds for t in h.tables]
+    tables = [t for _, _, h, _ in holds for t in h.tables]
     floor = hold_json(HoldReport(start, end, table, tables, summed([t.lines for t in tables])))
     return {"scope": "floor", "from": floor["from"], "to": floor["to"], "table": table,
-            "pits": [{"db": where, "db_id": ws, **hold_json(h)} for ws, where, h in holds],
+            "pits": [{"db": where, "db_id": ws, "name": name, **hold_json(h)} for ws, where, h, name in holds],
             "floor": {"rounds": floor["rounds"], "sent_back": floor["sent_back"], **floor["pit"]}}
+
+
+def pit_label(r: ShiftReport) -> str:
+    """A floor report's pit as a person reads it: "Pit 3 (9f1c2a3b…)", or its id if it has no name."""
+    return f"{r.name} ({r.db_id[:8]}…)" if r.name and r.name != r.db_id else r.db_id

@@ -110,6 +110,7 @@ class ShiftReport:
     printed_by: str | None = None
     printed_at: datetime | None = None
     verified: Any = None             # the check of the record it was read from (app/store/figures_check.py)
+    name: str | None = None          # a floor report's pit: its name in the casino's register (issue 35)
 
     @property
     def not_verified(self) -> bool:

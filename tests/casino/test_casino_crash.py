@@ -11,7 +11,7 @@ import time
 import psycopg
 import pytest
 
-from tests.support.casino import Pit, held, pitdesk
+from tests.support.casino import Pit, held, pitdesk, register
 from tests.support.pg import AUDITOR, SHIPPER, SUPERUSER
 from tests.support.store import PITDESK
 
@@ -28,6 +28,7 @@ def test_server_killed_mid_batch_and_restarted_nothing_lost_or_doubled(own_serve
     server, db = own_server
     pit = Pit(tmp_path, 40_000)
     url, admin = server.url(SHIPPER, db), server.url(SUPERUSER, db)
+    register(url, pit.db)
     p = subprocess.Popen([PITDESK, "ship", "--db", str(pit.db), "--to", url, "--batch", "500"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -65,6 +66,8 @@ def test_three_long_logs_shipped_at_once_by_processes(own_server, tmp_path):
     server, db = own_server
     url = server.url(SHIPPER, db)
     pits = [Pit(tmp_path / f"pit{n}", 15_000 + 1_000 * n, marker=f"pit {n}") for n in range(3)]
+    for pit in pits:
+        register(url, pit.db)
     # two shippers a workstation, racing
     procs = [subprocess.Popen([PITDESK, "ship", "--db", str(pit.db), "--to", url, "--batch", "700"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for pit in pits for _ in (0, 1)]

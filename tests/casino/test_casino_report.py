@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.engine.words import money
-from tests.support.casino import pitdesk
+from tests.support.casino import pitdesk, register
 from tests.support.pg import AUDITOR
 from tests.support.shift_report import pdf_text
 from tests.support.simulated_shift import simulate
@@ -18,7 +18,8 @@ from tests.support.simulated_shift import simulate
 START = datetime(2026, 11, 21, 16, 0)   # the swing shift, 16:00-24:00
 SHIFT = ("--date", "2026-11-21", "--shift", "swing", "--json")
 # what differs between a pit's own report and the floor's copy of it: where it was read, and when
-LOCAL_ONLY = ("db", "made", "interim", "verified")   # verified: the local check (the floor checks the server: issue 35)
+# name: the pit's name in the casino's register (issue 35)
+LOCAL_ONLY = ("db", "made", "interim", "verified", "name")   # verified: the local check (the floor checks the server: issue 35)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_the_floor_report_is_each_pits_own_and_their_sum_to_the_cent(casino, pit
     # the hold: each pit's own, and the floor's sum of them
     rc, floor, err = pitdesk("hold", "--pg", casino.floor, "--from", "2026-11-21 16:00", "--json")
     assert rc == 0, err
-    assert {p["db_id"]: {k: v for k, v in p.items() if k not in ("db", "db_id")} for p in floor["pits"]} == \
+    assert {p["db_id"]: {k: v for k, v in p.items() if k not in ("db", "db_id", "name")} for p in floor["pits"]} == \
            {ws: {k: v for k, v in h.items() if k not in ("db", "verified")} for ws, h in holds.items()}
     mine = [h["pit"] for h in holds.values()]
     assert floor["floor"]["rounds"] == sum(h["rounds"] for h in holds.values())
@@ -258,3 +259,24 @@ def test_the_floor_role_may_only_add_a_floor_reports_record_and_the_server_says_
         with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
             with psycopg.connect(casino.owner, autocommit=True) as conn:
                 conn.execute(statement)
+
+
+def test_pits_are_named_as_the_casino_registered_them_in_json_and_pdf(casino, pits, tmp_path):
+    """Issue 35, finding 2: a pit is shown by its name, not only its id."""
+    ids = []
+    for n, d in enumerate(pits):
+        ids.append(register(casino.ship, d / "log.db", f"Pit {n + 3}"))
+        rc, shipped, err = pitdesk("ship", "--db", str(d / "log.db"), "--to", casino.ship, registered=False)
+        assert rc == 0 and shipped["name"] == f"Pit {n + 3}", err
+    rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT)
+    assert rc == 0, err
+    assert {p["db_id"]: p["name"] for p in floor["pits"]} == {ws: f"Pit {n + 3}" for n, ws in enumerate(ids)}
+    rc, hold, err = pitdesk("hold", "--pg", casino.floor, "--from", "2026-11-21 16:00", "--json")
+    assert rc == 0 and {p["db_id"]: p["name"] for p in hold["pits"]} == {ws: f"Pit {n + 3}" for n, ws in enumerate(ids)}
+    out = tmp_path / "floor.pdf"
+    rc, _, err = pitdesk("report", "shift", "--pg", casino.floor, "--date", "2026-11-21", "--shift", "swing",
+                         "--out", str(out))
+    assert rc == 0, err
+    text = " ".join(pdf_text(out).split())
+    for n, ws in enumerate(ids):
+        assert f"Pit {n + 3} ({ws[:8]}" in text   # the ellipsis as the PDF's text gives it

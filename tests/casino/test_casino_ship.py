@@ -11,10 +11,10 @@ import psycopg
 import pytest
 
 from app.store.pg import shipping
-from tests.support.casino import Pit, held, pitdesk, refusals
+from tests.support.casino import Pit, held, pitdesk, refusals, register
 from tests.support.pg import SHIPPER
 
-KEYS = {"workstation", "shipped", "from_seq", "to_seq", "server_head"}
+KEYS = {"workstation", "name", "shipped", "from_seq", "to_seq", "server_head"}
 
 
 def test_ship_copies_the_new_rows_once_with_their_hashes_and_seals(casino, tmp_path):
@@ -48,6 +48,8 @@ def test_three_workstations_shipped_at_once_each_by_two_racing_shippers(casino, 
             results.append(shipping.ship(pit.db, casino.ship, batch=25))
         except BaseException as e:  # handed to the test, which fails on it
             errors.append(e)
+    for p in pits:
+        register(casino.ship, p.db)
     threads = [threading.Thread(target=run, args=(p,), name=f"ship {p.id}") for p in pits for _ in range(2)]
     for t in threads:
         t.start()
@@ -148,8 +150,9 @@ def test_another_pits_login_cannot_append_to_a_workstations_chain(casino, pg_ser
     pit.add(5)
     pg_server.sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'pit_other') THEN "
                   "CREATE ROLE pit_other LOGIN IN ROLE pitdesk_ship; END IF; END $$")
-    rc, out, err = pitdesk("ship", "--db", str(pit.db), "--to", pg_server.url("pit_other", casino.name))
+    rc, out, err = pitdesk("ship", "--db", str(pit.db), "--to", pg_server.url("pit_other", casino.name),
+                           registered=False)
     assert rc == 1 and out["shipped"] == 0
-    assert f"workstation {pit.id} is shipped by the login {SHIPPER}, not pit_other" in err
+    assert f"workstation {pit.id} ({pit.id}) is registered to the login {SHIPPER}, not pit_other" in err
     assert held(casino.floor, pit.id) == pit.rows()[:40]
     assert refusals(casino.floor, pit.id)[-1][3] == "pit_other"

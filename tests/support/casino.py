@@ -86,8 +86,32 @@ class Pit:
             conn.close()
 
 
-def pitdesk(*args: str, home: Path | None = None) -> tuple[int, dict | None, str]:
-    """The command line in a process of its own: exit code, its JSON (if any) and stderr."""
+def register(ship_url: str, db: Path | str, name: str | None = None) -> str:
+    """The casino's owner registers the workstation of the log at ``db`` for the login of
+    ``ship_url`` (as a casino does before a pit first ships: app/store/pg/register.py); its id.
+    Registering it again changes nothing."""
+    from app.store.pg.register import register as owner_registers
+    from app.store.pg.server import check_url
+    from app.store.pg.shipping import workstation_id
+    from tests.support.pg import OWNER
+    ws = workstation_id(Path(db))
+    login = check_url(ship_url, "--to")["user"]
+    owner = ship_url.replace(f"//{login}@", f"//{OWNER}@", 1)
+    owner_registers(owner, ws, name or ws, login)
+    return ws
+
+
+def pitdesk(*args: str, home: Path | None = None, registered: bool = True) -> tuple[int, dict | None, str]:
+    """The command line in a process of its own: exit code, its JSON (if any) and stderr. A log
+    shipped (``ship --db L --to URL``) is registered first for the login of URL, unless
+    ``registered`` is False (a workstation the casino does not know)."""
+    if registered and args[:1] == ("ship",) and "--db" in args and "--to" in args:
+        db, to = args[args.index("--db") + 1], args[args.index("--to") + 1]
+        if Path(db).exists() and to.startswith("postgresql://"):
+            try:
+                register(to, db)
+            except Exception:   # noqa: BLE001 - a bad URL or log is the command's own test
+                pass
     env = {**os.environ, **({"PITDESK_HOME": str(home)} if home else {})}
     p = subprocess.run([PITDESK, *args], env=env, capture_output=True, text=True, timeout=300)
     out = p.stdout.strip()

@@ -18,6 +18,7 @@ import psycopg
 from app.store import chain
 from app.store.verify import Finding, check_row
 
+from .register import names, shown
 from .server import check_url, connect, schema_version, speaking
 
 _FIRST_BAD = """
@@ -49,16 +50,21 @@ class Held:
     seals: str                       # "checked" or "not checked"
     refusals: int
     last_refusal: dict | None
+    name: str | None = None          # its name in the casino's register; None: not registered
+    fault: str | None = None         # what --strict finds wrong with it (no key, not registered)
 
     @property
     def ok(self) -> bool:
-        return self.finding is None
+        return self.finding is None and self.fault is None
 
     def line(self) -> str:
+        who = shown(self.workstation, self.name)
         if self.finding is not None:
-            return f"{self.workstation}: {self.finding}"
+            return f"{who}: {self.finding}"
+        if self.fault is not None:
+            return f"{who}: {self.fault}"
         seals = "seals checked" if self.seals == "checked" else "seals not checked (no --key for it)"
-        text = f"{self.workstation}: ok, {self.rows:,} rows, head {self.head[0]} {self.head[1][:16]}, {seals}"
+        text = f"{who}: ok, {self.rows:,} rows, head {self.head[0]} {self.head[1][:16]}, {seals}"
         if self.refusals:
             r = self.last_refusal
             text += (f"; {self.refusals} refused batch{'es' if self.refusals > 1 else ''}, the last at row {r['seq']}: "
@@ -66,7 +72,7 @@ class Held:
         return text
 
     def as_json(self) -> dict:
-        return {"workstation": self.workstation, "ok": self.ok, "rows": self.rows,
+        return {"workstation": self.workstation, "name": self.name, "ok": self.ok, "fault": self.fault, "rows": self.rows,
                 "head": {"seq": self.head[0], "hash": self.head[1]},
                 "first_bad": None if self.finding is None else {"seq": self.finding.seq, "kind": self.finding.kind,
                                                                 "detail": self.finding.detail},
@@ -78,8 +84,10 @@ class UnknownWorkstation(ValueError):
 
 
 def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int = PART_ROWS,
-                 parts: int = PARTS) -> list[Held]:
-    """Every workstation the server holds, in the order of their ids."""
+                 parts: int = PARTS, strict: bool = False) -> list[Held]:
+    """Every workstation the server holds, in the order of their ids. ``strict``: a registered
+    workstation without its key, and rows of a workstation not registered (an owner who went
+    round the server's check), fail too."""
     keys = keys or {}
     where_parts = check_url(url, "--pg")
     with connect(url) as conn, speaking(where_parts, "read the workstations' chains"):
@@ -93,7 +101,18 @@ def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int 
             if unknown:
                 raise UnknownWorkstation(f"--key {unknown[0]}=...: the server holds no workstation {unknown[0]}")
             walk = _Walk(url, conn, part_rows, parts)
-            return [check_one(conn, ws, (hs, hh), keys.get(ws), walk) for ws, hs, hh in held]
+            known = names(conn)
+            out = []
+            for ws, hs, hh in held:
+                h = check_one(conn, ws, (hs, hh), keys.get(ws), walk)
+                h.name = known.get(ws)
+                if strict and h.name is None and h.rows:
+                    h.fault = (f"not registered, yet the server holds {h.rows:,} rows of it (pitdesk floor register "
+                               f"--pg URL --workstation {ws} --name NAME --login LOGIN, if it is the casino's)")
+                elif strict and h.name is not None and ws not in keys:
+                    h.fault = f"no --key {ws}=FILE given: --strict checks every registered workstation's seals"
+                out.append(h)
+            return out
 
 
 class _Walk:

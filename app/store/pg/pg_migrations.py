@@ -9,7 +9,9 @@ runs as the schema's owner): its seq follows the last row held of its workstatio
 sent again is kept once; a row that differs from the one held, or that does not follow, is not
 stored: the refusal is recorded (``refusals``) and nothing more of that workstation is taken in
 that transaction. A workstation is shipped by the login that shipped it first (``shipper``; the
-owner may change it): another pit's login cannot append to its chain. The head moves once a
+owner may change it): another pit's login cannot append to its chain. Since migration 5 only a
+workstation the casino's owner registered ships, and ``shipper`` is the login registered for it
+(app/store/pg/register.py). The head moves once a
 statement (``events_arrived``).
 
 Who may do what is the grants' business, not the program's: ``pitdesk_ship`` may INSERT events
@@ -295,11 +297,18 @@ def _v3_floor_report_digests(conn: psycopg.Connection) -> None:
                  "rows and every workstation''s chain head'")
 
 
+def _v5_register(conn: psycopg.Connection) -> None:
+    """Issue 35, finding 2: the register of the casino's workstations (app/store/pg/register.py)."""
+    from .register import v5_register
+    v5_register(conn)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
     (2, "floor reports", _v2_floor_reports),
     (3, "floor report digests", _v3_floor_report_digests),
     (4, "refusal verdicts", lambda conn: verdicts.migrate_v4(conn, _FUNCTIONS)),   # issue 35 (app/store/pg/verdicts.py)
+    (5, "workstation register", _v5_register),
 ]
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from app.store.read_models import project_all
 from app.store.schema import migrate
 
+from .register import names, shown
 from .server import check_url, connect, schema_version, speaking, where
 
 _ROWS = ("SELECT seq, time, table_id, type, actor, role, body, prev_hash, hash, hmac FROM pitdesk.events "
@@ -30,6 +31,7 @@ class Rebuilt:
     conn: sqlite3.Connection     # the log with its read models, in memory
     where: str                   # the server and the workstation, for the report's "db"
     rows: int
+    name: str | None = None      # its name in the casino's register (issue 35, finding 2)
 
 
 def rebuilt_logs(url: str) -> Iterator[Rebuilt]:
@@ -41,11 +43,13 @@ def rebuilt_logs(url: str) -> Iterator[Rebuilt]:
         pg.commit()
         with pg.transaction():
             pg.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            known = names(pg)
             for (ws,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation").fetchall():
                 conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
                 try:
                     rows = fill(pg, conn, ws)
-                    yield Rebuilt(ws, conn, f"{where(parts)} workstation {ws}", rows)
+                    yield Rebuilt(ws, conn, f"{where(parts)} workstation {shown(ws, known.get(ws))}", rows,
+                                  known.get(ws))
                 finally:
                     conn.close()
 

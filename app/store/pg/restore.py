@@ -24,6 +24,7 @@ from app.store.limited import private_file
 
 from . import floor_check
 from .rebuild import fill
+from .register import names
 from .server import check_url, connect, schema_version, speaking, where
 
 
@@ -51,6 +52,12 @@ def restore(url: str, ws: str, out: Path | str, now: datetime) -> dict:
                 if head is None:
                     raise RestoreError(f"--workstation {ws}: the server at {where(parts)} holds no workstation {ws} "
                                        "(pitdesk floor verify lists them)")
+                name = names(pg).get(ws)
+                if name is None and schema_version(pg, parts) >= 5:
+                    raise RestoreError(f"--workstation {ws} is not registered on the server at {where(parts)}: a "
+                                       "workstation the casino does not know is not restored (the owner registers "
+                                       f"it first: pitdesk floor register --pg URL --workstation {ws} --name NAME "
+                                       "--login LOGIN)")
                 held = floor_check.check_one(pg, ws, (head[0], head[1]), None)
                 if not held.ok:
                     raise RestoreError(f"the server's copy of {ws} does not verify, so it is not restored: "
@@ -80,5 +87,5 @@ def restore(url: str, ws: str, out: Path | str, now: datetime) -> dict:
         raise RestoreError(f"cannot write the log {out}: {e.strerror or e}") from None
     finally:
         tmp.unlink(missing_ok=True)
-    return {"restored": str(out), "workstation": ws, "db_id": ident, "rows": rows,
+    return {"restored": str(out), "workstation": ws, "name": name, "db_id": ident, "rows": rows,
             "head": {"seq": head[0], "hash": head[1]}, "server": where(parts)}

@@ -53,9 +53,10 @@ class Shipped:
     to_seq: int | None = None
     server_head: tuple[int, str] = (0, chain.GENESIS)
     refused: dict | None = None   # the refusal the server recorded, if it refused
+    name: str | None = None       # its name in the casino's register (issue 35; None: not registered)
 
     def as_json(self) -> dict:
-        out = {"workstation": self.workstation, "shipped": self.shipped, "from_seq": self.from_seq,
+        out = {"workstation": self.workstation, "name": self.name, "shipped": self.shipped, "from_seq": self.from_seq,
                "to_seq": self.to_seq, "server_head": {"seq": self.server_head[0], "hash": self.server_head[1]}}
         return {**out, "refused": self.refused} if self.refused else out
 
@@ -91,7 +92,9 @@ def ship(db: Path, url: str, batch: int = BATCH, after_batch: Callable[[Shipped]
     out = Shipped(ws)
     with connect(url, "--to") as conn:
         try:
-            schema_version(conn, parts)
+            if schema_version(conn, parts) >= 5:
+                row = conn.execute("SELECT name FROM pitdesk.workstations WHERE workstation = %s", (ws,)).fetchone()
+                out.name = row[0] if row else None
             conn.commit()
             again = True  # the server's head row is sent again, once a run
             while True:
