@@ -101,7 +101,7 @@ def test_floor_verify_bad_input_exit_2(casino, tmp_path):
 
 def test_floor_migrate_applies_once_and_refuses_a_database_not_in_utf8(casino, pg_server):
     rc, out, err = pitdesk("floor", "migrate", "--pg", casino.owner)
-    assert rc == 0 and out["applied"] == [] and out["version"] == len(pg_migrations.MIGRATIONS) == 4, err
+    assert rc == 0 and out["applied"] == [] and out["version"] == len(pg_migrations.MIGRATIONS) == 5, err
     pg_server.sql(f"CREATE DATABASE latin OWNER {OWNER} ENCODING 'LATIN1' TEMPLATE template0 LC_COLLATE 'C' "
                   "LC_CTYPE 'C'")
     rc, out, err = pitdesk("floor", "migrate", "--pg", pg_server.url(OWNER, "latin"))
