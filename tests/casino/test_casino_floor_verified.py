@@ -61,7 +61,7 @@ def test_a_server_chain_that_fails_its_check_refuses_the_floor_report_and_hold(c
                  ("report", "shift", "--pg", casino.floor, *SHIFT, "--json"),
                  ("hold", "--pg", casino.floor, "--json"), ("hold", "--pg", casino.floor)):
         rc, said, err = pitdesk(*args)
-        assert rc == 1 and said is None, (args, err)
+        assert rc == 1 and not said, (args, err)
         assert f"workstation {ws}'s chain on the server: row {seq}" in err and "edited" in err, err
         assert "floor verify" in err and "--unverified" in err
     assert not out.exists()
