@@ -13,7 +13,7 @@ from datetime import datetime
 
 from app.engine import words
 
-from .common import EXIT_BAD_INPUT, InputError, _db, in_years, refuse_unverified
+from .common import EXIT_BAD_INPUT, InputError, _db, in_years, refuse_floor, refuse_unverified
 
 FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d")
 
@@ -95,16 +95,22 @@ def _floor(args, start: datetime | None, end: datetime | None) -> int:
     from app.store.pg import server
     from app.workstation.floor_report import floor_hold_json, read_floor_hold
     from app.workstation.hold import HoldError, check_period
+    from app.store.pg.floor_verdict import check_server
     from app.workstation.theoretical import TheoryUnavailable
     try:
         check_period(start, end)
+        verified = check_server(args.pg)       # issue 35, finding 1: only from chains that pass the server's check
+        if not verified.ok and not args.unverified:
+            return refuse_floor("the floor's hold", verified)
         holds = read_floor_hold(args.pg, start, end, args.table)
     except server.BadUrl as e:
         raise InputError(str(e)) from None
     except (HoldError, TheoryUnavailable, server.Unreachable, server.NoSchema, server.Refused) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    data = floor_hold_json(holds, start, end, args.table)
+    data = floor_hold_json(holds, start, end, args.table, verified)
+    if not verified.ok and not args.json:
+        print("NOT VERIFIED: " + verified.words())
     print(json.dumps(data, indent=2) if args.json else floor_text(data), end="" if not args.json else "\n")
     return 0
 

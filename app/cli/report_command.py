@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years, refuse_unverified
+from .common import EXIT_BAD_INPUT, InputError, _db, _pin, in_years, refuse_floor, refuse_unverified
 
 
 def add_parser(sub) -> None:
@@ -152,7 +152,11 @@ def _floor(args, day: date, plan) -> int:
         if args.printer is not None and args.printer not in _printers():
             raise InputError(f"--print: no printer named {args.printer!r} (printers: "
                              f"{', '.join(_printers()) or 'none'})")
+    from app.store.pg.floor_verdict import check_server
     try:
+        verified = check_server(args.pg)       # issue 35, finding 1: only from chains that pass the server's check
+        if not verified.ok and not args.unverified:
+            return refuse_floor(f"the floor's {args.shift} shift report", verified)
         reports, quiet = read_floor_report(args.pg, day, args.shift, plan)
     except server.BadUrl as e:
         raise InputError(str(e)) from None
@@ -160,9 +164,9 @@ def _floor(args, day: date, plan) -> int:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
-        print(json.dumps(floor_json(reports, quiet), indent=2))
+        print(json.dumps(floor_json(reports, quiet, verified), indent=2))
         return 0
-    return _issue_floor(args, reports, quiet)
+    return _issue_floor(args, reports, quiet, verified)
 
 
 def _not_made(what: str, e: BaseException, failed, cannot: tuple, verb: str, place: str = "") -> int:
@@ -181,7 +185,7 @@ def _not_made(what: str, e: BaseException, failed, cannot: tuple, verb: str, pla
     return EXIT_BAD_INPUT
 
 
-def _issue_floor(args, reports: list, quiet: list[str]) -> int:
+def _issue_floor(args, reports: list, quiet: list[str], verified=None) -> int:
     """The floor's report numbered by the server, made, then recorded there as printed (or as
     failed, with why): as ``_issue`` does with a workstation's log (app/store/pg/floor_reports.py)."""
     import hashlib
@@ -193,17 +197,18 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
     from app.workstation.shift_figures import as_json
     where_to = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
     place = server.where(server.check_url(args.pg, "--pg"))
-    floor = floor_figures(reports)
+    floor = floor_figures(reports, verified)
     actor = f"{getpass.getuser()}@{socket.gethostname()}"
     now = datetime.now().replace(microsecond=0)
     heads = {r.db_id: as_json(r)["chain_head"] for r in reports}     # as each pit's own --json says it
     shift, day = floor.shift.name, floor.shift.start.date()
-    digest = floor_digest(reports, quiet)        # a COPY is the same content printed again
+    digest = floor_digest(reports, quiet, verified)        # a COPY is the same content printed again
+    finding = verified.words() if verified is not None and not verified.ok else None
 
     def record(status: str, **more) -> None:
         floor_reports.record(args.pg, floor.number, status, shift=shift, day=day, copy_of=floor.copy_of,
                              digest=digest, interim=floor.interim, where_to=where_to, made_by=actor, printed_at=now, heads=heads,
-                             **more)
+                             finding=finding, **more)
 
     signals = _Signals()
     with signals.installed():     # from here a SIGTERM or Ctrl-C is recorded as a failed report
@@ -238,7 +243,8 @@ def _issue_floor(args, reports: list, quiet: list[str]) -> int:
             return EXIT_BAD_INPUT
     print(json.dumps({"number": floor.number, "copy": floor.copy, "copy_of": floor.copy_of, "scope": "floor", "shift": floor.shift.label,
                       "pages": pages, "where": where_to, "printed_by": actor, "server": place,
-                      "workstations": heads, "quiet": quiet}, indent=2))
+                      "workstations": heads, "quiet": quiet,
+                      **({"verified": verified.as_json()} if verified is not None else {})}, indent=2))
     if signals.pending is not None:     # asked to stop once the report was made and recorded: it was
         return 128 + signals.pending
     return 0

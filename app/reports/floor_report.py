@@ -30,7 +30,8 @@ def floor_foot(floor: ShiftReport, part: str = "the floor") -> str:
     number = f"floor report No. {floor.number}" if floor.number is not None else "floor report not numbered (preview)"
     interim = f"INTERIM to {floor.made:%H:%M} · " if floor.interim else ""
     copy = f"COPY of No. {floor.copy_of} · " if floor.copy else ""
-    return f"{interim}{copy}pitdesk {number} · {floor.shift.label} · {part}"
+    unverified = "NOT VERIFIED · " if getattr(floor, "not_verified", False) else ""
+    return f"{unverified}{interim}{copy}pitdesk {number} · {floor.shift.label} · {part}"
 
 
 def pit_foot(floor: ShiftReport, r: ShiftReport) -> str:

@@ -38,27 +38,35 @@ def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT,
     return reports, quiet
 
 
-def floor_figures(reports: list[ShiftReport]) -> ShiftReport:
-    """The floor as one report: every pit's tables, their lines summed as one pit's."""
+def floor_figures(reports: list[ShiftReport], verified=None) -> ShiftReport:
+    """The floor as one report: every pit's tables, their lines summed as one pit's; ``verified``
+    the server's check of the chains it was read from (app/store/pg/floor_verdict.py): one that
+    failed marks it NOT VERIFIED."""
     tables = [t for r in reports for t in r.tables]
     lines = summed([t.lines for t in tables])
     first = reports[0]
-    return ShiftReport(first.shift, "floor", "floor", tables, lines, total_of(lines), None,
-                       sum(r.events for r in reports), first.made)
+    floor = ShiftReport(first.shift, "floor", "floor", tables, lines, total_of(lines), None,
+                        sum(r.events for r in reports), first.made)
+    floor.verified = verified
+    return floor
 
 
-def floor_digest(reports: list[ShiftReport], quiet: list[str]) -> str:
+def floor_digest(reports: list[ShiftReport], quiet: list[str], verified=None) -> str:
     """The digest of what the floor report says: its shift, whether interim, each workstation's
     own report's content (``content_digest``: its figures, rows and chain head) and the quiet
     ones. The same digest printed again is a COPY (app/store/pg/floor_reports.py); a workstation
-    more, or one event more in any pit's shift, makes another."""
+    more, or one event more in any pit's shift, makes another. One marked NOT VERIFIED is never a
+    COPY of one that passed the server's check."""
     first = reports[0]
-    return digest_of({"scope": "floor", "shift": first.shift.name, "date": f"{first.shift.start:%Y-%m-%d}",
-                      "interim": first.interim, "pits": {r.db_id: content_digest(r) for r in reports},
-                      "quiet": sorted(quiet)})
+    content = {"scope": "floor", "shift": first.shift.name, "date": f"{first.shift.start:%Y-%m-%d}",
+               "interim": first.interim, "pits": {r.db_id: content_digest(r) for r in reports},
+               "quiet": sorted(quiet)}
+    if verified is not None and not verified.ok:
+        content["not_verified"] = verified.words()
+    return digest_of(content)
 
 
-def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:
+def floor_json(reports: list[ShiftReport], quiet: list[str], verified=None) -> dict:
     first = as_json(reports[0])
     floor = as_json(floor_figures(reports))
     # each workstation numbers its own slips: the floor's unused numbers are each pit's, together
@@ -66,7 +74,8 @@ def floor_json(reports: list[ShiftReport], quiet: list[str]) -> dict:
                                       for k in floor["pit"]["unused_numbers"]}
     return {"report": "shift", "scope": "floor", "shift": first["shift"], "date": first["date"],
             "from": first["from"], "to": first["to"], "made": first["made"], "interim": first["interim"],
-            "events": floor["events"], "pits": [{**as_json(r), "name": r.name} for r in reports], "quiet": quiet, "floor": floor["pit"]}
+            "events": floor["events"], "pits": [{**as_json(r), "name": r.name} for r in reports], "quiet": quiet,
+            "floor": floor["pit"], **({"verified": verified.as_json()} if verified is not None else {})}
 
 
 def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
@@ -87,14 +96,15 @@ def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
 
 
 def floor_hold_json(holds: list[tuple[str, str, HoldReport, str | None]], start: datetime | None, end: datetime | None,
-                    table: str | None) -> dict:
+                    table: str | None, verified=None) -> dict:
     """``pits``: each workstation's ``pitdesk hold --json``; ``floor``: the pit's keys over every
-    pit's tables, with their rounds."""
+    pit's tables, with their rounds; ``verified``: the server's check of the chains."""
     tables = [t for _, _, h, _ in holds for t in h.tables]
     floor = hold_json(HoldReport(start, end, table, tables, summed([t.lines for t in tables])))
     return {"scope": "floor", "from": floor["from"], "to": floor["to"], "table": table,
             "pits": [{"db": where, "db_id": ws, "name": name, **hold_json(h)} for ws, where, h, name in holds],
-            "floor": {"rounds": floor["rounds"], "sent_back": floor["sent_back"], **floor["pit"]}}
+            "floor": {"rounds": floor["rounds"], "sent_back": floor["sent_back"], **floor["pit"]},
+            **({"verified": verified.as_json()} if verified is not None else {})}
 
 
 def pit_label(r: ShiftReport) -> str:

@@ -24,6 +24,7 @@ import psycopg
 from .server import NoSchema, check_url, connect, schema_version, speaking, where
 
 FLOOR_REPORTS_VERSION = 3     # the migrations that made pitdesk.floor_reports and gave it its digests
+VERDICTS_VERSION = 6          # the migration that records a floor report verified or NOT VERIFIED (issue 35)
 
 
 class NumberTaken(Exception):
@@ -65,13 +66,20 @@ def next_number(url: str, shift: str, day: date, digest: str) -> Numbered:
 
 def record(url: str, number: int, status: str, *, shift: str, day: date, copy_of: int | None, digest: str,
            interim: bool, where_to: str, made_by: str, printed_at: datetime, heads: dict[str, str],
-           pages: int | None = None, pdf_sha256: str | None = None, why: str | None = None) -> None:
+           pages: int | None = None, pdf_sha256: str | None = None, why: str | None = None,
+           finding: str | None = None) -> None:
     """Record floor report ``number`` as ``printed`` or ``failed``, with the digest of its content;
     NumberTaken if another was recorded with it meanwhile, or if the COPY (or original) it was
-    made as is no longer so."""
+    made as is no longer so. ``finding``: made with ``--unverified`` from chains that failed the
+    server's check, what it found (recorded ``verified`` false: migration 6, issue 35)."""
     parts = check_url(url, "--pg")
     with connect(url) as conn, speaking(parts, "record a floor report"):
         _ready(conn, parts)
+        verdicts = schema_version(conn, parts) >= VERDICTS_VERSION
+        if finding is not None and not verdicts:
+            raise NoSchema(f"the server at {where(parts)} cannot record a floor report NOT VERIFIED (its pitdesk "
+                           "schema is older): run 'pitdesk floor migrate --pg URL' as the database's owner")
+        more_cols, more_vals = (", verified, finding", (finding is None, finding)) if verdicts else ("", ())
         with conn.transaction():
             # one recorder at a time (an advisory lock: the floor role may only insert, not lock the table)
             conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('pitdesk floor report', 0))")
@@ -81,10 +89,11 @@ def record(url: str, number: int, status: str, *, shift: str, day: date, copy_of
             try:
                 conn.execute(
                     'INSERT INTO pitdesk.floor_reports (number, status, shift, day, copy, copy_of, digest, interim, '
-                    '"where", made_by, printed_at, pages, heads, pdf_sha256, why, login, logged) '
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, '', now())",
+                    f'"where", made_by, printed_at, pages, heads, pdf_sha256, why, login, logged{more_cols}) '
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, '', now()"
+                    + ", %s" * len(more_vals) + ")",
                     (number, status, shift, day, copy_of is not None, copy_of, digest, interim, where_to, made_by,
-                     printed_at, pages, json.dumps(heads, sort_keys=True), pdf_sha256, why))
+                     printed_at, pages, json.dumps(heads, sort_keys=True), pdf_sha256, why, *more_vals))
             except psycopg.errors.UniqueViolation:
                 raise NumberTaken(f"floor report No. {number} was recorded by another report meanwhile") from None
 
@@ -94,8 +103,9 @@ def recorded(url: str) -> list[dict]:
     parts = check_url(url, "--pg")
     with connect(url) as conn, speaking(parts, "read the floor reports"):
         _ready(conn, parts)
+        more = ", verified, finding" if schema_version(conn, parts) >= VERDICTS_VERSION else ""
         cur = conn.execute('SELECT number, status, shift, day, copy, copy_of, digest, interim, "where", made_by, '
-                           "printed_at, pages, heads, pdf_sha256, why, login, logged FROM pitdesk.floor_reports "
+                           f"printed_at, pages, heads, pdf_sha256, why, login, logged{more} FROM pitdesk.floor_reports "
                            "ORDER BY number")
         names = [c.name for c in cur.description]
         return [dict(zip(names, row)) for row in cur.fetchall()]

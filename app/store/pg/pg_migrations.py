@@ -29,7 +29,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
-from . import verdicts
+from . import floor_verdict, verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -309,6 +309,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (3, "floor report digests", _v3_floor_report_digests),
     (4, "refusal verdicts", lambda conn: verdicts.migrate_v4(conn, _FUNCTIONS)),   # issue 35 (app/store/pg/verdicts.py)
     (5, "workstation register", _v5_register),
+    (6, "floor report verdicts", lambda conn: floor_verdict.migrate_v6(conn)),    # issue 35 (app/store/pg/floor_verdict.py)
 ]
 
 
