@@ -7,7 +7,10 @@ its own, time.perf_counter around it):
 
 1. ``pitdesk report shift --pg URL --json``: every pit's report rebuilt from the server and the
    floor's sum;
-2. ``pitdesk report shift --pg URL --out floor.pdf``: the same, drawn, written and recorded.
+2. ``pitdesk report shift --pg URL --out floor.pdf``: the same, drawn, written and recorded;
+3. ``pitdesk hold --pg URL --json``: every pit's hold and the floor's;
+4. ``pitdesk floor verify --pg URL --json``: the server's check of every chain, which each of
+   the three runs first since issue 35 (finding 1 on the server): its share of their times.
 
     .venv/bin/python bench/floor_report_bench.py [--pits P] [--tables T] [--rounds R]
 
@@ -35,7 +38,9 @@ from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
 from tests.support.simulated_shift import simulate  # noqa: E402
 
 START = datetime(2026, 11, 21, 16, 0)      # the swing shift
-PITDESK = str(ROOT / ".venv" / "bin" / "pitdesk")
+# the venv's pitdesk (a worktree without a venv of its own runs the shared one, with PYTHONPATH)
+PITDESK = str(ROOT / ".venv" / "bin" / "pitdesk") if (ROOT / ".venv").exists() else \
+    str(Path(sys.executable).parent / "pitdesk")
 
 
 def run(*args: str) -> tuple[float, dict]:
@@ -79,6 +84,10 @@ def main() -> int:
         dt, made = run("report", "shift", *shift, "--out", str(folder / "floor.pdf"))
         size = (folder / "floor.pdf").stat().st_size
         rows.append(("report shift --pg --out", f"the same, {made['pages']} pages, {size / 1e6:.1f} MB", f"{dt:.1f} s"))
+        dt, _ = run("hold", "--pg", server.url(AUDITOR, name), "--json")
+        rows.append(("hold --pg --json", "the same server, every row", f"{dt:.1f} s"))
+        dt, _ = run("floor", "verify", "--pg", server.url(AUDITOR, name), "--json")
+        rows.append(("floor verify --pg --json", "the check each of the above runs first", f"{dt:.1f} s"))
     finally:
         server.remove()
         shutil.rmtree(folder, ignore_errors=True)
