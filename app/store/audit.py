@@ -65,7 +65,8 @@ def seals_key(conn: sqlite3.Connection, db_id: str, key: bytes | None, given: bo
 def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | None, given: list[dict],
                 also: list[dict] = (), keep_open: bool = False, key_given: bool = True, key_where: str = "",
                 read_models: bool = True, workers: int | None = None,
-                after: tuple[int, str] = (0, chain.GENESIS)) -> Report:
+                after: tuple[int, str] = (0, chain.GENESIS),
+                derived: tuple[derive.Derived, int] | None = None) -> Report:
     """Every row and every head: ``given`` (``--head``), the head file of this database's id,
     a backup's own sealed head, and ``also``; and every read model, derived again from the rows
     and compared (app.store.derive). The head file is read before the rows, so a writer that
@@ -76,13 +77,16 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
     processes the chain is walked in (app/store/walk.py; by default one a core for a long log).
     ``after``: the chain is walked from this row on, checked already (the start-up check's
     checkpoint, its own row checked by the caller: app/store/figures_check.py); the read models
-    are derived from the first row all the same."""
+    are derived from the first row all the same, or with ``derived`` the caller's derivation
+    (kept by an earlier check: app/store/figures_cache.py) is folded on from the row it names, and
+    left open for the caller, who closes it; every stored row is compared all the same."""
     m = log_meta(conn, path)
     key, why = seals_key(conn, m["db_id"], key, key_given, key_where or str(paths.key_file()))
     recorded = recorded_head(m["db_id"], key) if key is not None else None
     own = heads.backup_head(m, key) if key is not None else None
     hs = [h for h in (*given, recorded, *also, own.head if own else None) if h]
-    derived = derive.Derived() if read_models else None
+    own_derived = derived is None
+    derived, since = derived if derived is not None else (derive.Derived() if read_models else None, 0)
     skipped: list[str] = []
     if derived is not None:
         derived.attach(conn)
@@ -93,7 +97,7 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
         walk = Walk(conn, uri(path, acc.mode), key, after, wanted_hashes(hs), workers)
         unfolded = differs = None
         if derived is not None:
-            unfolded = derived.fold(conn, walk.upto)
+            unfolded = derived.fold(conn, walk.upto, since)
             differs = derived.compare(conn, skipped)
         rep = _chain_report(conn, walk.result(), key, hs, unfolded, after)
         if derived is not None and rep.ok:  # reported after the heads: the chain comes first
@@ -105,7 +109,7 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
         if walk is not None:
             walk.close()
         conn.execute("ROLLBACK")
-        if derived is not None:
+        if derived is not None and own_derived:
             derived.close()
         raise
     if not keep_open:
@@ -113,7 +117,8 @@ def verify_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | 
     if derived is not None:
         if not keep_open:
             derived.detach(conn)
-        derived.close()
+        if own_derived:
+            derived.close()
     if why:
         rep.seals_why = why
         rep.notes.append(f"seals not checked: {why}")

@@ -42,7 +42,7 @@ HANDLED = frozenset(n[1:] for n in dir(Projector) if n.startswith("_") and not n
 FOLDED = sorted((HANDLED | PROCEDURE_EVENTS) - PLAIN_ONLY)
 # a sign-in changes only the row of a user added (``Projector._sign_in``): one by a name never
 # added changes nothing and is not folded
-_FOLD = (f"SELECT seq, body FROM main.events WHERE type IN ({', '.join('?' * len(FOLDED))}) AND seq <= ? AND "
+_FOLD = (f"SELECT seq, body FROM main.events WHERE type IN ({', '.join('?' * len(FOLDED))}) AND seq > ? AND seq <= ? AND "
          "(type != 'sign_in' OR actor IN (SELECT json_extract(body, '$.data.name') FROM main.events "
          "WHERE type = 'user_added')) ORDER BY seq")
 
@@ -50,22 +50,32 @@ _FOLD = (f"SELECT seq, body FROM main.events WHERE type IN ({', '.join('?' * len
 class Derived:
     """The projector's read models folded from the log (``fold``), in a memory database of their own."""
 
-    def __init__(self) -> None:
+    def __init__(self, saved: bytes | None = None, projector: Projector | None = None) -> None:
+        """``saved``/``projector``: a derivation kept by an earlier check (app/store/figures_cache.py),
+        to be folded on from its last row."""
         self.name = f"pitdesk-derived-{uuid.uuid4().hex}"
         self.uri = f"file:{self.name}?mode=memory&cache=shared"
         self.conn = sqlite3.connect(self.uri, uri=True, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=OFF")
         self.conn.execute("PRAGMA synchronous=OFF")
-        migrate(self.conn)
-        self.projector = Projector()
+        if saved is None:
+            migrate(self.conn)
+        else:       # into the shared memory database the verifying connection attaches
+            kept = sqlite3.connect(":memory:")
+            try:
+                kept.deserialize(saved)
+                kept.backup(self.conn)
+            finally:
+                kept.close()
+        self.projector = projector if projector is not None else Projector()
         self.conn.execute("BEGIN")
         self._fold = self.projector.fold
 
-    def fold(self, conn: sqlite3.Connection, upto: int) -> Finding | None:
+    def fold(self, conn: sqlite3.Connection, upto: int, since: int = 0) -> Finding | None:
         """Fold the rows up to ``upto`` that the projector's read models need; the first row
         that cannot be folded, or None. Its body is parsed here, not by the chain walk: a row
         whose body is not what its columns say is the walk's finding, at that row or before it."""
-        for seq, body in conn.execute(_FOLD, (*FOLDED, upto)):
+        for seq, body in conn.execute(_FOLD, (*FOLDED, since, upto)):
             try:
                 b = json.loads(body)
                 self._fold(self.conn, seq, b["time"], b["table"], b["type"], b["actor"], b["role"], b["data"])

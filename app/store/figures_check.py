@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from . import chain, checkpoint, paths
+from . import chain, checkpoint, figures_cache, paths
 from .audit import verify_conn
+from .derive import Derived
 from .reading import Access, log_meta, read_db
 from .verify import Finding
 
@@ -43,6 +44,7 @@ class Verified:
     head: int                  # the last row checked
     seals: str                 # "checked" or "not checked"
     seconds: float
+    derived_from: int = 0      # the row the read models' derivation was kept at (0: derived from the first row)
 
     @property
     def ok(self) -> bool:
@@ -56,7 +58,7 @@ class Verified:
         """The ``verified`` key of a report's or a hold's JSON."""
         f = self.finding
         return {"ok": self.ok, "through": self.head, "checked_from": self.after + 1, "rows": self.rows,
-                "seals": self.seals,
+                "seals": self.seals, "derived_from": self.derived_from,
                 "finding": None if f is None else {"seq": f.seq, "kind": f.kind, "detail": f.detail,
                                                    **({"where": f.where} if f.where else {})}}
 
@@ -99,8 +101,20 @@ def check_conn(conn: sqlite3.Connection, acc: Access, path: Path, key: bytes | N
     if bad is not None:
         conn.execute("BEGIN")
         return Verified(bad, 0, after[0], after[0], "checked", time.perf_counter() - started)
-    rep = verify_conn(conn, acc, path, key, [], keep_open=True, key_given=False, workers=1, after=after)
-    return Verified(rep.finding, rep.rows, after[0], rep.last_seq, rep.seals, time.perf_counter() - started)
+    head_file = paths.head_file(db_id)
+    kept = figures_cache.load(head_file, key, db_id, conn) if key is not None else None
+    derived = kept if kept is not None else (Derived(), 0)
+    try:
+        rep = verify_conn(conn, acc, path, key, [], keep_open=True, key_given=False, workers=1, after=after,
+                          derived=derived)
+        if rep.ok and rep.read_models == "checked" and key is not None and rep.last_seq > derived[1]:
+            last = conn.execute("SELECT hash FROM main.events WHERE seq = ?", (rep.last_seq,)).fetchone()
+            if last is not None:     # kept for the next check, which folds only the rows written since
+                figures_cache.save(head_file, key, db_id, derived[0], rep.last_seq, last[0])
+    finally:
+        derived[0].close()
+    return Verified(rep.finding, rep.rows, after[0], rep.last_seq, rep.seals, time.perf_counter() - started,
+                    derived[1])
 
 
 def checked(db: Path | str, work: Callable[[sqlite3.Connection, Access], T],

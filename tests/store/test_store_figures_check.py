@@ -83,3 +83,78 @@ def test_a_row_written_after_the_checkpoint_is_walked(shift):
     conn.close()
     v, _ = checked(shift, count)
     assert not v.ok and v.finding.seq == last + 1 and v.finding.kind == "forged"
+
+
+def kept_files(db) -> list:
+    from app.store import paths
+    from app.store.reading import log_meta, read_db
+    db_id = read_db(db, lambda conn, _acc: log_meta(conn, db)["db_id"])[0]
+    head = paths.head_file(db_id)
+    return [head.with_name(head.stem + ".derived.db"), head.with_name(head.stem + ".derived.json")]
+
+
+def test_the_derivation_is_kept_and_an_old_row_edited_since_is_still_found(shift):
+    """The read models' derivation is kept after a check that passes (app/store/figures_cache.py)
+    and the next check folds only the rows written since; every stored row is compared all the
+    same, so an edit to an old row, checked long ago, is found."""
+    start_up(shift)
+    first, _ = checked(shift, count)
+    assert first.ok and first.derived_from == 0                  # derived from the first row, then kept
+    assert all(p.exists() for p in kept_files(shift))
+    again, _ = checked(shift, count)
+    assert again.ok and again.derived_from == first.head           # folded on from the kept row
+    conn = sqlite3.connect(shift)
+    with conn:
+        seq = conn.execute("SELECT min(seq) FROM hold_house").fetchone()[0]
+        conn.execute("UPDATE hold_house SET won = won + 5000000 WHERE seq = ?", (seq,))
+    conn.close()
+    v, _ = checked(shift, count)
+    assert v.derived_from == first.head
+    assert not v.ok and v.finding.kind == "read model" and v.finding.where["table"] == "hold_house"
+    assert v.finding.seq == seq and v.finding.where["stored"]["won"] == v.finding.where["log"]["won"] + 5000000
+
+
+def test_a_row_written_after_the_kept_derivation_is_folded_and_checked(shift):
+    from datetime import datetime
+    start_up(shift)
+    first, _ = checked(shift, count)
+    with AuditLog(shift) as log:
+        assert log.check().finding is None
+        new = log.append("alarm_raised", datetime(2026, 11, 22, 3, 0), "system", "system", "T1",
+                         {"kind": "test", "message": "raised after the check"})
+        log.flush()
+    v, _ = checked(shift, count)
+    assert v.ok and v.derived_from == first.head and v.head >= new
+    conn = sqlite3.connect(shift)
+    with conn:
+        conn.execute("UPDATE alarms SET message = 'something else' WHERE seq = ?", (new,))
+    conn.close()
+    v, _ = checked(shift, count)
+    assert not v.ok and v.finding.kind == "read model" and v.finding.where["table"] == "alarms"
+    assert v.finding.seq == new and v.finding.where["log"]["message"] == "raised after the check"
+
+
+def test_a_kept_derivation_changed_by_hand_is_not_used(shift):
+    """The kept tables edited to agree with an edited read model: their digest no longer matches
+    the seal, so the read models are derived from the first row and the edit is found."""
+    start_up(shift)
+    first, _ = checked(shift, count)
+    db_file, state_file = kept_files(shift)
+    conn = sqlite3.connect(shift)
+    with conn:
+        seq = conn.execute("SELECT min(seq) FROM hold_house").fetchone()[0]
+        conn.execute("UPDATE hold_house SET won = won + 5000000 WHERE seq = ?", (seq,))
+    conn.close()
+    kept = sqlite3.connect(db_file)
+    with kept:
+        kept.execute("UPDATE hold_house SET won = won + 5000000 WHERE seq = ?", (seq,))
+    kept.close()
+    v, _ = checked(shift, count)
+    assert v.derived_from == 0
+    assert not v.ok and v.finding.where["table"] == "hold_house" and v.finding.seq == seq
+    # the seal's own fields moved on by hand: not used either
+    state = json.loads(state_file.read_text())
+    state["seq"] = first.head - 1
+    state_file.write_text(json.dumps(state))
+    v, _ = checked(shift, count)
+    assert v.derived_from == 0 and not v.ok

@@ -70,3 +70,36 @@ def test_the_page_says_not_verified_and_save_asks_before_it_prints_it_so(qtbot, 
     n = int(next(ln.split()[-1] for ln in subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True,
                                                           timeout=60).stdout.splitlines() if ln.startswith("Pages:")))
     assert n >= 2 and all("NOT VERIFIED" in text for text in pdf_pages(path, range(1, n + 1)))
+
+
+def test_the_print_button_asks_before_it_prints_it_not_verified(qtbot, window, tmp_path):
+    """Print… pressed: the print dialog, then (the log failing its check) the question; "Do not
+    print" prints and logs nothing, "Print NOT VERIFIED" prints every page marked, logged so."""
+    from app.qt import QDialog, QPrintDialog
+    page = shown(qtbot, window)
+    seq = window.edited
+    signed_in(qtbot, window)
+    out = tmp_path / "printed.pdf"
+
+    def print_pressed() -> None:
+        qtbot.mouseClick(page.print_button, Qt.MouseButton.LeftButton)
+        d = page.dialog
+        assert isinstance(d, QPrintDialog) and d.objectName() == "print_report_dialog" and d.isVisible()
+        d.printer().setOutputFileName(str(out))     # a printer that prints to a file
+        d.done(QDialog.DialogCode.Accepted)         # as OK does, without the offscreen dialog's own file field
+        qtbot.waitUntil(lambda: isinstance(page.dialog, QMessageBox) and page.dialog.isVisible(), timeout=WAIT_MS)
+
+    print_pressed()
+    press(qtbot, page, "do_not_print")
+    qtbot.waitUntil(lambda: not page.issuing, timeout=WAIT_MS)
+    assert not out.exists() and not logged(window.db, "report_printed") and not logged(window.db, "report_failed")
+
+    print_pressed()
+    press(qtbot, page, "print_not_verified")
+    qtbot.waitUntil(lambda: page.issues == 1, timeout=WAIT_MS)
+    (printed,) = logged(window.db, "report_printed")
+    assert printed["data"]["verified"] is False and printed["data"]["finding"]["seq"] == seq
+    assert printed["data"]["where"] == f"file {out}"
+    n = int(next(ln.split()[-1] for ln in subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True,
+                                                          timeout=60).stdout.splitlines() if ln.startswith("Pages:")))
+    assert n >= 2 and all("NOT VERIFIED" in text for text in pdf_pages(out, range(1, n + 1)))
