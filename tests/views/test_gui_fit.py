@@ -56,7 +56,14 @@ def test_every_view_fits_the_window_at_a_pit_screen_size(face, tmp_path, qtbot, 
             qtbot.wait(60)
             QApplication.processEvents()
             assert (p.window.width(), p.window.height()) == size, f"{spec} made the window grow"
-            bad = outside(p.window)
+            for _ in range(3):
+                # the floor keeps playing: a row that arrived this very moment is made as tall as
+                # its words on the next turn of the event loop (widgets.record_view's rows_again);
+                # a fault that stays is a fault
+                bad = outside(p.window)
+                if not bad:
+                    break
+                qtbot.wait(150)
             assert not bad, f"{spec} at {size[0]}x{size[1]}: " + "; ".join(bad)
     finally:
         close_pit(p)
