@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from app.store.pg.floor_money import server_lines
 from app.store.pg.rebuild import rebuilt_logs
 
 from .hold import HoldError, HoldReport, as_json as hold_json, hold, summed, total_of
@@ -78,21 +79,24 @@ def floor_json(reports: list[ShiftReport], quiet: list[str], verified=None) -> d
             "floor": floor["pit"], **({"verified": verified.as_json()} if verified is not None else {})}
 
 
-def read_floor_hold(url: str, start: datetime | None, end: datetime | None,
-                    table: str | None = None) -> list[tuple[str, str, HoldReport, str | None]]:
-    """Each workstation's hold over the period (``hold``, as ``pitdesk hold`` reads its own log):
-    (its id, where it was read, its hold, its registered name); with ``table``, the workstations that have that table,
-    HoldError if none has."""
+def read_floor_hold(url: str, start: datetime | None, end: datetime | None, table: str | None = None
+                    ) -> tuple[list[tuple[str, str, HoldReport, str | None]], tuple | None]:
+    """Each workstation's hold over the period, as ``pitdesk hold`` reads its own log but from the
+    sums the server keeps as rows arrive (app/store/pg/floor_money.py; issue 35, finding 5):
+    (its id, where it was read, its hold, its registered name); with ``table``, the workstations
+    that have that table, HoldError if none has; and the first row where the server's sums differ
+    from its events ((workstation, finding), None if none does)."""
     out = []
-    for log in rebuilt_logs(url):
+    pits, difference = server_lines(url, start, end, table)
+    for ws, where, lines, name in pits:
         try:
-            out.append((log.workstation, log.where, hold(log.conn, start, end, table), log.name))
+            out.append((ws, where, hold(None, start, end, table, lines_from=lines), name))
         except HoldError:
             if table is None:
                 raise
     if table is not None and not out:
         raise HoldError(f"no workstation the server holds has a table {table!r}")
-    return out
+    return out, difference
 
 
 def floor_hold_json(holds: list[tuple[str, str, HoldReport, str | None]], start: datetime | None, end: datetime | None,

@@ -204,10 +204,13 @@ def check_period(start: datetime | None, end: datetime | None) -> None:
                         "--from must be before --to")
 
 
-def hold(conn, start: datetime | None = None, end: datetime | None = None, table: str | None = None) -> HoldReport:
-    """The hold of every table (or of ``table``) over ``start <= time < end`` (None: open)."""
+def hold(conn, start: datetime | None = None, end: datetime | None = None, table: str | None = None,
+         lines_from=store) -> HoldReport:
+    """The hold of every table (or of ``table``) over ``start <= time < end`` (None: open).
+    ``lines_from``: where the rows are summed, a workstation's own log (app/store/hold_lines.py)
+    or the casino's server's money read models (app/store/pg/floor_money.py ``ServerLines``)."""
     check_period(start, end)
-    known = store.table_ids(conn)
+    known = lines_from.table_ids(conn)
     if table is not None and table not in known:
         raise HoldError(f"no table {table!r} in this log (tables: {', '.join(known) or 'none'})")
     s, e = _iso(start), _iso(end)
@@ -217,7 +220,7 @@ def hold(conn, start: datetime | None = None, end: datetime | None = None, table
     def line(t: str, w: str) -> HoldLine:
         return lines.setdefault(t, {}).setdefault(w, HoldLine(w))
 
-    for r in store.stakes(conn, s, e, table):
+    for r in lines_from.stakes(conn, s, e, table):
         profiles.setdefault(r["table_id"], set()).add(r["profile"])
         w = wager_type(r["wager"], r["banking"])
         if w is None or r["wager"] == "bank":
@@ -232,7 +235,7 @@ def hold(conn, start: datetime | None = None, end: datetime | None = None, table
             if ln.expected is None:
                 ln.expected = Expectation()
             ln.expected += x
-    for r in store.house_lines(conn, s, e, table):
+    for r in lines_from.house_lines(conn, s, e, table):
         profiles.setdefault(r["table_id"], set()).add(r["profile"])
         w = wager_type(r["wager"], r["banking"]) or _RENAME.get(r["wager"], r["wager"])  # never drop the house's money
         ln = line(r["table_id"], w)
@@ -247,7 +250,7 @@ def hold(conn, start: datetime | None = None, end: datetime | None = None, table
                 ln.expected = None
                 ln.unpriced = 0
     tables = []
-    for r in store.rounds(conn, s, e, table):
+    for r in lines_from.rounds(conn, s, e, table):
         t = r["table_id"]
         ls = sorted(lines.get(t, {}).values(), key=lambda ln: _order(ln.wager))
         tables.append(TableHold(t, tuple(sorted(profiles.get(t, ()))), r["rounds"], r["sent_back"], ls,

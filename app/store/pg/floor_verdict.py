@@ -30,6 +30,8 @@ class ServerVerified:
     def words(self) -> str:
         if self.finding is None:
             return f"every chain the server holds passed its check ({self.workstations} workstations)"
+        if self.finding.kind == "read model":   # the sums the server keeps (app/store/pg/floor_money.py)
+            return f"workstation {self.workstation}'s money read models on the server: {self.finding}"
         return f"workstation {self.workstation}'s chain on the server: {self.finding}"
 
     def as_json(self) -> dict:

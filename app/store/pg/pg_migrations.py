@@ -29,7 +29,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
-from . import floor_verdict, verdicts
+from . import floor_money, floor_verdict, verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -310,6 +310,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (4, "refusal verdicts", lambda conn: verdicts.migrate_v4(conn, _FUNCTIONS)),   # issue 35 (app/store/pg/verdicts.py)
     (5, "workstation register", _v5_register),
     (6, "floor report verdicts", lambda conn: floor_verdict.migrate_v6(conn)),    # issue 35 (app/store/pg/floor_verdict.py)
+    (7, "money read models", lambda conn: floor_money.migrate_v7(conn)),          # issue 35 (app/store/pg/floor_money.py)
 ]
 
 

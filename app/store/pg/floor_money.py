@@ -1,0 +1,268 @@
+"""The floor's money kept on the casino's server as rows arrive (issue 35, finding 5; PostgreSQL
+migration 7): ``pitdesk hold --pg`` reads sums, not logs.
+
+Each settlement that arrives is taken apart by the server itself, in the shipping transaction
+(``pitdesk.money_arrived``, a statement trigger beside ``events_arrived`` that runs as the
+schema's owner over the rows just stored): the same read models a workstation keeps of its own
+log (app/store/schema.py, migration 4; app/store/hold_lines.py), one set per workstation:
+
+- ``money_settlements``: a settlement's time, table, profile, banking mode, the house's net,
+  how many approval requests it made and which earlier ones it merged;
+- ``money_house``: its ledger lines to and from the house, summed by wager and kind
+  (``HOLD_HOUSE_SELECT`` in PostgreSQL's words);
+- ``money_stakes``: its wagers counted by wager and stake (``HOLD_STAKES_SELECT``);
+- ``money_tables``, ``money_requests``, ``money_decisions``: the tables configured, the
+  approval requests and their decisions (a denial sends its settlement back: it moved no money).
+
+Only a row the server checked and stored reaches them (a transition table holds nothing
+refused), and they are append-only like the events. They are a read model: ``derived`` gives the
+same rows again from the events, and the check before a report compares the two
+(app/store/pg/floor_verdict.py), as a workstation checks its own read models (issue 35,
+finding 1). A server migrated to 7 fills them from the events it already holds."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+
+import psycopg
+
+from app.store.verify import Finding
+
+from .register import names, shown
+from .server import check_url, connect, schema_version, speaking, where
+
+MONEY_VERSION = 7
+
+# a ledger line's or result's wager as the hold reads it (app/store/schema.py ``_WAGER``)
+# (starts_with, not LIKE: these queries also run with parameters, where % is psycopg's)
+_WAGER = ("CASE WHEN starts_with({w}, 'additional ') THEN 'additional' WHEN starts_with({w}, 'envy') THEN 'envy' "
+          "ELSE {w} END")
+_LW, _RW = "(l->>'wager')", "(r->>'wager')"
+_FROM, _TO, _CENTS = "(l->>'from')", "(l->>'to')", "(l->>'cents')::bigint"
+_COMMISSION = "(starts_with(l->>'reason', 'commission') OR starts_with(l->>'reason', 'vigorish'))"
+
+# {src}: the rows to take apart (the trigger's transition table, or the events held)
+_SETTLED = "(SELECT workstation, seq, time, table_id, body::jsonb->'data' AS d FROM {src} WHERE type = 'settlement') e"
+SETTLEMENTS = f"""
+SELECT e.workstation, e.seq, e.time, e.table_id, e.d->'settlement'->>'profile', e.d->'settlement'->>'banking',
+       COALESCE((e.d->'settlement'->'net_by_party'->>'house')::bigint, 0),
+       jsonb_array_length(e.d->'settlement'->'approvals'),
+       ARRAY(SELECT jsonb_array_elements_text(COALESCE(e.d->'merged', '[]'::jsonb))::bigint)
+  FROM {_SETTLED}"""
+HOUSE = f"""
+SELECT e.workstation, e.seq, {_WAGER.format(w=_LW)} AS wager,
+  SUM(CASE WHEN {_TO} = 'house' AND {_COMMISSION} THEN {_CENTS} ELSE 0 END),
+  SUM(CASE WHEN {_TO} = 'house' AND {_LW} = 'collection fee' THEN {_CENTS} ELSE 0 END),
+  SUM(CASE WHEN {_TO} = 'house' AND {_FROM} <> 'meter' AND NOT {_COMMISSION}
+           AND {_LW} <> 'collection fee' THEN {_CENTS} ELSE 0 END),
+  SUM(CASE WHEN {_FROM} = 'house' AND {_TO} <> 'meter' THEN {_CENTS} ELSE 0 END),
+  SUM(CASE WHEN {_FROM} = 'house' AND {_TO} = 'meter' THEN {_CENTS}
+           WHEN {_FROM} = 'meter' AND {_TO} = 'house' THEN -{_CENTS} ELSE 0 END)
+  FROM {_SETTLED}, jsonb_array_elements(e.d->'settlement'->'ledger') l
+ WHERE {_FROM} = 'house' OR {_TO} = 'house'
+ GROUP BY 1, 2, 3"""
+STAKES = f"""
+SELECT e.workstation, e.seq, {_WAGER.format(w=_RW)} AS wager, (r->>'stake')::bigint, count(*)
+  FROM {_SETTLED}, jsonb_array_elements(e.d->'settlement'->'results') r
+ WHERE (r->>'outcome') IS DISTINCT FROM 'returned'
+ GROUP BY 1, 2, 3, 4"""
+TABLES = ("SELECT workstation, seq, table_id, body::jsonb->'data'->>'profile' FROM {src} "
+          "WHERE type = 'table_configured' AND table_id IS NOT NULL")
+REQUESTS = "SELECT workstation, seq, table_id FROM {src} WHERE type = 'approval_requested'"
+DECISIONS = ("SELECT workstation, seq, (body::jsonb->'data'->>'request')::bigint, body::jsonb->'data'->>'decision' "
+             "FROM {src} WHERE type = 'approval_decided'")
+
+MODELS = {   # each read model: its columns and the query that derives its rows
+    "money_settlements": ("workstation, seq, time, table_id, profile, banking, house_net, approvals, merged",
+                          SETTLEMENTS),
+    "money_house": ("workstation, seq, wager, commission, fees, won, lost, to_meter", HOUSE),
+    "money_stakes": ("workstation, seq, wager, stake, count", STAKES),
+    "money_tables": ("workstation, seq, table_id, profile", TABLES),
+    "money_requests": ("workstation, request, table_id", REQUESTS),
+    "money_decisions": ("workstation, seq, request, decision", DECISIONS),
+}
+
+_V7 = """
+CREATE TABLE pitdesk.money_settlements (
+    workstation text NOT NULL, seq bigint NOT NULL, time text NOT NULL, table_id text, profile text, banking text,
+    house_net bigint NOT NULL, approvals int NOT NULL, merged bigint[] NOT NULL, PRIMARY KEY (workstation, seq));
+CREATE INDEX money_settlements_by_time ON pitdesk.money_settlements (time);
+CREATE TABLE pitdesk.money_house (
+    workstation text NOT NULL, seq bigint NOT NULL, wager text, commission bigint NOT NULL, fees bigint NOT NULL,
+    won bigint NOT NULL, lost bigint NOT NULL, to_meter bigint NOT NULL);
+CREATE INDEX money_house_by_seq ON pitdesk.money_house (workstation, seq);
+CREATE TABLE pitdesk.money_stakes (
+    workstation text NOT NULL, seq bigint NOT NULL, wager text, stake bigint, count bigint NOT NULL);
+CREATE INDEX money_stakes_by_seq ON pitdesk.money_stakes (workstation, seq);
+CREATE TABLE pitdesk.money_tables (
+    workstation text NOT NULL, seq bigint NOT NULL, table_id text NOT NULL, profile text, PRIMARY KEY (workstation, seq));
+CREATE TABLE pitdesk.money_requests (
+    workstation text NOT NULL, request bigint NOT NULL, table_id text, PRIMARY KEY (workstation, request));
+CREATE TABLE pitdesk.money_decisions (
+    workstation text NOT NULL, seq bigint NOT NULL, request bigint, decision text, PRIMARY KEY (workstation, seq));
+CREATE INDEX money_decisions_by_request ON pitdesk.money_decisions (workstation, request);
+CREATE INDEX events_settlements_by_time ON pitdesk.events (time) WHERE type = 'settlement';
+"""
+
+
+def _fill(src: str) -> str:
+    return "\n".join(f"INSERT INTO pitdesk.{m} ({cols}) {sql.format(src=src)};" for m, (cols, sql) in MODELS.items())
+
+
+def migrate_v7(conn: psycopg.Connection) -> None:
+    """The money read models, the trigger that keeps them, and the events already held taken apart."""
+    conn.execute(_V7)
+    conn.execute(_fill("pitdesk.events"))
+    conn.execute("CREATE FUNCTION pitdesk.money_arrived() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+                 "SET search_path = pitdesk, pg_temp AS $$\nBEGIN\n" + _fill("arrived")
+                 + "\nRETURN NULL;\nEND $$;")
+    conn.execute("CREATE TRIGGER money_arrived AFTER INSERT ON pitdesk.events REFERENCING NEW TABLE AS arrived "
+                 "FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.money_arrived()")
+    for m in MODELS:
+        conn.execute(f"CREATE TRIGGER {m}_append_only BEFORE UPDATE OR DELETE ON pitdesk.{m} "
+                     "FOR EACH ROW EXECUTE FUNCTION pitdesk.append_only()")
+        conn.execute(f"CREATE TRIGGER {m}_no_truncate BEFORE TRUNCATE ON pitdesk.{m} "
+                     "FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.append_only()")
+        conn.execute(f"REVOKE ALL ON pitdesk.{m} FROM PUBLIC")
+        conn.execute(f"GRANT SELECT ON pitdesk.{m} TO pitdesk_floor")
+    conn.execute("REVOKE ALL ON FUNCTION pitdesk.money_arrived() FROM PUBLIC")
+
+
+# -- reading the sums ------------------------------------------------------------------------------
+# the counted settlements (app/store/hold_lines.py ``_COUNTED``): in the period, of the table, and
+# not sent back by a denial of one of their own requests or of a request they merged
+_DENIED = ("EXISTS (SELECT 1 FROM pitdesk.money_requests q WHERE q.workstation = s.workstation AND {cond} AND "
+           "(SELECT d.decision FROM pitdesk.money_decisions d WHERE d.workstation = q.workstation "
+           "AND d.request = q.request ORDER BY d.seq DESC LIMIT 1) = 'denied')")
+_PERIOD = ("s.time >= %(start)s AND s.time < %(end)s AND (%(table)s::text IS NULL OR s.table_id = %(table)s)")
+_COUNTED = f"""
+WITH period AS (SELECT s.* FROM pitdesk.money_settlements s WHERE {_PERIOD}),
+counted AS (
+  SELECT s.* FROM period s
+   WHERE NOT {_DENIED.format(cond="q.request > s.seq AND q.table_id IS NOT DISTINCT FROM s.table_id "
+                                  "AND q.request <= s.seq + s.approvals - cardinality(s.merged)")}
+     AND NOT {_DENIED.format(cond="q.request = ANY(s.merged)")})
+"""
+_HOUSE_LINES = _COUNTED + """
+SELECT c.workstation, c.table_id, c.profile, c.banking, h.wager, SUM(h.commission)::bigint AS commission, SUM(h.fees)::bigint AS fees,
+       SUM(h.won)::bigint AS won, SUM(h.lost)::bigint AS lost, SUM(h.to_meter)::bigint AS to_meter
+  FROM counted c JOIN pitdesk.money_house h ON h.workstation = c.workstation AND h.seq = c.seq
+ GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5"""
+_STAKES = _COUNTED + """
+SELECT c.workstation, c.table_id, c.profile, c.banking, h.wager, h.stake, SUM(h.count)::bigint AS count
+  FROM counted c JOIN pitdesk.money_stakes h ON h.workstation = c.workstation AND h.seq = c.seq
+ GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6"""
+_ROUNDS = _COUNTED + """
+SELECT s.workstation, s.table_id, COUNT(c.seq) AS rounds, COUNT(*) - COUNT(c.seq) AS sent_back,
+       COALESCE(SUM(CASE WHEN c.seq IS NOT NULL THEN s.house_net END), 0)::bigint AS house_net,
+       MIN(s.time) AS first, MAX(s.time) AS last
+  FROM period s LEFT JOIN counted c ON c.workstation = s.workstation AND c.seq = s.seq
+ GROUP BY 1, 2 ORDER BY 1, 2"""
+_TABLE_IDS = ("SELECT workstation, table_id FROM pitdesk.money_tables UNION "
+              "SELECT workstation, table_id FROM pitdesk.money_settlements WHERE table_id IS NOT NULL")
+
+_FAR_PAST, _FAR_FUTURE = "0000", "9999"
+
+
+class ServerLines:
+    """One workstation's hold rows as the server sums them, in the shape app/store/hold_lines.py
+    gives a workstation's own (``hold(..., lines=...)``, app/workstation/hold.py)."""
+
+    def __init__(self, tables: list[str], stakes: list[dict], house: list[dict], rounds: list[dict]):
+        self._tables, self._stakes, self._house, self._rounds = sorted(tables), stakes, house, rounds
+
+    def table_ids(self, conn) -> list[str]:
+        return self._tables
+
+    def stakes(self, conn, start, end, table=None) -> list[dict]:
+        return self._stakes
+
+    def house_lines(self, conn, start, end, table=None) -> list[dict]:
+        return self._house
+
+    def rounds(self, conn, start, end, table=None) -> list[dict]:
+        return self._rounds
+
+
+def _dicts(cur) -> list[dict]:
+    cols = [c.name for c in cur.description]
+    return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+
+def _iso(t: datetime | None) -> str | None:
+    return t.isoformat(timespec="seconds") if t is not None else None
+
+
+def server_lines(url: str, start: datetime | None, end: datetime | None, table: str | None = None
+                 ) -> tuple[list[tuple[str, str, ServerLines, str | None]], tuple[str, Finding] | None]:
+    """Every workstation the server holds, in the order of their ids: (its id, where it was read,
+    its hold rows over ``start <= time < end``, its registered name), read from the money read
+    models; and the first row where those differ from their events (``first_difference``), read
+    in the same snapshot: the sums are checked before they are used (issue 35, finding 1)."""
+    parts = check_url(url, "--pg")
+    params = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE, "table": table}
+    with connect(url) as pg, speaking(parts, "read the floor's money"):
+        if schema_version(pg, parts) < MONEY_VERSION:
+            from .server import NoSchema
+            raise NoSchema(f"the server at {where(parts)} keeps no money read models yet (its pitdesk schema is "
+                           "older): run 'pitdesk floor migrate --pg URL' as the database's owner (docs/casino.md)")
+        pg.commit()
+        with pg.transaction():
+            pg.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            known = names(pg)
+            wss = [w for (w,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation")]
+            by = defaultdict(lambda: {"tables": [], "stakes": [], "house": [], "rounds": []})
+            for ws, t in pg.execute(_TABLE_IDS).fetchall():
+                by[ws]["tables"].append(t)
+            for key, sql in (("stakes", _STAKES), ("house", _HOUSE_LINES), ("rounds", _ROUNDS)):
+                for r in _dicts(pg.execute(sql, params)):
+                    by[r.pop("workstation")][key].append(r)
+            difference = first_difference(pg, start, end)
+    return [(ws, f"{where(parts)} workstation {shown(ws, known.get(ws))}",
+             ServerLines(by[ws]["tables"], by[ws]["stakes"], by[ws]["house"], by[ws]["rounds"]), known.get(ws))
+            for ws in wss], difference
+
+
+# -- the check: the read models against the events they come from ------------------------------------
+_KEYS = {"money_settlements": 2, "money_house": 3, "money_stakes": 4, "money_tables": 2, "money_requests": 2,
+         "money_decisions": 2}     # the columns that name a row (workstation, seq, and wager, stake)
+
+
+def first_difference(pg: psycopg.Connection, start: datetime | None = None,
+                     end: datetime | None = None) -> tuple[str, Finding] | None:
+    """The first row where a money read model differs from what the events give again, for the
+    settlements of ``start <= time < end`` (and every table, request and decision): the
+    workstation and a finding (kind ``read model``) naming the model, the row and both values.
+    Run in the caller's snapshot. A row moved out of the period by its time is found too: the
+    events say where it belongs."""
+    p = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE}
+    settled = "(SELECT * FROM pitdesk.events WHERE type = 'settlement' AND time >= %(start)s AND time < %(end)s) p"
+    seqs = ("(SELECT workstation, seq FROM pitdesk.events WHERE type = 'settlement' AND time >= %(start)s "
+            "AND time < %(end)s UNION SELECT workstation, seq FROM pitdesk.money_settlements "
+            "WHERE time >= %(start)s AND time < %(end)s)")
+    for m, (cols, sql) in MODELS.items():
+        names_ = [c.strip() for c in cols.split(",")]
+        k = _KEYS[m]
+        src = settled if m in ("money_settlements", "money_house", "money_stakes") else "pitdesk.events"
+        held = f"SELECT {cols} FROM pitdesk.{m}" + (f" WHERE (workstation, seq) IN {seqs}" if src == settled else "")
+        derived = sql.format(src=src)
+        key = " AND ".join(f"y.{n} IS NOT DISTINCT FROM x.{n}" for n in names_[:k])
+        for one, other, one_is_derived in ((derived, held, True), (held, derived, False)):
+            row = pg.execute(f"WITH a ({cols}) AS ({one}), b ({cols}) AS ({other}) "
+                             f"SELECT row_to_json(x), (SELECT row_to_json(y) FROM b y WHERE {key} LIMIT 1) "
+                             "FROM (SELECT * FROM a EXCEPT ALL SELECT * FROM b) x LIMIT 1", p).fetchone()
+            if row is not None:
+                d, h = (row[0], row[1]) if one_is_derived else (row[1], row[0])
+                named = d or h
+                return named["workstation"], Finding(
+                    named.get("seq") or named.get("request"), "read model",
+                    f"pitdesk.{m} ({', '.join(f'{n} {named[n]}' for n in names_[1:k])}): the server holds "
+                    f"{_values(h, names_[k:])}, its events give {_values(d, names_[k:])}")
+    return None
+
+
+def _values(row: dict | None, cols: list[str]) -> str:
+    if row is None:
+        return "no such row"
+    return ", ".join(f"{c} {row[c]}" for c in cols) or "the row"
