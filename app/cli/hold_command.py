@@ -95,19 +95,23 @@ def _floor(args, start: datetime | None, end: datetime | None) -> int:
     from app.store.pg import server
     from app.workstation.floor_report import floor_hold_json, read_floor_hold
     from app.workstation.hold import HoldError, check_period
+    from app.store.pg.chain_marks import remember
     from app.store.pg.floor_verdict import ServerVerified, check_server
     from app.workstation.theoretical import TheoryUnavailable
     try:
         check_period(start, end)
-        verified = check_server(args.pg)       # issue 35, finding 1: only from chains that pass the server's check
+        # issue 35, finding 1: only from chains that pass the server's check, from where the last one passed
+        verified = check_server(args.pg, incremental=True)
         if not verified.ok and not args.unverified:
             return refuse_floor("the floor's hold", verified)
-        holds, differs = read_floor_hold(args.pg, start, end, args.table)
+        holds, differs = read_floor_hold(args.pg, start, end, args.table, verified.since())
         if verified.ok and differs is not None:
             # the sums the server keeps differ from the events they come from (issue 35, finding 5)
             verified = ServerVerified(differs[0], differs[1], verified.workstations)
             if not args.unverified:
                 return refuse_floor("the floor's hold", verified)
+        if verified.ok:
+            remember(args.pg, verified.walked)   # the next check walks on from here
     except server.BadUrl as e:
         raise InputError(str(e)) from None
     except (HoldError, TheoryUnavailable, server.Unreachable, server.NoSchema, server.Refused) as e:

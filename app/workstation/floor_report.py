@@ -79,15 +79,17 @@ def floor_json(reports: list[ShiftReport], quiet: list[str], verified=None) -> d
             "floor": floor["pit"], **({"verified": verified.as_json()} if verified is not None else {})}
 
 
-def read_floor_hold(url: str, start: datetime | None, end: datetime | None, table: str | None = None
+def read_floor_hold(url: str, start: datetime | None, end: datetime | None, table: str | None = None,
+                    since: dict[str, int] | None = None
                     ) -> tuple[list[tuple[str, str, HoldReport, str | None]], tuple | None]:
     """Each workstation's hold over the period, as ``pitdesk hold`` reads its own log but from the
     sums the server keeps as rows arrive (app/store/pg/floor_money.py; issue 35, finding 5):
     (its id, where it was read, its hold, its registered name); with ``table``, the workstations
     that have that table, HoldError if none has; and the first row where the server's sums differ
-    from its events ((workstation, finding), None if none does)."""
+    from its events past each workstation's row in ``since`` ((workstation, finding), None if none
+    does)."""
     out = []
-    pits, difference = server_lines(url, start, end, table)
+    pits, difference = server_lines(url, start, end, table, since)
     for ws, where, lines, name in pits:
         try:
             out.append((ws, where, hold(None, start, end, table, lines_from=lines), name))

@@ -147,12 +147,18 @@ def paytable_edge(table_name: str, royal_match: str = "king-queen") -> Fraction 
 def _odds_expectation(table_name: str, royal_match: str, stake: int, count: int, cap: int | None) -> Fraction:
     """The house's expected net on ``count`` wagers of ``stake`` on an odds pay table: the stake
     kept on a loss, each line's win paid (at most ``cap``)."""
+    return count * _odds_one(table_name, royal_match, stake, cap)
+
+
+@cache
+def _odds_one(table_name: str, royal_match: str, stake: int, cap: int | None) -> Fraction:
+    """``_odds_expectation`` of one wager, once a process per pay table and stake."""
     table = paytable(table_name)
     lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name, royal_match)["lines"]}
     hit = sum(lines.values(), Fraction(0))
     paid = sum((p * (table.pays[ln].amount(stake) if cap is None else min(table.pays[ln].amount(stake), cap))
                 for ln, p in lines.items()), Fraction(0))
-    return count * ((1 - hit) * stake - paid)
+    return (1 - hit) * stake - paid
 
 
 # -- the base game's estimate ----------------------------------------------------------------------

@@ -176,3 +176,95 @@ def test_a_server_migrated_to_7_sums_the_events_it_already_holds(own_server, pit
     rc, floor, err = pitdesk("hold", "--pg", server.url(AUDITOR, name), "--json")
     assert rc == 0, err
     assert {p["db_id"]: _mine(p) for p in floor["pits"]} == {ws: _mine(h) for ws, h in own.items()}
+
+
+# -- the check before the sums, from where the last one passed (app/store/pg/chain_marks.py) ---------
+def _marks(casino) -> list[tuple]:
+    out = casino.sql("SELECT workstation, seq, since FROM pitdesk.chain_checks ORDER BY id").strip()
+    return [tuple(line.split("|")) for line in out.splitlines()] if out else []
+
+
+def test_each_passing_check_is_remembered_and_the_next_walks_on_from_it(casino, pits, tmp_path):
+    import shutil
+    import sqlite3
+    d = tmp_path / "pit"
+    shutil.copytree(pits[0], d)
+    conn = sqlite3.connect(d / "log.db")
+    last = conn.execute("SELECT max(seq) FROM events").fetchone()[0]
+    # the first half shipped (a copy cut there: the rest is shipped later from the whole log)
+    half = d / "half.db"
+    shutil.copy(d / "log.db", half)
+    c2 = sqlite3.connect(half)
+    c2.executescript("DROP TRIGGER IF EXISTS events_no_delete; DROP TRIGGER IF EXISTS events_append_only;")
+    conn.close()
+    cut = last // 2
+    triggers = [r[0] for r in c2.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'")]
+    for t in triggers:
+        c2.execute(f"DROP TRIGGER {t}")
+    c2.execute("DELETE FROM events WHERE seq > ?", (cut,))
+    c2.commit()
+    c2.close()
+    rc, shipped, err = pitdesk("ship", "--db", str(half), "--to", casino.ship, home=d / "home")
+    assert rc == 0 and shipped["to_seq"] == cut, err
+    ws = shipped["workstation"]
+    assert pitdesk("hold", "--pg", casino.floor, "--json")[0] == 0
+    assert _marks(casino) == [(ws, str(cut), "0")]          # walked whole, remembered at its head
+    rc, shipped, err = pitdesk("ship", "--db", str(d / "log.db"), "--to", casino.ship, home=d / "home")
+    assert rc == 0 and shipped["to_seq"] == last, err
+    rc, out, err = pitdesk("hold", "--pg", casino.floor, "--json")
+    assert rc == 0 and out["verified"]["ok"] is True, err
+    assert _marks(casino)[-1] == (ws, str(last), str(cut))  # walked on from the row remembered
+
+
+def _relink_from(casino, ws: str, seq: int) -> None:
+    """The owner rewrites row ``seq``'s body and relinks the chain after it to the head (the
+    triggers off): the chain holds, only the seals could tell."""
+    casino.sql(f"""ALTER TABLE pitdesk.events DISABLE TRIGGER USER;
+ALTER TABLE pitdesk.workstations DISABLE TRIGGER USER;
+DO $$ DECLARE r record; prev text; BEGIN
+  SELECT hash INTO prev FROM pitdesk.events WHERE workstation = '{ws}' AND seq = {seq} - 1;
+  FOR r IN SELECT seq, body FROM pitdesk.events WHERE workstation = '{ws}' AND seq >= {seq} ORDER BY seq LOOP
+    UPDATE pitdesk.events SET body = CASE WHEN seq = {seq} THEN replace(body, '"actor"', ' "actor"') ELSE body END,
+           prev_hash = prev WHERE workstation = '{ws}' AND seq = r.seq;
+    UPDATE pitdesk.events SET hash = pitdesk.row_hash(prev_hash, body) WHERE workstation = '{ws}' AND seq = r.seq
+      RETURNING hash INTO prev;
+  END LOOP;
+  UPDATE pitdesk.workstations SET head_hash = prev WHERE workstation = '{ws}';
+END $$;
+ALTER TABLE pitdesk.events ENABLE TRIGGER USER;
+ALTER TABLE pitdesk.workstations ENABLE TRIGGER USER;""")
+
+
+def test_a_chain_rewritten_before_the_row_remembered_is_found_there(casino, pits):
+    own = _ship_all(casino, pits[:1])
+    ws = next(iter(own))
+    assert pitdesk("hold", "--pg", casino.floor, "--json")[0] == 0
+    (_, head, _), = _marks(casino)
+    _relink_from(casino, ws, 5)
+    rc, out, err = pitdesk("hold", "--pg", casino.floor, "--json")
+    assert rc == 1 and f"row {head}" in err and "the chain was changed since" in err, err
+    # the whole walk alone holds (the chain relinked links); the seals, with the pit's key, tell
+    rc, verify, err = pitdesk("floor", "verify", "--pg", casino.floor, "--json")
+    assert rc == 0 and verify["ok"] is True
+    rc, verify, err = pitdesk("floor", "verify", "--pg", casino.floor, "--key", f"{ws}={pits[0] / 'home' / 'install.key'}",
+                              "--json")
+    assert rc == 1 and verify["workstations"][0]["first_bad"]["seq"] == 5
+
+
+def test_an_old_settlement_edited_after_the_check_leaves_the_sums_as_checked_and_floor_verify_names_it(casino,
+                                                                                                         pits):
+    own = _ship_all(casino, pits[:1])
+    ws = next(iter(own))
+    rc, before, err = pitdesk("hold", "--pg", casino.floor, "--json")    # checked whole, remembered at the head
+    assert rc == 0, err
+    seq = int(casino.sql(f"SELECT min(seq) FROM pitdesk.events WHERE workstation = '{ws}' AND type = 'settlement'"))
+    casino.sql("ALTER TABLE pitdesk.events DISABLE TRIGGER USER; "
+               f"UPDATE pitdesk.events SET body = replace(body, '\"cents\":', '\"cents\": ') "
+               f"WHERE workstation = '{ws}' AND seq = {seq}; ALTER TABLE pitdesk.events ENABLE TRIGGER USER")
+    # the figures are the sums of the rows as they were checked: the pit's own, to the cent
+    rc, after, err = pitdesk("hold", "--pg", casino.floor, "--json")
+    assert rc == 0 and _mine(after["pits"][0]) == _mine(own[ws]) == _mine(before["pits"][0]), err
+    # the whole walk finds the row edited since
+    rc, verify, err = pitdesk("floor", "verify", "--pg", casino.floor, "--json")
+    bad = verify["workstations"][0]["first_bad"]
+    assert rc == 1 and (bad["seq"], bad["kind"]) == (seq, "edited")

@@ -18,6 +18,7 @@ import psycopg
 from app.store import chain
 from app.store.verify import Finding, check_row
 
+from . import chain_marks
 from .register import names, shown
 from .server import check_url, connect, schema_version, speaking
 
@@ -52,6 +53,7 @@ class Held:
     last_refusal: dict | None
     name: str | None = None          # its name in the casino's register; None: not registered
     fault: str | None = None         # what --strict finds wrong with it (no key, not registered)
+    since: int = 0                   # the row its walk began after (0: walked whole; chain_marks.py)
 
     @property
     def ok(self) -> bool:
@@ -84,10 +86,11 @@ class UnknownWorkstation(ValueError):
 
 
 def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int = PART_ROWS,
-                 parts: int = PARTS, strict: bool = False) -> list[Held]:
+                 parts: int = PARTS, strict: bool = False, incremental: bool = False) -> list[Held]:
     """Every workstation the server holds, in the order of their ids. ``strict``: a registered
     workstation without its key, and rows of a workstation not registered (an owner who went
-    round the server's check), fail too."""
+    round the server's check), fail too. ``incremental``: each chain walked from the row the last
+    check before a figure remembers, that row's hash compared (app/store/pg/chain_marks.py)."""
     keys = keys or {}
     where_parts = check_url(url, "--pg")
     with connect(url) as conn, speaking(where_parts, "read the workstations' chains"):
@@ -102,9 +105,14 @@ def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int 
                 raise UnknownWorkstation(f"--key {unknown[0]}=...: the server holds no workstation {unknown[0]}")
             walk = _Walk(url, conn, part_rows, parts)
             known = names(conn)
+            marks = chain_marks.has_marks(conn)
             out = []
             for ws, hs, hh in held:
-                h = check_one(conn, ws, (hs, hh), keys.get(ws), walk)
+                since, moved = chain_marks.walk_from(conn, ws) if incremental and marks else (0, None)
+                h = check_one(conn, ws, (hs, hh), keys.get(ws), walk, since)
+                h.since = since
+                if moved is not None:
+                    h.finding = moved
                 h.name = known.get(ws)
                 if strict and h.name is None and h.rows:
                     h.fault = (f"not registered, yet the server holds {h.rows:,} rows of it (pitdesk floor register "
@@ -123,14 +131,14 @@ class _Walk:
         self.url, self.conn, self.part_rows, self.parts = url, conn, part_rows, parts
         self.snapshot: str | None = None
 
-    def first_bad(self, ws: str, last_seq: int) -> tuple | None:
+    def first_bad(self, ws: str, last_seq: int, first: int = 1) -> tuple | None:
         args = {"ws": ws, "genesis": chain.GENESIS}
-        if self.parts < 2 or last_seq <= self.part_rows:
-            return self.conn.execute(_FIRST_BAD, {**args, "lo": 1, "hi": last_seq}).fetchone()
+        if self.parts < 2 or last_seq - first < self.part_rows:
+            return self.conn.execute(_FIRST_BAD, {**args, "lo": first, "hi": last_seq}).fetchone()
         if self.snapshot is None:
             self.snapshot = self.conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
-        step = -(-last_seq // self.parts)
-        ranges = [(lo, min(lo + step - 1, last_seq)) for lo in range(1, last_seq + 1, step)]
+        step = -(-(last_seq - first + 1) // self.parts)
+        ranges = [(lo, min(lo + step - 1, last_seq)) for lo in range(first, last_seq + 1, step)]
         with ThreadPoolExecutor(len(ranges)) as pool:
             found = [b for b in pool.map(lambda r: self._part(args, *r), ranges) if b]
         if not found:
@@ -156,15 +164,17 @@ def sql_literal(text: str) -> str:
 
 
 def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: bytes | None,
-              walk: _Walk | None = None) -> Held:
+              walk: _Walk | None = None, since: int = 0) -> Held:
+    """``ws``'s chain checked from the row after ``since`` (0: whole) to its end, and its head."""
     rows, last_seq, last_hash = conn.execute(
         "SELECT count(*), max(seq), (SELECT hash FROM pitdesk.events WHERE workstation = %(ws)s ORDER BY seq DESC "
         "LIMIT 1) FROM pitdesk.events WHERE workstation = %(ws)s", {"ws": ws}).fetchone()
     if walk is None:
-        bad = conn.execute(_FIRST_BAD, {"ws": ws, "genesis": chain.GENESIS, "lo": 1, "hi": last_seq or 0}).fetchone()
+        bad = conn.execute(_FIRST_BAD, {"ws": ws, "genesis": chain.GENESIS, "lo": since + 1,
+                                        "hi": last_seq or 0}).fetchone()
     else:
-        bad = walk.first_bad(ws, last_seq or 0)
-    finding = _explain(conn, ws, bad, key) if bad else None
+        bad = walk.first_bad(ws, last_seq or 0, since + 1)
+    finding = explain(conn, ws, bad, key) if bad else None
     forged = _forged(conn, ws, key, finding.seq if finding else None) if key is not None else None
     if forged is not None:
         finding = forged
@@ -181,7 +191,7 @@ def check_one(conn: psycopg.Connection, ws: str, head: tuple[int, str], key: byt
     return Held(ws, rows, head, finding, "checked" if key is not None else "not checked", n, r)
 
 
-def _explain(conn: psycopg.Connection, ws: str, bad: tuple, key: bytes | None) -> Finding:
+def explain(conn: psycopg.Connection, ws: str, bad: tuple, key: bytes | None) -> Finding:
     """The row the server found, in ``audit verify``'s words (the seal is checked by ``_forged``)."""
     seq, before_seq, before_hash = bad
     row = conn.execute(_ROW, (ws, seq)).fetchone()

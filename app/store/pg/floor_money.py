@@ -131,28 +131,32 @@ def migrate_v7(conn: psycopg.Connection) -> None:
 
 # -- reading the sums ------------------------------------------------------------------------------
 # the counted settlements (app/store/hold_lines.py ``_COUNTED``): in the period, of the table, and
-# not sent back by a denial of one of their own requests or of a request they merged
-_DENIED = ("EXISTS (SELECT 1 FROM pitdesk.money_requests q WHERE q.workstation = s.workstation AND {cond} AND "
-           "(SELECT d.decision FROM pitdesk.money_decisions d WHERE d.workstation = q.workstation "
-           "AND d.request = q.request ORDER BY d.seq DESC LIMIT 1) = 'denied')")
+# not sent back by a denial of one of their own requests or of a request they merged. The
+# denials are few: they are found first, then the settlements they send back.
 _PERIOD = ("s.time >= %(start)s AND s.time < %(end)s AND (%(table)s::text IS NULL OR s.table_id = %(table)s)")
 _COUNTED = f"""
 WITH period AS (SELECT s.* FROM pitdesk.money_settlements s WHERE {_PERIOD}),
+denied AS (
+  SELECT q.workstation, q.request, q.table_id FROM pitdesk.money_requests q
+    JOIN LATERAL (SELECT d.decision FROM pitdesk.money_decisions d WHERE d.workstation = q.workstation
+                   AND d.request = q.request ORDER BY d.seq DESC LIMIT 1) last ON last.decision = 'denied'),
+sent_back AS (
+  SELECT DISTINCT s.workstation, s.seq FROM period s JOIN denied q ON q.workstation = s.workstation
+     AND ((q.request > s.seq AND q.table_id IS NOT DISTINCT FROM s.table_id
+           AND q.request <= s.seq + s.approvals - cardinality(s.merged)) OR q.request = ANY(s.merged))),
 counted AS (
-  SELECT s.* FROM period s
-   WHERE NOT {_DENIED.format(cond="q.request > s.seq AND q.table_id IS NOT DISTINCT FROM s.table_id "
-                                  "AND q.request <= s.seq + s.approvals - cardinality(s.merged)")}
-     AND NOT {_DENIED.format(cond="q.request = ANY(s.merged)")})
+  SELECT s.* FROM period s WHERE NOT EXISTS (SELECT 1 FROM sent_back b WHERE b.workstation = s.workstation
+                                             AND b.seq = s.seq))
 """
 _HOUSE_LINES = _COUNTED + """
 SELECT c.workstation, c.table_id, c.profile, c.banking, h.wager, SUM(h.commission)::bigint AS commission, SUM(h.fees)::bigint AS fees,
        SUM(h.won)::bigint AS won, SUM(h.lost)::bigint AS lost, SUM(h.to_meter)::bigint AS to_meter
   FROM counted c JOIN pitdesk.money_house h ON h.workstation = c.workstation AND h.seq = c.seq
- GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5"""
+ GROUP BY 1, 2, 3, 4, 5"""
 _STAKES = _COUNTED + """
 SELECT c.workstation, c.table_id, c.profile, c.banking, h.wager, h.stake, SUM(h.count)::bigint AS count
   FROM counted c JOIN pitdesk.money_stakes h ON h.workstation = c.workstation AND h.seq = c.seq
- GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6"""
+ GROUP BY 1, 2, 3, 4, 5, 6"""
 _ROUNDS = _COUNTED + """
 SELECT s.workstation, s.table_id, COUNT(c.seq) AS rounds, COUNT(*) - COUNT(c.seq) AS sent_back,
        COALESCE(SUM(CASE WHEN c.seq IS NOT NULL THEN s.house_net END), 0)::bigint AS house_net,
@@ -194,22 +198,26 @@ def _iso(t: datetime | None) -> str | None:
     return t.isoformat(timespec="seconds") if t is not None else None
 
 
-def server_lines(url: str, start: datetime | None, end: datetime | None, table: str | None = None
+def server_lines(url: str, start: datetime | None, end: datetime | None, table: str | None = None,
+                 since: dict[str, int] | None = None
                  ) -> tuple[list[tuple[str, str, ServerLines, str | None]], tuple[str, Finding] | None]:
     """Every workstation the server holds, in the order of their ids: (its id, where it was read,
     its hold rows over ``start <= time < end``, its registered name), read from the money read
-    models; and the first row where those differ from their events (``first_difference``), read
-    in the same snapshot: the sums are checked before they are used (issue 35, finding 1)."""
+    models; and the first row where those differ from their events (``first_difference``, past
+    each workstation's row in ``since``: the last check before a figure), read in the same
+    snapshot: the sums are checked before they are used (issue 35, finding 1)."""
     parts = check_url(url, "--pg")
     params = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE, "table": table}
     with connect(url) as pg, speaking(parts, "read the floor's money"):
-        if schema_version(pg, parts) < MONEY_VERSION:
+        schema_version(pg, parts)
+        if not pg.execute("SELECT to_regclass('pitdesk.money_settlements') IS NOT NULL").fetchone()[0]:
             from .server import NoSchema
             raise NoSchema(f"the server at {where(parts)} keeps no money read models yet (its pitdesk schema is "
                            "older): run 'pitdesk floor migrate --pg URL' as the database's owner (docs/casino.md)")
         pg.commit()
         with pg.transaction():
             pg.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            pg.execute("SET LOCAL work_mem = '64MB'")   # the sums grouped in memory, not sorted on disk
             known = names(pg)
             wss = [w for (w,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation")]
             by = defaultdict(lambda: {"tables": [], "stakes": [], "house": [], "rounds": []})
@@ -218,7 +226,11 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
             for key, sql in (("stakes", _STAKES), ("house", _HOUSE_LINES), ("rounds", _ROUNDS)):
                 for r in _dicts(pg.execute(sql, params)):
                     by[r.pop("workstation")][key].append(r)
-            difference = first_difference(pg, start, end)
+            since = since or {}
+            difference = first_difference(pg, {ws: since.get(ws, 0) for ws in wss})
+    for rows in by.values():   # grouped by a hash, not sorted: in their order here
+        for key in ("stakes", "house"):
+            rows[key].sort(key=lambda r: tuple((v is None, v if v is not None else 0) for v in r.values()))
     return [(ws, f"{where(parts)} workstation {shown(ws, known.get(ws))}",
              ServerLines(by[ws]["tables"], by[ws]["stakes"], by[ws]["house"], by[ws]["rounds"]), known.get(ws))
             for ws in wss], difference
@@ -229,36 +241,37 @@ _KEYS = {"money_settlements": 2, "money_house": 3, "money_stakes": 4, "money_tab
          "money_decisions": 2}     # the columns that name a row (workstation, seq, and wager, stake)
 
 
-def first_difference(pg: psycopg.Connection, start: datetime | None = None,
-                     end: datetime | None = None) -> tuple[str, Finding] | None:
+# each workstation's rows past its mark, by its key (a lateral join: the planner reads the index)
+_PAST_MARK = ("(SELECT e.* FROM unnest(%(ws)s::text[], %(since)s::bigint[]) m (w, since) CROSS JOIN LATERAL "
+              "(SELECT * FROM pitdesk.events e WHERE e.workstation = m.w AND e.seq > m.since OFFSET 0) e) p")
+
+
+def first_difference(pg: psycopg.Connection, since: dict[str, int]) -> tuple[str, Finding] | None:
     """The first row where a money read model differs from what the events give again, for the
-    settlements of ``start <= time < end`` (and every table, request and decision): the
-    workstation and a finding (kind ``read model``) naming the model, the row and both values.
-    Run in the caller's snapshot. A row moved out of the period by its time is found too: the
-    events say where it belongs."""
-    p = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE}
-    settled = "(SELECT * FROM pitdesk.events WHERE type = 'settlement' AND time >= %(start)s AND time < %(end)s) p"
-    seqs = ("(SELECT workstation, seq FROM pitdesk.events WHERE type = 'settlement' AND time >= %(start)s "
-            "AND time < %(end)s UNION SELECT workstation, seq FROM pitdesk.money_settlements "
-            "WHERE time >= %(start)s AND time < %(end)s)")
+    rows after ``since[workstation]`` (the row the last check before a figure passed; 0: every
+    row): the workstation and a finding (kind ``read model``) naming the model, the row and both
+    values. Run in the caller's snapshot. Each model is derived once and compared both ways."""
+    p = {"ws": list(since), "since": list(since.values())}
     for m, (cols, sql) in MODELS.items():
         names_ = [c.strip() for c in cols.split(",")]
         k = _KEYS[m]
-        src = settled if m in ("money_settlements", "money_house", "money_stakes") else "pitdesk.events"
-        held = f"SELECT {cols} FROM pitdesk.{m}" + (f" WHERE (workstation, seq) IN {seqs}" if src == settled else "")
-        derived = sql.format(src=src)
+        seq = "request" if m == "money_requests" else "seq"
+        held = (f"SELECT {cols} FROM unnest(%(ws)s::text[], %(since)s::bigint[]) m (w, since) CROSS JOIN LATERAL "
+                f"(SELECT * FROM pitdesk.{m} x WHERE x.workstation = m.w AND x.{seq} > m.since) x")
         key = " AND ".join(f"y.{n} IS NOT DISTINCT FROM x.{n}" for n in names_[:k])
-        for one, other, one_is_derived in ((derived, held, True), (held, derived, False)):
-            row = pg.execute(f"WITH a ({cols}) AS ({one}), b ({cols}) AS ({other}) "
-                             f"SELECT row_to_json(x), (SELECT row_to_json(y) FROM b y WHERE {key} LIMIT 1) "
-                             "FROM (SELECT * FROM a EXCEPT ALL SELECT * FROM b) x LIMIT 1", p).fetchone()
-            if row is not None:
-                d, h = (row[0], row[1]) if one_is_derived else (row[1], row[0])
-                named = d or h
-                return named["workstation"], Finding(
-                    named.get("seq") or named.get("request"), "read model",
-                    f"pitdesk.{m} ({', '.join(f'{n} {named[n]}' for n in names_[1:k])}): the server holds "
-                    f"{_values(h, names_[k:])}, its events give {_values(d, names_[k:])}")
+        row = pg.execute(
+            f"WITH d ({cols}) AS MATERIALIZED ({sql.format(src=_PAST_MARK)}), h ({cols}) AS MATERIALIZED ({held}) "
+            f"SELECT row_to_json(x), (SELECT row_to_json(y) FROM h y WHERE {key} LIMIT 1), true "
+            "FROM (SELECT * FROM d EXCEPT ALL SELECT * FROM h) x "
+            f"UNION ALL SELECT (SELECT row_to_json(y) FROM d y WHERE {key} LIMIT 1), row_to_json(x), false "
+            "FROM (SELECT * FROM h EXCEPT ALL SELECT * FROM d) x LIMIT 1", p).fetchone()
+        if row is not None:
+            d, h = row[0], row[1]
+            named = d or h
+            return named["workstation"], Finding(
+                named.get("seq") or named.get("request"), "read model",
+                f"pitdesk.{m} ({', '.join(f'{n} {named[n]}' for n in names_[1:k])}): the server holds "
+                f"{_values(h, names_[k:])}, its events give {_values(d, names_[k:])}")
     return None
 
 

@@ -22,10 +22,17 @@ class ServerVerified:
     workstation: str | None          # the first workstation whose chain fails (in id order)
     finding: Finding | None
     workstations: int
+    # each chain's (workstation, head seq, head hash, the row its walk began after), to remember
+    # once the figures' own check has passed too (app/store/pg/chain_marks.py)
+    walked: tuple = ()
 
     @property
     def ok(self) -> bool:
         return self.finding is None
+
+    def since(self) -> dict[str, int]:
+        """Each workstation's row its walk began after (0: walked whole)."""
+        return {ws: since for ws, _, _, since in self.walked}
 
     def words(self) -> str:
         if self.finding is None:
@@ -41,12 +48,14 @@ class ServerVerified:
                                                    "detail": f.detail}}
 
 
-def check_server(url: str) -> ServerVerified:
+def check_server(url: str, incremental: bool = False) -> ServerVerified:
     """The server's check of every chain it holds (the seals are not checked: their keys never go
-    to the server); the first that fails."""
-    held = verify_floor(url)
+    to the server); the first that fails. ``incremental``: each chain from the row the last check
+    that passed remembers (app/store/pg/chain_marks.py)."""
+    held = verify_floor(url, incremental=incremental)
     bad = next((h for h in held if not h.ok), None)
-    return ServerVerified(bad.workstation if bad else None, bad.finding if bad else None, len(held))
+    return ServerVerified(bad.workstation if bad else None, bad.finding if bad else None, len(held),
+                          tuple((h.workstation, h.head[0], h.head[1], h.since) for h in held))
 
 
 _V5 = """

@@ -29,7 +29,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
-from . import floor_money, floor_verdict, verdicts
+from . import chain_marks, floor_money, floor_verdict, verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -311,6 +311,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (5, "workstation register", _v5_register),
     (6, "floor report verdicts", lambda conn: floor_verdict.migrate_v6(conn)),    # issue 35 (app/store/pg/floor_verdict.py)
     (7, "money read models", lambda conn: floor_money.migrate_v7(conn)),          # issue 35 (app/store/pg/floor_money.py)
+    (8, "chain checks", lambda conn: chain_marks.migrate_v8(conn)),               # issue 35 (app/store/pg/chain_marks.py)
 ]
 
 

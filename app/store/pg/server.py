@@ -81,6 +81,9 @@ def connect(url: str, flag: str = "--pg", autocommit: bool = False) -> psycopg.C
     except psycopg.OperationalError as e:
         raise Unreachable(f"the server at {where(parts)} cannot be reached: {one_line(e)}") from None
     conn.execute(f"SET search_path = {SCHEMA}, public")
+    # no JIT: the planner prices a walk of every row high and compiles for a tenth of a second
+    # queries that read a few index entries (the checks past a mark, app/store/pg/floor_money.py)
+    conn.execute("SET jit = off")
     if not autocommit:
         conn.commit()
     return conn
