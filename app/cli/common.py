@@ -90,8 +90,9 @@ def refuse_unverified(what: str, verified) -> int:
 
 
 def refuse_floor(what: str, verified) -> int:
-    """A floor figure not given: a chain the casino's server holds fails the server's check
-    (app/store/pg/floor_verdict.py). One line naming the workstation, the row and the kind; exit 1."""
-    print(f"pitdesk: error: {what} is not made from chains that fail the server's check: {verified.words()} "
+    """A floor figure not given: a chain the casino's server holds, or the sums it keeps, fail the
+    server's check (app/store/pg/floor_verdict.py, floor_money.py). One line naming the
+    workstation, the row and the kind; exit 1."""
+    print(f"pitdesk: error: {what} is not made from what fails the server's check: {verified.words()} "
           "(pitdesk floor verify --pg URL names it; --unverified gives it marked NOT VERIFIED)", file=sys.stderr)
     return EXIT_NOT_VERIFIED

@@ -98,7 +98,7 @@ def run(args) -> int:
             from app.store.pg.restore import restore
             print(json.dumps(restore(args.pg, args.workstation, Path(args.out), datetime.now()), indent=2))
             return 0
-        held = floor_check.verify_floor(args.pg, _keys(args.key), strict=args.strict)
+        held = floor_check.verify_floor(args.pg, _keys(args.key), strict=args.strict, models=True)
     except (server.BadUrl, floor_check.UnknownWorkstation, RegisterError) as e:
         raise InputError(str(e)) from None
     except (server.Unreachable, server.NoSchema, server.Refused, pg_migrations.MigrationError, RestoreError) as e:

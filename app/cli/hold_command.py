@@ -104,14 +104,14 @@ def _floor(args, start: datetime | None, end: datetime | None) -> int:
         verified = check_server(args.pg, incremental=True)
         if not verified.ok and not args.unverified:
             return refuse_floor("the floor's hold", verified)
-        holds, differs = read_floor_hold(args.pg, start, end, args.table, verified.since())
+        holds, differs, marks = read_floor_hold(args.pg, start, end, args.table, verified.walked)
         if verified.ok and differs is not None:
             # the sums the server keeps differ from the events they come from (issue 35, finding 5)
             verified = ServerVerified(differs[0], differs[1], verified.workstations)
             if not args.unverified:
                 return refuse_floor("the floor's hold", verified)
         if verified.ok:
-            remember(args.pg, verified.walked)   # the next check walks on from here
+            remember(args.pg, marks)   # the next check walks on from here
     except server.BadUrl as e:
         raise InputError(str(e)) from None
     except (HoldError, TheoryUnavailable, server.Unreachable, server.NoSchema, server.Refused) as e:

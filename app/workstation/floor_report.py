@@ -80,16 +80,15 @@ def floor_json(reports: list[ShiftReport], quiet: list[str], verified=None) -> d
 
 
 def read_floor_hold(url: str, start: datetime | None, end: datetime | None, table: str | None = None,
-                    since: dict[str, int] | None = None
-                    ) -> tuple[list[tuple[str, str, HoldReport, str | None]], tuple | None]:
+                    walked: tuple = ()) -> tuple[list[tuple[str, str, HoldReport, str | None]], tuple | None, list]:
     """Each workstation's hold over the period, as ``pitdesk hold`` reads its own log but from the
     sums the server keeps as rows arrive (app/store/pg/floor_money.py; issue 35, finding 5):
     (its id, where it was read, its hold, its registered name); with ``table``, the workstations
     that have that table, HoldError if none has; and the first row where the server's sums differ
-    from its events past each workstation's row in ``since`` ((workstation, finding), None if none
-    does)."""
+    from what was checked ((workstation, finding), None if none does: app/store/pg/floor_money.py
+    ``server_lines``, ``walked`` the chain check's) and the marks to remember if none does."""
     out = []
-    pits, difference = server_lines(url, start, end, table, since)
+    pits, difference, marks = server_lines(url, start, end, table, walked)
     for ws, where, lines, name in pits:
         try:
             out.append((ws, where, hold(None, start, end, table, lines_from=lines), name))
@@ -98,7 +97,7 @@ def read_floor_hold(url: str, start: datetime | None, end: datetime | None, tabl
                 raise
     if table is not None and not out:
         raise HoldError(f"no workstation the server holds has a table {table!r}")
-    return out, difference
+    return out, difference, marks
 
 
 def floor_hold_json(holds: list[tuple[str, str, HoldReport, str | None]], start: datetime | None, end: datetime | None,

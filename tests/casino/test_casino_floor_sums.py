@@ -268,3 +268,20 @@ def test_an_old_settlement_edited_after_the_check_leaves_the_sums_as_checked_and
     rc, verify, err = pitdesk("floor", "verify", "--pg", casino.floor, "--json")
     bad = verify["workstations"][0]["first_bad"]
     assert rc == 1 and (bad["seq"], bad["kind"]) == (seq, "edited")
+
+
+def test_a_sum_edited_before_the_row_remembered_refuses_the_hold_and_floor_verify_names_its_row(casino, pits):
+    own = _ship_all(casino, pits[:1])
+    ws = next(iter(own))
+    assert pitdesk("hold", "--pg", casino.floor, "--json")[0] == 0     # checked whole, remembered at the head
+    (_, head, _), = _marks(casino)
+    seq = int(casino.sql(f"SELECT min(seq) FROM pitdesk.money_house WHERE workstation = '{ws}' AND won > 0"))
+    casino.sql("ALTER TABLE pitdesk.money_house DISABLE TRIGGER USER; "
+               f"UPDATE pitdesk.money_house SET won = won + 5000000 WHERE workstation = '{ws}' AND seq = {seq} "
+               "AND won > 0; ALTER TABLE pitdesk.money_house ENABLE TRIGGER USER")
+    rc, out, err = pitdesk("hold", "--pg", casino.floor, "--json")
+    assert rc == 1 and out == "", err
+    assert f"row {head}: read model: pitdesk.money_house: its rows of rows 1 to {head} changed since" in err
+    rc, verify, err = pitdesk("floor", "verify", "--pg", casino.floor, "--json")
+    bad = verify["workstations"][0]["first_bad"]
+    assert rc == 1 and (bad["seq"], bad["kind"]) == (seq, "read model") and "won 5" in bad["detail"], verify

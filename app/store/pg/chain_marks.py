@@ -27,6 +27,7 @@ CREATE TABLE pitdesk.chain_checks (
     seq bigint NOT NULL,          -- the chain passed the check from row 1 to this row
     hash text NOT NULL,           -- this row's hash when it passed
     since bigint NOT NULL,        -- the row the check started after (0: walked whole)
+    models jsonb,                 -- per money read model, the count and sum of its rows' hashes up to seq
     login text NOT NULL DEFAULT session_user,
     at timestamptz NOT NULL DEFAULT now()
 );
@@ -36,7 +37,7 @@ CREATE TRIGGER chain_checks_append_only BEFORE UPDATE OR DELETE ON pitdesk.chain
 CREATE TRIGGER chain_checks_no_truncate BEFORE TRUNCATE ON pitdesk.chain_checks
     FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.append_only();
 REVOKE ALL ON pitdesk.chain_checks FROM PUBLIC;
-GRANT SELECT, INSERT (workstation, seq, hash, since) ON pitdesk.chain_checks TO pitdesk_floor;
+GRANT SELECT, INSERT (workstation, seq, hash, since, models) ON pitdesk.chain_checks TO pitdesk_floor;
 GRANT USAGE ON SEQUENCE pitdesk.chain_checks_id_seq TO pitdesk_floor;
 """
 
@@ -66,10 +67,12 @@ def walk_from(conn: psycopg.Connection, ws: str) -> tuple[int, Finding | None]:
 
 def remember(url: str, passed) -> None:
     """Each chain that passed, with the sums kept of it, remembered: (workstation, last row, its
-    hash, the row its walk began after). Nothing is remembered of a server before migration 8, or
-    by a login that may not (the next check walks a little more)."""
+    hash, the row its walk began after, the money read models' digest up to that row). Nothing is
+    remembered of a server before migration 8, or by a login that may not (the next check walks a
+    little more)."""
+    import json
     from .server import connect
-    rows = [p for p in passed if p[1] > p[3]]
+    rows = [(ws, seq, h, since, json.dumps(models)) for ws, seq, h, since, models in passed if seq > since]
     if not rows:
         return
     with connect(url) as conn:
@@ -78,7 +81,15 @@ def remember(url: str, passed) -> None:
         try:
             with conn.transaction():
                 with conn.cursor() as cur:
-                    cur.executemany("INSERT INTO pitdesk.chain_checks (workstation, seq, hash, since) "
-                                    "VALUES (%s, %s, %s, %s)", rows)
+                    cur.executemany("INSERT INTO pitdesk.chain_checks (workstation, seq, hash, since, models) "
+                                    "VALUES (%s, %s, %s, %s, %s)", rows)
         except psycopg.errors.InsufficientPrivilege:
             pass
+
+
+def recorded_models(conn: psycopg.Connection, ws: str, seq: int) -> tuple[dict | None, object]:
+    """The digest of the money read models the check that passed at row ``seq`` remembered, and
+    when it passed; (None, None) if none did."""
+    row = conn.execute("SELECT models, at FROM pitdesk.chain_checks WHERE workstation = %s AND seq = %s "
+                       "ORDER BY id DESC LIMIT 1", (ws, seq)).fetchone()
+    return (row[0], row[1]) if row else (None, None)

@@ -86,11 +86,14 @@ class UnknownWorkstation(ValueError):
 
 
 def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int = PART_ROWS,
-                 parts: int = PARTS, strict: bool = False, incremental: bool = False) -> list[Held]:
+                 parts: int = PARTS, strict: bool = False, incremental: bool = False,
+                 models: bool = False) -> list[Held]:
     """Every workstation the server holds, in the order of their ids. ``strict``: a registered
     workstation without its key, and rows of a workstation not registered (an owner who went
     round the server's check), fail too. ``incremental``: each chain walked from the row the last
-    check before a figure remembers, that row's hash compared (app/store/pg/chain_marks.py)."""
+    check before a figure remembers, that row's hash compared (app/store/pg/chain_marks.py).
+    ``models``: the money read models (app/store/pg/floor_money.py) derived again whole from the
+    events and compared, for each workstation whose chain passed (``floor verify``)."""
     keys = keys or {}
     where_parts = check_url(url, "--pg")
     with connect(url) as conn, speaking(where_parts, "read the workstations' chains"):
@@ -120,7 +123,26 @@ def verify_floor(url: str, keys: dict[str, bytes] | None = None, part_rows: int 
                 elif strict and h.name is not None and ws not in keys:
                     h.fault = f"no --key {ws}=FILE given: --strict checks every registered workstation's seals"
                 out.append(h)
-            return out
+    if models:
+        _models_checked(url, [h for h in out if h.finding is None])
+    return out
+
+
+def _models_checked(url: str, passed: list[Held]) -> None:
+    """The money read models of the workstations in ``passed`` derived again from every event and
+    compared, in a snapshot of their own (a row and its sums are stored in one transaction); the
+    first row that differs becomes its workstation's finding."""
+    from .floor_money import first_difference
+    with connect(url) as conn:
+        if not conn.execute("SELECT to_regclass('pitdesk.money_settlements') IS NOT NULL").fetchone()[0] or not passed:
+            return
+        conn.commit()
+        with conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            found = first_difference(conn, {h.workstation: 0 for h in passed})
+    if found is not None:
+        ws, finding = found
+        next(h for h in passed if h.workstation == ws).finding = finding
 
 
 class _Walk:

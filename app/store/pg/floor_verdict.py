@@ -30,10 +30,6 @@ class ServerVerified:
     def ok(self) -> bool:
         return self.finding is None
 
-    def since(self) -> dict[str, int]:
-        """Each workstation's row its walk began after (0: walked whole)."""
-        return {ws: since for ws, _, _, since in self.walked}
-
     def words(self) -> str:
         if self.finding is None:
             return f"every chain the server holds passed its check ({self.workstations} workstations)"
