@@ -141,7 +141,12 @@ def shipping_words(s) -> tuple[str, str]:
         return "SHIPPING: STARTING", NONE
     if s.error:
         return f"SHIPPING: {s.short} · LAG {s.lag_events:,}", AMBER
-    return f"SHIPPED {s.shipped:,} · LAG {s.lag_events:,}", OK
+    return f"{_as(s)}SHIPPED {s.shipped:,} · LAG {s.lag_events:,}", OK
+
+
+def _as(s) -> str:
+    """The pit's name in the casino's register, as the floor's reports name it (issue 35)."""
+    return f"{s.name.upper()}: " if s.name and len(s.name) <= 24 else ""
 
 
 class MainWindow(QMainWindow):
@@ -469,7 +474,8 @@ class MainWindow(QMainWindow):
         """``SHIPPED 1,234 · LAG 12``, or what stops it; its whole story in the tooltip."""
         text, level = shipping_words(s)
         self.shipping.setText(f"{LEVEL_MARK[level]} {text}")
-        self.shipping.setToolTip(f"The log shipped to {s.to}: the server holds row {s.shipped:,} of {s.local:,}, "
+        named = f" as {s.name!r} (the casino's register)" if s.name else ""
+        self.shipping.setToolTip(f"The log shipped to {s.to}{named}: the server holds row {s.shipped:,} of {s.local:,}, "
                                  f"{s.lag_seconds:,.0f} s behind" + (f"\n{s.refused or s.error}" if s.refused or s.error
                                                                      else ""))
         theme.set_level(self.shipping, level)

@@ -38,6 +38,7 @@ class ShippingState:
     error: str = ""                  # the last run's fault, in full; "" when it went through
     short: str = ""                  # the same in a few words, for the status bar
     refused: str = ""                # why the server refused (shipping stopped), "" if it did not
+    name: str = ""                   # the pit's name in the casino's register ("" not yet heard, or none)
     runs: int = 0                    # runs done (tests wait on it)
     at: datetime | None = None       # when the last run ended
 
@@ -86,7 +87,7 @@ class Shipper:
         error = short = refused = ""
         try:
             out = shipping.ship(self.db, self.setup.to, after_batch=self._batch_done)
-            s = replace(s, shipped=out.server_head[0])
+            s = replace(s, shipped=out.server_head[0], name=out.name or s.name)
             if out.refused:
                 refused = f"row {out.refused['seq']}: {out.refused['reason']}"
         except _Stopping:

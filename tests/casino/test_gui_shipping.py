@@ -20,7 +20,7 @@ def _window(qapp, qtbot, tmp_path, monkeypatch, url, more=""):
     text = f'[[tables]]\nid = "T1"\nprofile = "sd"\n\n[shipping]\nto = "{url}"\nevery_seconds = 0.05\n{more}'
     ws = Workstation(config.parse(text, "floor.toml"), tmp_path / "pit.db", clock=Clock())
     try:
-        register(url, tmp_path / "pit.db")   # the casino's owner registers the pit before it ships
+        register(url, tmp_path / "pit.db", "Pit 7")   # the casino's owner registers the pit before it ships
     except Exception:   # noqa: BLE001 - a server that is down is the test's own business
         pass
     add_demo_users(ws)
@@ -34,7 +34,10 @@ def test_the_status_bar_shows_the_row_the_server_holds(casino, qapp, qtbot, tmp_
     try:
         qtbot.waitUntil(lambda: f"SHIPPED {ws.log.seq:,} · LAG 0" in window.shipping.text(), timeout=30_000)
         assert window.shipping.isVisible()
-        assert f"the server holds row {ws.log.seq:,} of {ws.log.seq:,}" in window.shipping.toolTip()
+        # the pit as the casino's register names it (issue 35, finding 2)
+        assert "PIT 7: SHIPPED" in window.shipping.text()
+        assert f"as 'Pit 7' (the casino's register): the server holds row {ws.log.seq:,} of {ws.log.seq:,}" in \
+            window.shipping.toolTip()
     finally:
         close_window(window, ws)
 
