@@ -18,7 +18,6 @@ import psycopg
 
 from app.store.verify import Finding
 
-CHAIN_CHECKS_VERSION = 8
 
 _V8 = """
 CREATE TABLE pitdesk.chain_checks (

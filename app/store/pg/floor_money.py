@@ -32,7 +32,6 @@ from app.store.verify import Finding
 from .register import names, shown
 from .server import check_url, connect, schema_version, speaking, where
 
-MONEY_VERSION = 7
 
 # a ledger line's or result's wager as the hold reads it (app/store/schema.py ``_WAGER``)
 # (starts_with, not LIKE: these queries also run with parameters, where % is psycopg's)
