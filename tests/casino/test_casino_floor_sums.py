@@ -7,9 +7,7 @@ workstation and the read model), and a server migrated to 7 with events already 
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -18,7 +16,6 @@ from tests.support.casino import pitdesk
 from tests.support.simulated_shift import simulate
 
 START = datetime(2026, 11, 21, 16, 0)
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -33,16 +30,9 @@ def pits(tmp_path_factory):
     d = tmp_path_factory.mktemp("spit-denied")
     mp = pytest.MonkeyPatch()
     try:
-        from tests.support.workstation import DEALER, PIT, Clock, open_ws
+        from tests.support.workstation import Clock, open_ws, sent_back_and_settled_again
         ws = open_ws(d, mp, Clock())
-        ws.people.sign_in(*DEALER)
-        ws.rounds.load("section6", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
-        first = ws.rounds.settle("section6").result
-        ws.people.sign_in(*PIT)
-        ws.decisions.decide(first.approvals[0].request, "denied", "the meter reads less")
-        ws.people.sign_in(*DEALER)
-        ws.rounds.set_round_info("section6", "12,300.00")
-        ws.rounds.settle("section6")
+        sent_back_and_settled_again(ws)
         ws.close()
         (d / "pit.db").rename(d / "log.db")
     finally:

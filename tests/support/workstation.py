@@ -97,3 +97,20 @@ def edit_settlement(db, seq: int) -> None:
 def reopen(tmp_path, clock) -> Workstation:
     """The rounds floor's workstation on ``tmp_path/pit.db`` again, adding nobody."""
     return Workstation(config.parse(ROUNDS_FLOOR_TOML, "floor.toml"), tmp_path / "pit.db", clock=clock)
+
+
+# -- a round sent back by a denial and settled again (issue 16; the hold, the trays, the casino's sums) --
+def sent_back_and_settled_again(ws, reason: str = "the meter reads less"):
+    """docs/rounds/section6-house.json settled at table section6, its approval request denied
+    (the settlement sent back), and the round settled again: (the first result, the second)."""
+    import json
+    from pathlib import Path
+    rounds = Path(__file__).resolve().parents[2] / "docs" / "rounds"
+    ws.people.sign_in(*DEALER)
+    ws.rounds.load("section6", json.loads((rounds / "section6-house.json").read_text()))
+    first = ws.rounds.settle("section6").result
+    ws.people.sign_in(*PIT)
+    ws.decisions.decide(first.approvals[0].request, "denied", reason)
+    ws.people.sign_in(*DEALER)
+    ws.rounds.set_round_info("section6", "12,300.00")
+    return first, ws.rounds.settle("section6").result

@@ -369,17 +369,10 @@ def test_a_bad_period_is_refused_before_reading():
 
 # -- a round sent back by a denial ---------------------------------------------------------------
 def test_a_round_sent_back_by_a_denial_is_not_counted_and_its_settlement_again_is(tmp_path, monkeypatch):
-    from tests.support.workstation import DEALER, PIT, Clock, open_ws
+    from tests.support.workstation import Clock, open_ws, sent_back_and_settled_again
     ws = open_ws(tmp_path, monkeypatch, Clock())
     try:
-        ws.people.sign_in(*DEALER)
-        ws.rounds.load("section6", json.loads((ROOT / "docs" / "rounds" / "section6-house.json").read_text()))
-        first = ws.rounds.settle("section6").result
-        ws.people.sign_in(*PIT)
-        ws.decisions.decide(first.approvals[0].request, "denied", "the meter reads less")
-        ws.people.sign_in(*DEALER)
-        ws.rounds.set_round_info("section6", "12,300.00")
-        again = ws.rounds.settle("section6").result
+        first, again = sent_back_and_settled_again(ws)
         report = ws.reads.hold(table="section6")
     finally:
         ws.close()

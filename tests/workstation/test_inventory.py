@@ -9,8 +9,9 @@ import pytest
 from app.engine.inventory import house_net, to_meter, tray_change
 from app.store import trays
 from app.workstation.errors import NotPermitted, Refused
-from tests.support.money import EXAMPLES, OPENER, a_whole_shift, alarms, approved, opened, settle_example
+from tests.support.money import OPENER, a_whole_shift, alarms, approved, opened, settle_example
 from tests.support.workstation import CASHIER, COUNT_1, COUNT_2, DEALER, FLOOR, PIT, SECURITY, open_ws
+from tests.support.workstation import sent_back_and_settled_again as settled_twice
 
 @pytest.fixture
 def ws(tmp_path, monkeypatch, clock):
@@ -234,14 +235,8 @@ def test_no_closer_while_a_fill_is_on_its_way_and_a_wrong_pin_signs_nothing(ws):
 
 def sent_back_and_settled_again(ws):
     """docs/rounds/section6-house.json settled, its request denied, settled again: both seqs."""
-    ws.people.sign_in(*DEALER)
-    ws.rounds.load("section6", json.loads((EXAMPLES[0].parent / "section6-house.json").read_text()))
-    first = ws.rounds.settle("section6").result
-    ws.people.sign_in(*PIT)
-    ws.decisions.decide(first.approvals[0].request, "denied", "recheck the hand")
-    ws.people.sign_in(*DEALER)
-    ws.rounds.set_round_info("section6", "12,300.00")
-    return first.settlement, ws.rounds.settle("section6").result.settlement
+    first, again = settled_twice(ws, "recheck the hand")
+    return first.settlement, again.settlement
 
 
 def test_a_round_sent_back_and_settled_again_counts_once_in_its_shift(ws):
