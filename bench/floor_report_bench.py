@@ -19,37 +19,19 @@ Prints a Markdown table; record it in docs/benchmarks.md. Speed is never asserte
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.casino_runs import casino, print_table, run  # noqa: E402
 from tests.support.casino import register  # noqa: E402
-from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
+from tests.support.pg import AUDITOR, SHIPPER  # noqa: E402
 from tests.support.simulated_shift import simulate  # noqa: E402
 
 START = datetime(2026, 11, 21, 16, 0)      # the swing shift
-# the venv's pitdesk (a worktree without a venv of its own runs the shared one, with PYTHONPATH)
-PITDESK = str(ROOT / ".venv" / "bin" / "pitdesk") if (ROOT / ".venv").exists() else \
-    str(Path(sys.executable).parent / "pitdesk")
-
-
-def run(*args: str) -> tuple[float, dict]:
-    t = time.perf_counter()
-    p = subprocess.run([PITDESK, *args], capture_output=True, text=True, timeout=3600)
-    dt = time.perf_counter() - t
-    if p.returncode != 0:
-        raise SystemExit(f"pitdesk {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return dt, json.loads(p.stdout)
 
 
 def main() -> int:
@@ -58,17 +40,8 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=200)
     args = ap.parse_args()
-    bins = bin_dir()
-    if bins is None:
-        print("no PostgreSQL server installed (installer/postgres.sh)", file=sys.stderr)
-        return 2
-    folder = Path(tempfile.mkdtemp(prefix="pitdesk-floor-report-bench-"))
-    server = Server(bins)
     rows = []
-    try:
-        server.start()
-        server.roles()
-        name = server.casino()
+    with casino("pitdesk-floor-report-bench-") as (bins, folder, server, name):
         events = 0
         for n in range(args.pits):
             d = folder / f"pit{n}"
@@ -88,14 +61,7 @@ def main() -> int:
         rows.append(("hold --pg --json", "the same server, every row", f"{dt:.1f} s"))
         dt, _ = run("floor", "verify", "--pg", server.url(AUDITOR, name), "--json")
         rows.append(("floor verify --pg --json", "the check each of the above runs first", f"{dt:.1f} s"))
-    finally:
-        server.remove()
-        shutil.rmtree(folder, ignore_errors=True)
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, PostgreSQL {bins.parent.name}")
-    print("| benchmark | what | time |\n|---|---|---:|")
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
+    print_table(rows, bins)
     return 0
 
 

@@ -22,14 +22,10 @@ Prints a Markdown table; record it in docs/benchmarks.md. Speed is never asserte
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import shutil
 import sqlite3
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 from datetime import datetime
@@ -38,27 +34,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.casino_runs import casino, print_table, run  # noqa: E402
 from tests.support.casino import register  # noqa: E402
-from tests.support.pg import AUDITOR, SHIPPER, Server, bin_dir  # noqa: E402
+from tests.support.pg import AUDITOR, SHIPPER  # noqa: E402
 from tests.support.simulated_shift import simulate  # noqa: E402
 
 START = datetime(2026, 11, 21, 8, 0)
-PITDESK = str(ROOT / ".venv" / "bin" / "pitdesk") if (ROOT / ".venv").exists() else \
-    str(Path(sys.executable).parent / "pitdesk")
-
-
-def run(*args: str, tree: Path | None = None) -> tuple[float, dict]:
-    env = dict(os.environ)
-    cmd = [PITDESK, *args]
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-        cmd = [sys.executable, "-m", "app.cli", *args]
-    t = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=7200, env=env, cwd=tree or ROOT)
-    dt = time.perf_counter() - t
-    if p.returncode != 0:
-        raise SystemExit(f"pitdesk {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
-    return dt, json.loads(p.stdout)
 
 
 def main() -> int:
@@ -68,17 +49,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=400)
     ap.add_argument("--before", type=Path, help="a worktree of the commit before the sums (PYTHONPATH)")
     args = ap.parse_args()
-    bins = bin_dir()
-    if bins is None:
-        print("no PostgreSQL server installed (installer/postgres.sh)", file=sys.stderr)
-        return 2
-    folder = Path(tempfile.mkdtemp(prefix="pitdesk-floor-sums-bench-"))
-    server = Server(bins)
     rows = []
-    try:
-        server.start()
-        server.roles()
-        name = server.casino()
+    with casino("pitdesk-floor-sums-bench-") as (bins, folder, server, name):
         from app.store.pg.shipping import ship
         day = folder / "day"
         t = time.perf_counter()
@@ -119,15 +91,9 @@ def main() -> int:
             rows.append(("hold --pg --json, every log rebuilt (before)", f"{args.before}, alternated, best of 3",
                          f"{min(old):.1f} s ({min(old) / min(new):.0f}x the sums' time)"))
         dt, _ = run("floor", "verify", "--pg", url, "--json")
-        rows.append(("floor verify --pg --json", "every chain walked whole", f"{dt:.2f} s"))
-    finally:
-        server.remove()
-        shutil.rmtree(folder, ignore_errors=True)
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, PostgreSQL {bins.parent.name}")
-    print("| benchmark | what | time |\n|---|---|---:|")
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
+        rows.append(("floor verify --pg --json", "every chain walked and every money read model derived, whole",
+                     f"{dt:.2f} s"))
+    print_table(rows, bins)
     return 0
 
 
