@@ -255,7 +255,9 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     h.append("<h3>Wagers, wins and losses by wager type (cents as dollars)</h3>")
     h.append(_wagers(r.pit_lines, r.pit_total))
     h.append("<h3>Banking</h3>" + _banking(pit_banking(r)))
-    h.append("<h3>Actual against theoretical hold</h3>" + _chart_ref(doc, "pit", r.pit_lines, chart_w, dpi))
+    # the chart starts the pit's second page, never a heading left alone at the foot of the first
+    h.append("<h3 style='page-break-before: always'>Actual against theoretical hold</h3>"
+             + _chart_ref(doc, "pit", r.pit_lines, chart_w, dpi))
     if tables:
         h.append("<h3>Tables</h3>")
         h.append(_table(["Table", "Profiles", "Rounds", "Void", "Wagered", "House net", "Actual hold", "Theoretical",
