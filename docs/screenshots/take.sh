@@ -11,7 +11,7 @@ PLAY=${PLAY:-45}
 SIZES=${*:-"1920x1080 1366x768"}
 for size in $SIZES; do
     home=$(mktemp -d)
-    display=:$((90 + $(date +%S) % 9))
+    display=:$((90 + $$ % 9))
     Xvfb "$display" -screen 0 "${size}x24" -nolisten tcp >/dev/null 2>&1 &
     xvfb=$!
     sleep 2
