@@ -11,10 +11,10 @@ from __future__ import annotations
 from . import theme
 from app.qt import QFrame, QGridLayout, QHBoxLayout, QLabel, QLayout, QSizePolicy, Qt, QVBoxLayout, QWidget, Signal
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
-from .widgets import label, restyle, state_text
+from .widgets import GivingLabel, label, restyle, state_text
 
-def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "") -> QLabel:
-    lb = label("", scale, bold, name=name, mono=mono)
+def _label(scale: float = 1.0, bold: bool = False, mono: bool = False, name: str = "", cls=QLabel) -> QLabel:
+    lb = label("", scale, bold, name=name, mono=mono, cls=cls)
     # the font's size relative to the base, so that the floor can zoom every tile to fit the screen
     lb.setProperty("font_spec", (scale, bold, mono))
     return lb
@@ -55,7 +55,9 @@ class TileWidget(QFrame):
 
         self.name = _label(2.2, bold=True, name="name")
         self.name.setText(table)
-        self.profile = _label(0.9, name="profile")
+        # the profile gives up its width before the floor's zoom does (GivingLabel): STARTING
+        # POSITION beside it shrank every tile and the floor grew back, again and again
+        self.profile = _label(0.9, name="profile", cls=GivingLabel)
         theme.set_dim(self.profile)
         self.state = _label(1.3, bold=True, name="state")
         self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -196,6 +198,7 @@ class TileWidget(QFrame):
 
     def _show_heading(self, t) -> None:
         self._put(self.profile, f"{t.profile} · {t.rule_text}")
+        _tip(self.profile, self.profile.text())
         self._put(self.state, state_text(t.state))
         self._put(self.round, f"ROUND {t.round_now}")
         self._shown(self.void, t.void)

@@ -16,7 +16,7 @@ from app.engine.roles import a_or_an, roles_text
 from app.engine import words as words_for_people
 from . import theme
 from app.qt import (QAbstractItemView, QAction, QColor, QFileDialog, QFont, QFontMetrics, QHeaderView, QLabel, QLineEdit,
-                    QStandardPaths, Qt, QTableView, QTimer, QToolButton, QWidget)
+                    QPainter, QSize, QStandardPaths, Qt, QTableView, QTimer, QToolButton, QWidget)
 from .theme import money
 
 
@@ -55,15 +55,32 @@ def dollars_text(cents: int | None) -> str:
 
 # -- labels ------------------------------------------------------------------------------------
 def label(text: str = "", scale: float = 1.0, bold: bool = False, name: str = "", wrap: bool = False,
-          mono: bool = False) -> QLabel:
-    """A plain-text label in the base font times ``scale``, named ``name`` (tests find it by it)."""
-    lb = QLabel(text)
+          mono: bool = False, cls=QLabel) -> QLabel:
+    """A plain-text label in the base font times ``scale``, named ``name`` (tests find it by it);
+    ``cls``: a kind of QLabel (``GivingLabel``)."""
+    lb = cls(text)
     lb.setFont(theme.font(scale, bold, mono))
     lb.setTextFormat(Qt.TextFormat.PlainText)
     if name:
         lb.setObjectName(name)
     lb.setWordWrap(wrap)
     return lb
+
+
+class GivingLabel(QLabel):
+    """A one-line label that gives up its width first: where the line is short its words end in
+    an ellipsis (its whole text stays its text, for its tooltip and the tests), and the floor's
+    zoom is never shrunk for it (a tile's profile beside a long state: STARTING POSITION)."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, super().minimumSizeHint().height())
+
+    def paintEvent(self, event) -> None:
+        rect = self.contentsRect()
+        shown = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter = QPainter(self)
+        self.style().drawItemText(painter, rect, int(self.alignment()), self.palette(), self.isEnabled(), shown,
+                                  self.foregroundRole())
 
 
 def unbroken(text: str) -> str:

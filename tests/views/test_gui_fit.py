@@ -207,3 +207,31 @@ def test_the_floor_grows_back_once_a_tiles_longer_words_are_gone(pit, qtbot, mon
     floor._regrow_at = 0.0
     floor.set_tiles([long_words])
     assert floor.zoom < fitted and floor._regrow_at > 0.0
+
+
+def test_a_long_state_beside_a_long_profile_shortens_the_profile_not_the_floor(pit, qtbot):
+    """STARTING POSITION beside face-up-ca · 002 (a supervisor's shift at 1366x768): the floor's
+    zoom shrank at every table's starting position and grew back a second later, the whole screen
+    breathing. The profile gives up its width now (an ellipsis); its text and tooltip stay whole."""
+    from dataclasses import replace
+
+    from app.views.floor_view import FloorView
+
+    wait_online(qtbot, pit)
+    tiles = [pit.window.tiles[t] for t in sorted(pit.window.tiles)]
+    floor = FloorView()
+    qtbot.addWidget(floor)
+    floor.resize(1366, 700)
+    floor.show()
+    qtbot.waitExposed(floor)
+    floor.set_tiles(tiles)
+    fitted = floor.zoom
+    long_words = replace(tiles[0], state="starting_position", profile="face-up-ca", rule_text="002")
+    floor.set_tiles([long_words])
+    assert floor.zoom == fitted, "a long state shrank the floor"
+    w = floor.tiles[tiles[0].table]
+    assert w.state.text() == "STARTING POSITION"
+    assert w.profile.text() == "face-up-ca · 002" == w.profile.toolTip()
+    # laid out: the state whole, the profile the one that gave up its width
+    qtbot.waitUntil(lambda: w.state.width() >= w.state.sizeHint().width(), timeout=5_000)
+    assert w.profile.width() < w.profile.sizeHint().width()
