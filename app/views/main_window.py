@@ -279,6 +279,9 @@ class MainWindow(QMainWindow):
             a.setCheckable(c.checkable)
             if c.name in handlers:
                 a.triggered.connect(lambda checked=False, h=handlers[c.name]: h())
+            # a command is a person at the desk: a shortcut never reaches the window as a key
+            # (Qt's shortcut map takes it first), and F2, F4, F5 alone signed a supervisor out
+            a.triggered.connect(self._acted)
             menu.addAction(a)
             self.addAction(a)      # the shortcut works whichever page has the keyboard
             self.actions_by_name[c.name] = a
@@ -629,9 +632,14 @@ class MainWindow(QMainWindow):
 
     def eventFilter(self, obj, event) -> bool:
         # a key, a click or the wheel (a supervisor scrolling a long round is not idle)
-        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel) and not self._closed:
-            self.bridge.touch()
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel):
+            self._acted()
         return False
+
+    def _acted(self) -> None:
+        """A person used the window: the signed-in session is not idle."""
+        if not self._closed:
+            self.bridge.touch()
 
     def start(self) -> None:
         self.bridge.start()

@@ -241,6 +241,29 @@ def test_an_idle_session_is_signed_out_and_the_status_bar_says_so(pit, qtbot):
     assert out[-1]["data"] == {"name": FLOOR.name, "reason": "idle for 5 minutes"}
 
 
+def test_a_supervisor_who_only_moves_between_views_by_their_keys_is_not_idle(pit, qtbot):
+    """F2, F4, F5 ... are shortcuts: Qt's shortcut map takes them before the window sees a key.
+    A supervisor who watched the floor, the alarms and the approvals by their keys alone was
+    signed out after five minutes (seen in a supervisor's shift at 1366x768)."""
+    from PySide6.QtTest import QTest
+    w = pit.window
+    d = w.sign_in()
+    fill(qtbot, d, FLOOR.name, FLOOR.pin)
+    qtbot.waitUntil(lambda: w.session is not None and w.session.name == FLOOR.name, timeout=WAIT_MS)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=WAIT_MS)
+    for key, view in ((Qt.Key.Key_F4, "alarms"), (Qt.Key.Key_F5, "approvals"), (Qt.Key.Key_F2, "floor")):
+        pit.clock.advance(minutes=4)
+        # as a keyboard's key comes: the shortcut map first (it takes the key), the window never
+        QTest.keyClick(w.focusWidget() or w, key)
+        qtbot.waitUntil(lambda v=view: w.view == v, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: w.session is not None and w.session.last_activity == pit.clock(), timeout=WAIT_MS)
+    pit.clock.advance(minutes=4)                    # 16 minutes signed in, never 5 idle
+    qtbot.wait(300)
+    assert w.session is not None and "SIGNED IN: demo-floor" in w.who.text()
+    assert not [e for e in events(pit.ws, "signed_out") if e["data"]["name"] == FLOOR.name]
+
+
 def test_a_wrong_pin_five_times_locks_the_account_and_the_dialog_says_so(pit, qtbot):
     w = pit.window
     d = w.sign_in()
