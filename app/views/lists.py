@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from . import theme
 from .pit_models import AlarmModel, ApprovalModel
-from app.qt import (QAction, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
+from app.qt import (QAction, QEvent, QHBoxLayout, QLabel, QModelIndex, QPushButton, QSortFilterProxyModel, Qt, QTimer,
                  QVBoxLayout, QWidget)
 from .records import RecordRole, SortRole
 from .theme import AMBER, LEVEL_MARK, NONE, RED
@@ -105,6 +105,19 @@ class RecordsPage(QWidget):
         self.view.horizontalHeader().sectionResized.connect(
             lambda *_: QTimer.singleShot(0, self.view, self.view.resizeRowsToContents))
         self._show_done_columns(False)
+        self.view.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        # the row framed but not selected (the list just took the keyboard, or a decision was
+        # made): Down, Up or Space selects it, as a person expects; F7 alone still decides nothing
+        # (seen in a supervisor's shift: F5, Down did nothing on a list of one, F7 stayed disabled)
+        if obj is self.view and event.type() == QEvent.Type.KeyPress and not event.modifiers() \
+                and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up, Qt.Key.Key_Space) \
+                and self.selected() is None and self.proxy.rowCount():
+            current = self.view.currentIndex()
+            self.view.selectRow(current.row() if current.isValid() else 0)
+            return True
+        return super().eventFilter(obj, event)
 
     def _show_all(self, on: bool) -> None:
         self.proxy.set_show_all(on)

@@ -13,6 +13,7 @@ import pytest
 
 from app.simulate.demo import DEMO_USERS
 from app.views.dialogs import AcknowledgeDialog, DecideDialog, SignInDialog, UsersDialog
+from app.views.records import RecordRole
 from app.qt import QSettings, Qt, QTableView
 from tests.support.round_panel import sign_in
 from tests.support.views import (ADMIN, DEALER, FLOOR, PIT, WAIT_MS, claim_hit, close_pit, error_shown, fill, gone,
@@ -129,6 +130,30 @@ def test_the_progressive_controller_offline_closes_progressive_wagers_until_it_i
 
 
 # -- approvals -----------------------------------------------------------------------------------
+def test_f5_down_f7_approves_the_request_at_the_top_by_the_keyboard_alone(hit_pit, qtbot):
+    """A supervisor with chips in one hand: F5 opens the approvals, the first request framed but
+    not selected (F7 decides nothing a person has not looked at); Down selects it, though it is
+    the only row (it did nothing: F7 stayed disabled, seen in a supervisor's shift), and F7 asks
+    for the PIN on it."""
+    from PySide6.QtTest import QTest
+    w = hit_pit.window
+    claim_hit(qtbot, hit_pit)
+    qtbot.waitUntil(lambda: any(r.status == "pending" for r in w.approvals), timeout=WAIT_MS)
+    sign_in(qtbot, w, FLOOR)
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow, timeout=WAIT_MS)
+    QTest.keyClick(w.focusWidget() or w, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: w.view == "approvals", timeout=WAIT_MS)
+    assert w.approvals_page.selected() is None and not w.actions_by_name["approve"].isEnabled()
+    first = w.approvals_page.proxy.index(0, 0).data(RecordRole)
+    QTest.keyClick(w.approvals_page.view, Qt.Key.Key_Down)
+    assert w.approvals_page.selected() == first and w.actions_by_name["approve"].isEnabled()
+    QTest.keyClick(w.focusWidget() or w, Qt.Key.Key_F7)
+    qtbot.waitUntil(lambda: isinstance(w.dialog, DecideDialog), timeout=WAIT_MS)
+    assert w.dialog.request.request == first.request
+    w.dialog.reject()
+
+
 def test_a_progressive_hit_waits_for_the_right_role_and_is_approved_once(hit_pit, qtbot):
     w, ws = hit_pit.window, hit_pit.ws
     claim_hit(qtbot, hit_pit)
