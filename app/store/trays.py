@@ -59,9 +59,11 @@ def drop_of(conn, opener_seq: int) -> dict | None:
     return found[0] if found else None
 
 
-def shift_money(conn, opener_seq: int) -> ShiftMoney:
+def shift_money(conn, opener_seq: int, rounds: tuple[int, int, int, int] | None = None) -> ShiftMoney:
     """The money of the table's shift that began with opener ``opener_seq``, as logged so far:
-    its closer and drop None until counted."""
+    its closer and drop None until counted. ``rounds``: its rounds' (count, tray, house net, to
+    the meter) summed elsewhere (the casino's server, app/store/pg/floor_trays.py), else read
+    from ``tray_rounds``."""
     o = opener(conn, opener_seq)
     if o is None:
         raise KeyError(f"no opener {opener_seq}")
@@ -69,9 +71,12 @@ def shift_money(conn, opener_seq: int) -> ShiftMoney:
                                  "tray_moved IS NOT NULL AND status != 'VOID'", (opener_seq, k))
                       for k in ("fill", "credit"))
     buy = _one(conn, "SELECT IFNULL(SUM(cents), 0) FROM buy_ins WHERE opener = ?", (opener_seq,))
-    r = _rows(conn, "SELECT COUNT(*) AS n, IFNULL(SUM(tray), 0) AS tray, IFNULL(SUM(house_net), 0) AS net, "
-              "IFNULL(SUM(to_meter), 0) AS meter FROM tray_rounds WHERE opener = ? AND replaced IS NULL",
-              (opener_seq,))[0]
+    if rounds is not None:
+        r = dict(zip(("n", "tray", "net", "meter"), rounds))
+    else:
+        r = _rows(conn, "SELECT COUNT(*) AS n, IFNULL(SUM(tray), 0) AS tray, IFNULL(SUM(house_net), 0) AS net, "
+                  "IFNULL(SUM(to_meter), 0) AS meter FROM tray_rounds WHERE opener = ? AND replaced IS NULL",
+                  (opener_seq,))[0]
     closer = _one(conn, "SELECT cents FROM trays WHERE seq = ?", (o["closer"],)) if o["closer"] else None
     drop = drop_of(conn, opener_seq)
     return ShiftMoney(o["cents"], fills, credits, buy, r["n"], r["tray"], r["net"], r["meter"], closer,

@@ -105,17 +105,32 @@ CREATE INDEX events_settlements_by_time ON pitdesk.events (time) WHERE type = 's
 """
 
 
+def checked_models(pg: psycopg.Connection) -> dict[str, tuple[str, str]]:
+    """Every money read model the server keeps, for the checks: the hold's (migration 7) and the
+    tray's where migration 9 made them (app/store/pg/floor_trays.py)."""
+    from . import floor_trays
+    if pg.execute("SELECT to_regclass('pitdesk.money_tray_rounds') IS NOT NULL").fetchone()[0]:
+        return {**MODELS, **floor_trays.MODELS}
+    return dict(MODELS)
+
+
 def _fill(src: str) -> str:
     return "\n".join(f"INSERT INTO pitdesk.{m} ({cols}) {sql.format(src=src)};" for m, (cols, sql) in MODELS.items())
+
+
+def money_trigger(conn: psycopg.Connection, more: str = "") -> None:
+    """The function the money trigger runs: the hold's read models filled from the rows a
+    statement stored, and ``more`` (migration 9: the tray's, app/store/pg/floor_trays.py)."""
+    conn.execute("CREATE OR REPLACE FUNCTION pitdesk.money_arrived() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
+                 "SET search_path = pitdesk, pg_temp AS $$\nBEGIN\n" + _fill("arrived") + "\n" + more
+                 + "\nRETURN NULL;\nEND $$;")
 
 
 def migrate_v7(conn: psycopg.Connection) -> None:
     """The money read models, the trigger that keeps them, and the events already held taken apart."""
     conn.execute(_V7)
     conn.execute(_fill("pitdesk.events"))
-    conn.execute("CREATE FUNCTION pitdesk.money_arrived() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER "
-                 "SET search_path = pitdesk, pg_temp AS $$\nBEGIN\n" + _fill("arrived")
-                 + "\nRETURN NULL;\nEND $$;")
+    money_trigger(conn)
     conn.execute("CREATE TRIGGER money_arrived AFTER INSERT ON pitdesk.events REFERENCING NEW TABLE AS arrived "
                  "FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.money_arrived()")
     for m in MODELS:
@@ -227,8 +242,7 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
             for key, sql in (("stakes", _STAKES), ("house", _HOUSE_LINES), ("rounds", _ROUNDS)):
                 for r in _dicts(pg.execute(sql, params)):
                     by[r.pop("workstation")][key].append(r)
-            since = {ws: s for ws, _, _, s in walked}
-            difference, marks = checked_before(pg, walked)
+            difference, marks, since = checked_before(pg, walked)
             difference = difference or first_difference(pg, {ws: since.get(ws, 0) for ws in wss})
     for rows in by.values():   # grouped by a hash, not sorted: in their order here
         for key in ("stakes", "house"):
@@ -239,7 +253,8 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
 
 
 # -- the check: the read models against the events they come from ------------------------------------
-_KEYS = {"money_settlements": 2, "money_house": 3, "money_stakes": 4, "money_tables": 2, "money_requests": 2,
+_KEYS = {"money_tray_rounds": 2, "money_tray_events": 2,
+         "money_settlements": 2, "money_house": 3, "money_stakes": 4, "money_tables": 2, "money_requests": 2,
          "money_decisions": 2}     # the columns that name a row (workstation, seq, and wager, stake)
 
 
@@ -254,7 +269,7 @@ def first_difference(pg: psycopg.Connection, since: dict[str, int]) -> tuple[str
     row): the workstation and a finding (kind ``read model``) naming the model, the row and both
     values. Run in the caller's snapshot. Each model is derived once and compared both ways."""
     p = {"ws": list(since), "since": list(since.values())}
-    for m, (cols, sql) in MODELS.items():
+    for m, (cols, sql) in checked_models(pg).items():
         names_ = [c.strip() for c in cols.split(",")]
         k = _KEYS[m]
         seq = "request" if m == "money_requests" else "seq"
@@ -279,27 +294,28 @@ def first_difference(pg: psycopg.Connection, since: dict[str, int]) -> tuple[str
 
 # -- the sums already checked: each read model's rows up to the row remembered, digested -----------------
 _NUMBERS = {"seq", "house_net", "approvals", "commission", "fees", "won", "lost", "to_meter", "stake", "count",
-            "request"}
+            "request", "tray", "replaces"}
 
 
-def _digest_of(m: str) -> str:
+def _digest_of(cols: str) -> str:
     """A model's rows summed column by column (a word column by its hash): a row changed, added or
     taken away changes a sum; read from the columns, not the row's text (four times faster)."""
-    cols = [c.strip() for c in MODELS[m][0].split(",") if c.strip() != "workstation"]
+    names_ = [c.strip() for c in cols.split(",") if c.strip() != "workstation"]
     return ", ".join(["count(x.*)::numeric"] + [f"COALESCE(sum(x.{c}), 0)::numeric" if c in _NUMBERS else
-                                                 f"COALESCE(sum(hashtext(x.{c}::text)), 0)::numeric" for c in cols])
+                                                 f"COALESCE(sum(hashtext(x.{c}::text)), 0)::numeric" for c in names_])
 
 
-def digests(pg: psycopg.Connection, ranges: dict[str, tuple[int, int]]) -> dict[str, dict[str, list[int]]]:
+def digests(pg: psycopg.Connection, ranges: dict[str, tuple[int, int]],
+            models: dict[str, tuple[str, str]]) -> dict[str, dict[str, list[int]]]:
     """Per workstation, per money read model, [rows, then each column's sum] of its rows after
     ``lo`` up to ``hi`` (``ranges[ws] = (lo, hi)``). Sums add: the digest up to a new row is the
     one up to the old, plus the rows between."""
-    out = {ws: zero() for ws in ranges}
+    out = {ws: zero(models) for ws in ranges}
     p = {"ws": list(ranges), "lo": [lo for lo, _ in ranges.values()], "hi": [hi for _, hi in ranges.values()]}
-    for m in MODELS:
+    for m, (cols, _) in models.items():
         seq = "request" if m == "money_requests" else "seq"
         for ws, *sums in pg.execute(
-                f"SELECT r.w, {_digest_of(m)} "
+                f"SELECT r.w, {_digest_of(cols)} "
                 "FROM unnest(%(ws)s::text[], %(lo)s::bigint[], %(hi)s::bigint[]) r (w, lo, hi) CROSS JOIN LATERAL "
                 f"(SELECT * FROM pitdesk.{m} x WHERE x.workstation = r.w AND x.{seq} > r.lo AND x.{seq} <= r.hi "
                 "OFFSET 0) x GROUP BY 1", p).fetchall():
@@ -307,45 +323,44 @@ def digests(pg: psycopg.Connection, ranges: dict[str, tuple[int, int]]) -> dict[
     return out
 
 
-def zero() -> dict[str, list[int]]:
+def zero(models: dict[str, tuple[str, str]]) -> dict[str, list[int]]:
     """The digest of no rows: a count and a sum for each column but the workstation."""
-    return {m: [0] * len(MODELS[m][0].split(",")) for m in MODELS}
+    return {m: [0] * len(cols.split(",")) for m, (cols, _) in models.items()}
 
 
 def added(a: dict[str, list[int]], b: dict[str, list[int]]) -> dict[str, list[int]]:
-    return {m: [x + y for x, y in zip(a[m], b[m])] for m in MODELS}
+    return {m: [x + y for x, y in zip(a[m], b[m])] for m in b}
 
 
-def checked_before(pg: psycopg.Connection, walked) -> tuple[tuple[str, Finding] | None, list[tuple]]:
+def checked_before(pg: psycopg.Connection, walked) -> tuple[tuple[str, Finding] | None, list[tuple], dict[str, int]]:
     """The sums of the rows a check before passed, against the digest it remembered
-    (app/store/pg/chain_marks.py), and the marks to remember once this check passes: (the first
-    workstation whose sums changed since and the finding, or None; [(workstation, head seq, head
-    hash, since, digest up to the head)])."""
+    (app/store/pg/chain_marks.py); the marks to remember once this check passes; and the row
+    after which each workstation's sums are derived again (its mark's; 0, every row, where the
+    mark has no digest of a model: one made before the model was). (The first workstation whose
+    sums changed since and the finding, or None; [(workstation, head seq, head hash, since,
+    digest up to the head)]; {workstation: row}.)"""
     from .chain_marks import recorded_models
-    before, marks, found = {}, [], None
+    models = checked_models(pg)
+    before, frm, found = {}, {}, None
     for ws, head, h, since in walked:
-        models, at = recorded_models(pg, ws, since) if since else (zero(), None)
-        before[ws] = models
-    now = digests(pg, {ws: (0, since) for ws, _, _, since in walked if since})
+        was = recorded_models(pg, ws, since)[0] if since else None
+        whole = was is not None and all(m in was for m in models)
+        before[ws] = {m: was[m] for m in models} if whole else zero(models)
+        frm[ws] = since if whole else 0
+    now = digests(pg, {ws: (0, frm[ws]) for ws in frm if frm[ws]}, models)
     for ws, _, _, since in walked:
-        if not since or found:
+        if not frm[ws]:
             continue
-        was = before[ws]
-        if was is None:
-            continue   # remembered before the digests were: the next check remembers them
-        for m in MODELS:
-            if now[ws][m] != was.get(m):
-                then = was.get(m) or [0]
-                found = ws, Finding(since, "read model",
-                                    f"pitdesk.{m}: its rows of rows 1 to {since} changed since the check that passed "
-                                    f"there ({now[ws][m][0]:,} rows now, {then[0]:,} then; their sums differ): "
-                                    "pitdesk floor verify --pg URL names the row")
-                break
-    delta = digests(pg, {ws: (since, head) for ws, head, _, since in walked if head > since})
-    for ws, head, h, since in walked:
-        if head > since and before[ws] is not None:
-            marks.append((ws, head, h, since, added(before[ws], delta[ws])))
-    return found, marks
+        m = next((m for m in models if now[ws][m] != before[ws][m]), None)
+        if m is not None:
+            found = ws, Finding(since, "read model",
+                                f"pitdesk.{m}: its rows of rows 1 to {since} changed since the check that passed "
+                                f"there ({now[ws][m][0]:,} rows now, {before[ws][m][0]:,} then; their sums differ): "
+                                "pitdesk floor verify --pg URL names the row")
+            break
+    delta = digests(pg, {ws: (frm[ws], head) for ws, head, _, _ in walked if head > frm[ws]}, models)
+    marks = [(ws, head, h, frm[ws], added(before[ws], delta[ws])) for ws, head, h, _ in walked if head > frm[ws]]
+    return found, marks, frm
 
 
 def _values(row: dict | None, cols: list[str]) -> str:

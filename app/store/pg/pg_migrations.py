@@ -29,7 +29,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
-from . import chain_marks, floor_money, floor_verdict, verdicts
+from . import chain_marks, floor_money, floor_trays, floor_verdict, verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -303,6 +303,12 @@ def _v5_register(conn: psycopg.Connection) -> None:
     v5_register(conn)
 
 
+def _v9_trays(conn: psycopg.Connection) -> None:
+    """Issue 35, finding 5: the tray's read models, filled by the money trigger beside the hold's."""
+    floor_trays.migrate_v9(conn)
+    floor_money.money_trigger(conn, floor_trays.fill_sql("arrived"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
     (2, "floor reports", _v2_floor_reports),
@@ -312,6 +318,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (6, "floor report verdicts", lambda conn: floor_verdict.migrate_v6(conn)),    # issue 35 (app/store/pg/floor_verdict.py)
     (7, "money read models", lambda conn: floor_money.migrate_v7(conn)),          # issue 35 (app/store/pg/floor_money.py)
     (8, "chain checks", lambda conn: chain_marks.migrate_v8(conn)),               # issue 35 (app/store/pg/chain_marks.py)
+    (9, "tray read models", lambda conn: _v9_trays(conn)),                        # issue 35 (app/store/pg/floor_trays.py)
 ]
 
 
