@@ -269,6 +269,9 @@ def first_difference(pg: psycopg.Connection, since: dict[str, int]) -> tuple[str
     row): the workstation and a finding (kind ``read model``) naming the model, the row and both
     values. Run in the caller's snapshot. Each model is derived once and compared both ways."""
     p = {"ws": list(since), "since": list(since.values())}
+    # every row (the first check, floor verify): one pass over the events, not each workstation's
+    # rows one by one by their key (twice as long over 1.3 million rows)
+    src = _PAST_MARK if any(since.values()) else "(SELECT * FROM pitdesk.events WHERE workstation = ANY(%(ws)s::text[])) p"
     for m, (cols, sql) in checked_models(pg).items():
         names_ = [c.strip() for c in cols.split(",")]
         k = _KEYS[m]
@@ -277,7 +280,7 @@ def first_difference(pg: psycopg.Connection, since: dict[str, int]) -> tuple[str
                 f"(SELECT * FROM pitdesk.{m} x WHERE x.workstation = m.w AND x.{seq} > m.since) x")
         key = " AND ".join(f"y.{n} IS NOT DISTINCT FROM x.{n}" for n in names_[:k])
         row = pg.execute(
-            f"WITH d ({cols}) AS MATERIALIZED ({sql.format(src=_PAST_MARK)}), h ({cols}) AS MATERIALIZED ({held}) "
+            f"WITH d ({cols}) AS MATERIALIZED ({sql.format(src=src)}), h ({cols}) AS MATERIALIZED ({held}) "
             f"SELECT row_to_json(x), (SELECT row_to_json(y) FROM h y WHERE {key} LIMIT 1), true "
             "FROM (SELECT * FROM d EXCEPT ALL SELECT * FROM h) x "
             f"UNION ALL SELECT (SELECT row_to_json(y) FROM d y WHERE {key} LIMIT 1), row_to_json(x), false "
