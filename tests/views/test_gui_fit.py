@@ -164,15 +164,9 @@ def test_a_settled_round_shows_every_figure_whole(themed, tmp_path, qtbot, monke
         close_window(w, rp.ws)
 
 
-def test_the_floor_grows_back_once_a_tiles_longer_words_are_gone(pit, qtbot, monkeypatch):
-    """A tile whose words grew (an irregularity waiting, alarms and approvals: a line more) shrinks the floor so
-    that it still fits; once the words are gone the floor goes back to the size it had, rather
-    than staying small until the window is resized (issue 34's closing note)."""
-    from dataclasses import replace
-
-    from app.views import floor_view
+def floor_of(pit, qtbot):
+    """A floor of its own at 1366x700 with the pit's tiles, fitted; (the floor, the tiles)."""
     from app.views.floor_view import FloorView
-
     wait_online(qtbot, pit)
     tiles = [pit.window.tiles[t] for t in sorted(pit.window.tiles)]
     floor = FloorView()
@@ -181,6 +175,18 @@ def test_the_floor_grows_back_once_a_tiles_longer_words_are_gone(pit, qtbot, mon
     floor.show()
     qtbot.waitExposed(floor)
     floor.set_tiles(tiles)
+    return floor, tiles
+
+
+def test_the_floor_grows_back_once_a_tiles_longer_words_are_gone(pit, qtbot, monkeypatch):
+    """A tile whose words grew (an irregularity waiting, alarms and approvals: a line more) shrinks the floor so
+    that it still fits; once the words are gone the floor goes back to the size it had, rather
+    than staying small until the window is resized (issue 34's closing note)."""
+    from dataclasses import replace
+
+    from app.views import floor_view
+
+    floor, tiles = floor_of(pit, qtbot)
     fitted = floor.zoom
     assert floor_view.ZOOM[0] < fitted
 
@@ -215,16 +221,7 @@ def test_a_long_state_beside_a_long_profile_shortens_the_profile_not_the_floor(p
     breathing. The profile gives up its width now (an ellipsis); its text and tooltip stay whole."""
     from dataclasses import replace
 
-    from app.views.floor_view import FloorView
-
-    wait_online(qtbot, pit)
-    tiles = [pit.window.tiles[t] for t in sorted(pit.window.tiles)]
-    floor = FloorView()
-    qtbot.addWidget(floor)
-    floor.resize(1366, 700)
-    floor.show()
-    qtbot.waitExposed(floor)
-    floor.set_tiles(tiles)
+    floor, tiles = floor_of(pit, qtbot)
     fitted = floor.zoom
     long_words = replace(tiles[0], state="starting_position", profile="face-up-ca", rule_text="002")
     floor.set_tiles([long_words])

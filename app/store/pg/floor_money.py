@@ -133,13 +133,8 @@ def migrate_v7(conn: psycopg.Connection) -> None:
     money_trigger(conn)
     conn.execute("CREATE TRIGGER money_arrived AFTER INSERT ON pitdesk.events REFERENCING NEW TABLE AS arrived "
                  "FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.money_arrived()")
-    for m in MODELS:
-        conn.execute(f"CREATE TRIGGER {m}_append_only BEFORE UPDATE OR DELETE ON pitdesk.{m} "
-                     "FOR EACH ROW EXECUTE FUNCTION pitdesk.append_only()")
-        conn.execute(f"CREATE TRIGGER {m}_no_truncate BEFORE TRUNCATE ON pitdesk.{m} "
-                     "FOR EACH STATEMENT EXECUTE FUNCTION pitdesk.append_only()")
-        conn.execute(f"REVOKE ALL ON pitdesk.{m} FROM PUBLIC")
-        conn.execute(f"GRANT SELECT ON pitdesk.{m} TO pitdesk_floor")
+    from .floor_trays import read_model_grants
+    read_model_grants(conn, MODELS)
     conn.execute("REVOKE ALL ON FUNCTION pitdesk.money_arrived() FROM PUBLIC")
 
 

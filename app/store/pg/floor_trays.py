@@ -81,7 +81,13 @@ def migrate_v9(conn: psycopg.Connection) -> None:
     them from now on: app/store/pg/pg_migrations.py gives it ``fill_sql("arrived")``)."""
     conn.execute(_V9)
     conn.execute(fill_sql("pitdesk.events"))
-    for m in MODELS:
+    read_model_grants(conn, MODELS)
+
+
+def read_model_grants(conn: psycopg.Connection, models) -> None:
+    """The server's read models as its events are: append-only (UPDATE, DELETE and TRUNCATE
+    refused, even from their owner while the triggers are on), read by the floor role only."""
+    for m in models:
         conn.execute(f"CREATE TRIGGER {m}_append_only BEFORE UPDATE OR DELETE ON pitdesk.{m} "
                      "FOR EACH ROW EXECUTE FUNCTION pitdesk.append_only()")
         conn.execute(f"CREATE TRIGGER {m}_no_truncate BEFORE TRUNCATE ON pitdesk.{m} "
