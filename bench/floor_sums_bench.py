@@ -1,5 +1,5 @@
-"""Benchmark: the floor's money at 40 pits from the sums the casino's server keeps (issue 35,
-finding 5; app/store/pg/floor_money.py).
+"""Benchmark: the floor's money and shift report at 40 pits from the sums the casino's server
+keeps (issue 35, finding 5; app/store/pg/floor_money.py, floor_sums.py).
 
 One pit's day is played once (``pitdesk simulate shift``: T tables, R rounds each), and its log
 copied as P workstations (each copy its own log id, registered and shipped as a pit of its own:
@@ -11,7 +11,9 @@ the server keeps each one's sums as its rows arrive). Then, each timed once as a
 2. ``pitdesk hold --pg URL --json`` again, best of 3: the check walks on from there;
 3. with ``--before TREE`` (a worktree of the commit before the sums, run with PYTHONPATH=TREE and
    the same venv), ``hold --pg --json`` as it was: every log rebuilt; runs alternated with 2;
-4. ``pitdesk floor verify --pg URL --json``: every chain walked whole.
+4. ``pitdesk report shift --pg URL --date D --shift day`` as ``--json`` and ``--out F.pdf``, best
+   of 3 (with ``--before``, the report as it was, every log rebuilt, once);
+5. ``pitdesk floor verify --pg URL --json``: every chain walked whole.
 
 The shipping time (the trigger that keeps the sums included) is given per row.
 
@@ -90,8 +92,25 @@ def main() -> int:
         if old:
             rows.append(("hold --pg --json, every log rebuilt (before)", f"{args.before}, alternated, best of 3",
                          f"{min(old):.1f} s ({min(old) / min(new):.0f}x the sums' time)"))
+        # the floor's shift report from the sums (the day shift: the most rounds of the day)
+        shift = ("report", "shift", "--pg", url, "--date", f"{START:%Y-%m-%d}", "--shift", "day")
+        new, old, pdf = [], [], []
+        for n in range(3):
+            if args.before is not None and n == 0:     # once: it rebuilds every log, minutes at 40 pits
+                old.append(run(*shift, "--json", tree=args.before)[0])
+            dt, floor = run(*shift, "--json")
+            new.append(dt)
+            dt, made = run(*shift, "--out", str(folder / "floor.pdf"))
+            pdf.append(dt)
+        rows.append(("report shift --pg --json (day shift), from the sums, checked past the last check",
+                     f"{floor['floor']['rounds']:,} rounds at {len(floor['pits'])} pits, best of 3", f"{min(new):.2f} s"))
+        rows.append(("report shift --pg --out floor.pdf, the same", f"{made['pages']} pages, "
+                     f"{(folder / 'floor.pdf').stat().st_size / 1e6:.1f} MB, best of 3", f"{min(pdf):.2f} s"))
+        if old:
+            rows.append(("report shift --pg --json, every log rebuilt (before)", f"{args.before}, once",
+                         f"{old[0]:.1f} s ({old[0] / min(new):.0f}x the sums' time)"))
         dt, _ = run("floor", "verify", "--pg", url, "--json")
-        rows.append(("floor verify --pg --json", "every chain walked and every money read model derived, whole",
+        rows.append(("floor verify --pg --json", "every chain walked and every read model derived, whole",
                      f"{dt:.2f} s"))
     print_table(rows, bins)
     return 0

@@ -152,21 +152,32 @@ def _floor(args, day: date, plan) -> int:
         if args.printer is not None and args.printer not in _printers():
             raise InputError(f"--print: no printer named {args.printer!r} (printers: "
                              f"{', '.join(_printers()) or 'none'})")
-    from app.store.pg.floor_verdict import check_server
+    from app.store.pg.chain_marks import remember
+    from app.store.pg.floor_verdict import ServerVerified, check_server
+    what = f"the floor's {args.shift} shift report"
     try:
-        verified = check_server(args.pg)       # issue 35, finding 1: only from chains that pass the server's check
+        # issue 35, finding 1: only from chains that pass the server's check, walked on from the
+        # last check that passed (app/store/pg/chain_marks.py), and sums that match their events
+        verified = check_server(args.pg, incremental=True)
         if not verified.ok and not args.unverified:
-            return refuse_floor(f"the floor's {args.shift} shift report", verified)
-        reports, quiet = read_floor_report(args.pg, day, args.shift, plan)
+            return refuse_floor(what, verified)
+        floor, differs, marks = read_floor_report(args.pg, day, args.shift, plan, walked=verified.walked)
+        if verified.ok and differs is not None:
+            verified = ServerVerified(differs[0], differs[1], verified.workstations)
+            if not args.unverified:
+                return refuse_floor(what, verified)
+        if verified.ok:
+            remember(args.pg, marks)   # the next check walks on from here
     except server.BadUrl as e:
         raise InputError(str(e)) from None
     except (server.Unreachable, server.NoSchema, server.Refused) as e:
         print(f"pitdesk: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    floor.verified = verified
     if args.json:
-        print(json.dumps(floor_json(reports, quiet, verified), indent=2))
+        print(json.dumps(floor_json(floor), indent=2))
         return 0
-    return _issue_floor(args, reports, quiet, verified)
+    return _issue_floor(args, floor)
 
 
 def _not_made(what: str, e: BaseException, failed, cannot: tuple, verb: str, place: str = "") -> int:
@@ -185,7 +196,7 @@ def _not_made(what: str, e: BaseException, failed, cannot: tuple, verb: str, pla
     return EXIT_BAD_INPUT
 
 
-def _issue_floor(args, reports: list, quiet: list[str], verified=None) -> int:
+def _issue_floor(args, floor) -> int:
     """The floor's report numbered by the server, made, then recorded there as printed (or as
     failed, with why): as ``_issue`` does with a workstation's log (app/store/pg/floor_reports.py)."""
     import hashlib
@@ -193,16 +204,15 @@ def _issue_floor(args, reports: list, quiet: list[str], verified=None) -> int:
     from app.reports.floor_report import floor_pdf_bytes, print_floor
     from app.reports.whole_file import write_then_log
     from app.store.pg import floor_reports, server
-    from app.workstation.floor_report import floor_digest, floor_figures
-    from app.workstation.shift_figures import as_json
+    from app.workstation.floor_report import floor_digest
     where_to = f"printer {args.printer}" if args.printer else f"file {Path(args.out).resolve()}"
     place = server.where(server.check_url(args.pg, "--pg"))
-    floor = floor_figures(reports, verified)
+    verified = floor.verified
     actor = f"{getpass.getuser()}@{socket.gethostname()}"
     now = datetime.now().replace(microsecond=0)
-    heads = {r.db_id: as_json(r)["chain_head"] for r in reports}     # as each pit's own --json says it
+    heads = floor.heads     # as each pit's own --json says it
     shift, day = floor.shift.name, floor.shift.start.date()
-    digest = floor_digest(reports, quiet, verified)        # a COPY is the same content printed again
+    digest = floor_digest(floor)        # a COPY is the same content printed again
     finding = verified.words() if verified is not None and not verified.ok else None
 
     def record(status: str, **more) -> None:
@@ -224,10 +234,10 @@ def _issue_floor(args, reports: list, quiet: list[str], verified=None) -> int:
                 if args.printer:
                     from app.qt import QPrinter, QPrinterInfo
                     printer = QPrinter(QPrinterInfo.printerInfo(args.printer), QPrinter.PrinterMode.HighResolution)
-                    pages = print_floor(floor, reports, quiet, place, printer, args.paper)
+                    pages = print_floor(floor, place, printer, args.paper)
                     record("printed", pages=pages)
                 else:
-                    data, pages = floor_pdf_bytes(floor, reports, quiet, place, args.paper)
+                    data, pages = floor_pdf_bytes(floor, place, args.paper)
                     signals.check()                 # stopped while it was drawn: nothing is written
                     write_then_log(args.out, data, lambda: record("printed", pages=pages,
                                                                   pdf_sha256=hashlib.sha256(data).hexdigest()))
@@ -243,7 +253,7 @@ def _issue_floor(args, reports: list, quiet: list[str], verified=None) -> int:
             return EXIT_BAD_INPUT
     print(json.dumps({"number": floor.number, "copy": floor.copy, "copy_of": floor.copy_of, "scope": "floor", "shift": floor.shift.label,
                       "pages": pages, "where": where_to, "printed_by": actor, "server": place,
-                      "workstations": heads, "quiet": quiet,
+                      "workstations": heads, "quiet": floor.quiet,
                       **({"verified": verified.as_json()} if verified is not None else {})}, indent=2))
     if signals.pending is not None:     # asked to stop once the report was made and recorded: it was
         return 128 + signals.pending

@@ -218,26 +218,19 @@ def set_html(doc: QTextDocument, parts: list[str]) -> QTextDocument:
     return doc
 
 
-def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, ...] = True,
-          part_of: ShiftReport | None = None) -> QTextDocument:
+def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, ...] = True) -> QTextDocument:
     """The report's document, as wide as the page's body (``width`` in layout units, 96 an
     inch); its charts drawn at ``dpi``. ``tables``: True, every table's page; False, the pit alone
     without a line or a page per table (a one-page summary); names, the pit and those tables'
-    pages (a preview of part of it). ``part_of``: the floor's report this pit's is a part of
-    (app/reports/floor_report.py): its number, COPY and who printed it are the floor report's."""
+    pages (a preview of part of it)."""
     doc = new_document()
     chart_w = int(width * 0.8)
-    issued = part_of or r
-    if part_of is None:
-        h = [f"<h1>{escape(title(r))}</h1>"]
-        number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
-        if r.copy:
-            number += f", a reprint of No. {r.copy_of}"
-    else:
-        h = [f"<h1>Workstation {escape(r.db_id)}: {escape(title(r))}</h1>"]
-        number = f"part of floor report No. {part_of.number}" if part_of.number is not None else \
-            "part of a floor report (preview, not numbered)"
-    h += banners(issued, "floor report" if part_of else "report")
+    issued = r
+    h = [f"<h1>{escape(title(r))}</h1>"]
+    number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
+    if r.copy:
+        number += f", a reprint of No. {r.copy_of}"
+    h += banners(r, "report")
     printed = f"{issued.printed_at:%Y-%m-%d %H:%M:%S}" if issued.printed_at else "not printed (preview)"
     h.append(f"<table cellpadding='{_PAD[0] // 2}'>")
     for k, v in (("Report No.", number),

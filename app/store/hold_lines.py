@@ -30,7 +30,7 @@ from .schema import HOLD_HOUSE_SELECT, HOLD_STAKES_SELECT
 # the counted settlements: in the period, of the table, and not sent back by a denial (the
 # approval requests of settlement S are the rows S+1 .. S+n, and those it merged with a request
 # logged before it, app/store/settled_rounds.py)
-_COUNTED = """
+COUNTED = """
 WITH counted AS (
   SELECT s.seq, s.table_id, s.profile, s.banking FROM settlements s
   WHERE s.time >= :start AND s.time < :end AND (:table IS NULL OR s.table_id = :table)
@@ -57,8 +57,8 @@ _DERIVED = {
 def _with(conn: sqlite3.Connection, model: str) -> str:
     """The counted settlements, and ``model`` derived in the query where the log has no table of it."""
     if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (model,)).fetchone():
-        return _COUNTED
-    return _COUNTED.rstrip() + ",\n" + _DERIVED[model] + "\n"
+        return COUNTED
+    return COUNTED.rstrip() + ",\n" + _DERIVED[model] + "\n"
 
 
 def _params(start: str | None, end: str | None, table: str | None) -> dict:
@@ -87,7 +87,7 @@ GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5"""
 def rounds(conn: sqlite3.Connection, start: str | None, end: str | None, table: str | None = None) -> list[dict]:
     """Per table: the rounds counted, the settlements sent back (not counted), the house's net as
     the read model has it (``net_by_party.house``), the first and last settlement's time."""
-    sql = _COUNTED + """
+    sql = COUNTED + """
 SELECT s.table_id, COUNT(c.seq) AS rounds, COUNT(*) - COUNT(c.seq) AS sent_back,
        COALESCE(SUM(CASE WHEN c.seq IS NOT NULL THEN s.house_net_cents END), 0) AS house_net,
        MIN(s.time) AS first, MAX(s.time) AS last

@@ -13,6 +13,8 @@ from datetime import datetime
 
 from app.engine.deadlines import overdue
 
+from .hold_lines import COUNTED
+
 
 def _rows(conn: sqlite3.Connection, sql: str, params: dict) -> list[dict]:
     cur = conn.execute(sql, params)
@@ -35,14 +37,12 @@ WHERE ended >= :start AND ended < :end AND {_TABLE} GROUP BY table_id ORDER BY t
 
 
 def banking(conn, start: str, end: str, table: str | None = None) -> list[dict]:
-    """Per table and banking mode: the settlements counted (not sent back) and the house's net
-    by the settlement's own net by party."""
-    return _rows(conn, f"""
-SELECT s.table_id, s.banking, COUNT(*) AS rounds, SUM(s.house_net_cents) AS house_net FROM settlements s
-WHERE s.time >= :start AND s.time < :end AND {_TABLE.replace('table_id', 's.table_id')}
-  AND NOT EXISTS (SELECT 1 FROM approvals a WHERE a.request > s.seq AND a.request <= s.seq + s.approvals
-                  AND a.table_id IS s.table_id AND a.status = 'denied')
-GROUP BY 1, 2 ORDER BY 1, 2""", _p(start, end, table))
+    """Per table and banking mode: the settlements the hold counts (``hold_lines.COUNTED``: not
+    sent back by a denial of one of their requests or of one they merged) and the house's net by
+    the settlement's own net by party."""
+    return _rows(conn, COUNTED + """
+SELECT c.table_id, c.banking, COUNT(*) AS rounds, SUM(s.house_net_cents) AS house_net
+FROM counted c JOIN settlements s ON s.seq = c.seq GROUP BY 1, 2 ORDER BY 1, 2""", _p(start, end, table))
 
 
 def meter(conn, start: str, end: str, table: str | None = None) -> list[dict]:

@@ -1,82 +1,237 @@
 """The floor-wide shift report and hold from the casino's server (issue 28, ``pitdesk report shift
---pg``, ``pitdesk hold --pg``): every workstation's own report, made by the workstation's own code
-over its log as the server holds it (app/store/pg/rebuild.py), and the floor's sum.
+--pg``, ``pitdesk hold --pg``), read from the sums the server keeps as rows arrive (issue 35,
+finding 5: app/store/pg/floor_sums.py), not from logs rebuilt: each pit's figures are made by the
+workstation's own code over its sums (the hold, ``hold(..., lines_from=ServerLines)``; each
+table shift's money, ``trays.shift_money``), so they are its own report's, to the cent, and the
+floor's are added from every pit's tables as a pit's are from its tables (``hold.summed``).
 
-Its JSON keeps the workstation report's shape: ``pits``, one entry per workstation with events in
-the shift, each as that workstation's own ``--json`` report (its ``db`` names the server and the
-workstation), and ``floor``, the sum, with the keys of a report's ``pit``: its figures are added
-from every pit's tables as a pit's are from its tables (``hold.summed``), so they are the sum of
-the pits' to the cent."""
+The floor report states each pit's tables: rounds, wagers, wins and losses, banking, money and
+the shift's counts (payout slips and their voids, alarms, approval requests, aggregate-limit
+applications, progressive hits). What a pit's report lists from its procedures (void rounds,
+irregularities, deck and dice changes against their deadlines: the engine's verdicts replayed
+over every row) is its own report's: the floor report names each pit's own reports of the shift
+printed, with the chain head each printed."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
+from app.engine.inventory import ShiftMoney, sum_money
+from app.store.pg.floor_counts import COUNT_KEYS, NO_TABLE
 from app.store.pg.floor_money import server_lines
-from app.store.pg.rebuild import rebuilt_logs
+from app.store.pg.floor_sums import PitSums, floor_sums
 
-from .hold import HoldError, HoldReport, as_json as hold_json, hold, summed, total_of
-from .shift_figures import ReportError, ShiftReport, as_json, content_digest, digest_of, shift_report
-from .shifts import DEFAULT, ShiftPlan
+from .hold import HoldError, HoldLine, HoldReport, Total, as_json as hold_json, hold, line_json, summed, total_json, \
+    total_of
+from .shift_figures import NOT_OPENED, ReportError, digest_of, money_json, pit_money
+from .shifts import DEFAULT, Shift, ShiftPlan
+from .theoretical import Expectation
+
+NO_COUNTS = dict.fromkeys(COUNT_KEYS, 0)
 
 
-def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT,
-                      made: datetime | None = None) -> tuple[list[ShiftReport], list[str]]:
-    """Each workstation's report of shift ``name`` starting on ``day``, and the workstations that
-    logged nothing in it; ReportError if none did."""
+@dataclass
+class FloorTable:
+    """One table of a pit, as the floor report states it."""
+    table: str
+    profiles: tuple[str, ...]
+    rounds: int                  # settled rounds counted (a settlement sent back is not)
+    sent_back: int
+    lines: list[HoldLine]
+    total: Total
+    banking: list[dict]          # per banking mode: rounds, house_net
+    money: ShiftMoney            # its table shifts opened in the shift, added (NOT_OPENED: none)
+    counts: dict[str, int]       # app/store/pg/floor_counts.py COUNT_KEYS
+
+
+@dataclass
+class FloorPit:
+    """One workstation's pit over the shift, from the server's sums."""
+    db_id: str
+    name: str | None
+    where: str
+    events: int
+    head: tuple[int, str] | None
+    tables: list[FloorTable]
+    own_reports: list[dict]
+
+    @property
+    def lines(self) -> list[HoldLine]:
+        return summed([t.lines for t in self.tables])
+
+    @property
+    def total(self) -> Total:
+        return total_of(self.lines)
+
+    @property
+    def rounds(self) -> int:
+        return sum(t.rounds for t in self.tables)
+
+    @property
+    def money(self) -> ShiftMoney:
+        return pit_money(self.tables)
+
+    def count(self, key: str) -> int:
+        return sum(t.counts[key] for t in self.tables)
+
+    @property
+    def head_text(self) -> str:
+        return f"{self.head[0]}:{self.head[1]}" if self.head else "0:(no event before the shift's end)"
+
+    @property
+    def label(self) -> str:
+        """As a person reads it: "Pit 3 (9f1c2a3b…)", or its id if it has no name."""
+        return f"{self.name} ({self.db_id[:8]}…)" if self.name and self.name != self.db_id else self.db_id
+
+
+@dataclass
+class FloorReport:
+    shift: Shift
+    pits: list[FloorPit]             # the workstations with events in the shift
+    quiet: list[str]                 # those with none
+    made: datetime
+    verified: Any = None             # the server's check (app/store/pg/floor_verdict.py)
+    number: int | None = None
+    copy_of: int | None = None
+    printed_by: str | None = None
+    printed_at: datetime | None = None
+
+    @property
+    def tables(self) -> list[FloorTable]:
+        return [t for p in self.pits for t in p.tables]
+
+    @property
+    def lines(self) -> list[HoldLine]:
+        return summed([t.lines for t in self.tables])
+
+    @property
+    def total(self) -> Total:
+        return total_of(self.lines)
+
+    @property
+    def rounds(self) -> int:
+        return sum(p.rounds for p in self.pits)
+
+    @property
+    def events(self) -> int:
+        return sum(p.events for p in self.pits)
+
+    @property
+    def money(self) -> ShiftMoney:
+        return pit_money(self.tables)
+
+    def count(self, key: str) -> int:
+        return sum(p.count(key) for p in self.pits)
+
+    @property
+    def not_verified(self) -> bool:
+        return self.verified is not None and not self.verified.ok
+
+    @property
+    def copy(self) -> bool:
+        return self.copy_of is not None
+
+    @property
+    def interim(self) -> bool:
+        return self.made < self.shift.end
+
+    @property
+    def heads(self) -> dict[str, dict | None]:
+        """Each workstation's chain head at the shift's end, as its own ``--json`` gives it."""
+        return {p.db_id: {"seq": p.head[0], "hash": p.head[1]} if p.head else None for p in self.pits}
+
+
+def _table_key(t: str) -> tuple:
+    return (t == NO_TABLE, len(t), t)
+
+
+def floor_pit(sums: PitSums, shift: Shift) -> FloorPit:
+    """A workstation's pit from its sums: its hold by the workstation's own code, every table it
+    knows or the shift's rows name, in the pit report's order (a rowless table is listed)."""
+    h: HoldReport = hold(None, shift.start, shift.end, lines_from=sums.lines)
+    names = set(sums.lines.table_ids(None)) | {t.table for t in h.tables} | set(sums.money) | set(sums.counts)
+    tables = []
+    for t in sorted(names, key=_table_key):
+        th = h.table_hold(t)
+        tables.append(FloorTable(
+            t, th.profiles if th else (), th.rounds if th else 0, th.sent_back if th else 0, th.lines if th else [],
+            th.total if th else Total(0, 0, 0, Expectation()), sums.banking.get(t, []),
+            sums.money.get(t, NOT_OPENED), {**NO_COUNTS, **sums.counts.get(t, {})}))
+    return FloorPit(sums.workstation, sums.name, sums.where, sums.events, sums.head, tables, sums.own_reports)
+
+
+def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT, made: datetime | None = None,
+                      walked: tuple = ()) -> tuple[FloorReport, tuple | None, list]:
+    """The floor's report of shift ``name`` starting on ``day`` from the server's sums; the first
+    row where those differ from what was checked (or None) and the marks to remember if none does
+    (app/store/pg/floor_sums.py); ReportError if no workstation logged an event in the shift."""
     shift = plan.shift_named(name, day)
-    made = made or datetime.now()
-    reports, quiet = [], []
-    for log in rebuilt_logs(url):
-        try:
-            reports.append(shift_report(log.conn, shift, None, made, log.where, log.workstation))
-            reports[-1].name = log.name
-        except ReportError:
-            quiet.append(log.workstation)   # this workstation logged nothing in the shift
-    if not reports:
+    sums, difference, marks = floor_sums(url, shift.start, shift.end, shift.name, walked)
+    pits = [floor_pit(s, shift) for s in sums if s.events]
+    if not pits:
         raise ReportError(f"no workstation the server holds logged an event in the {shift.label} shift "
                           f"({shift.hours}): nothing to report")
-    return reports, quiet
+    return (FloorReport(shift, pits, [s.workstation for s in sums if not s.events], made or datetime.now()),
+            difference, marks)
 
 
-def floor_figures(reports: list[ShiftReport], verified=None) -> ShiftReport:
-    """The floor as one report: every pit's tables, their lines summed as one pit's; ``verified``
-    the server's check of the chains it was read from (app/store/pg/floor_verdict.py): one that
-    failed marks it NOT VERIFIED."""
-    tables = [t for r in reports for t in r.tables]
-    lines = summed([t.lines for t in tables])
-    first = reports[0]
-    floor = ShiftReport(first.shift, "floor", "floor", tables, lines, total_of(lines), None,
-                        sum(r.events for r in reports), first.made)
-    floor.verified = verified
-    return floor
+def _iso(t: datetime) -> str:
+    return t.isoformat(timespec="seconds")
 
 
-def floor_digest(reports: list[ShiftReport], quiet: list[str], verified=None) -> str:
-    """The digest of what the floor report says: its shift, whether interim, each workstation's
-    own report's content (``content_digest``: its figures, rows and chain head) and the quiet
-    ones. The same digest printed again is a COPY (app/store/pg/floor_reports.py); a workstation
-    more, or one event more in any pit's shift, makes another. One marked NOT VERIFIED is never a
-    COPY of one that passed the server's check."""
-    first = reports[0]
-    content = {"scope": "floor", "shift": first.shift.name, "date": f"{first.shift.start:%Y-%m-%d}",
-               "interim": first.interim, "pits": {r.db_id: content_digest(r) for r in reports},
-               "quiet": sorted(quiet)}
-    if verified is not None and not verified.ok:
-        content["not_verified"] = verified.words()
+def _banking_json(banking: list[dict]) -> dict:
+    out: dict[str, dict] = {}
+    for b in banking:
+        o = out.setdefault(b["banking"], {"rounds": 0, "house_net": 0})
+        o["rounds"] += b["rounds"]
+        o["house_net"] += b["house_net"]
+    return out
+
+
+def _figures_json(rounds: int, tables: list[FloorTable], lines: list[HoldLine], total: Total) -> dict:
+    """A pit's figures (or the floor's), with the keys of a workstation report's ``pit``."""
+    return {"rounds": rounds, "sent_back": sum(t.sent_back for t in tables),
+            "wagers": {ln.wager: line_json(ln) for ln in lines}, "total": total_json(total),
+            "banking": _banking_json([b for t in tables for b in t.banking]),
+            **{k: sum(t.counts[k] for t in tables) for k in COUNT_KEYS},
+            "money": money_json(pit_money(tables))}
+
+
+def _table_json(t: FloorTable) -> dict:
+    return {"table": t.table, "profiles": list(t.profiles), "rounds": t.rounds, "sent_back": t.sent_back,
+            "wagers": {ln.wager: line_json(ln) for ln in t.lines}, "total": total_json(t.total),
+            "banking": _banking_json(t.banking), **t.counts, "money": money_json(t.money)}
+
+
+def _pit_json(p: FloorPit) -> dict:
+    return {"db": p.where, "db_id": p.db_id, "name": p.name, "events": p.events,
+            "chain_head": {"seq": p.head[0], "hash": p.head[1]} if p.head else None,
+            "own_reports": p.own_reports, "pit": _figures_json(p.rounds, p.tables, p.lines, p.total),
+            "tables": [_table_json(t) for t in p.tables]}
+
+
+def floor_json(floor: FloorReport) -> dict:
+    """The floor report as JSON: ``pits``, each workstation's figures with the keys of its own
+    report's ``pit`` and ``tables`` (its counts as numbers), its chain head and its own reports
+    of the shift printed; ``quiet``; ``floor``, the pits' tables added; ``verified``."""
+    return {"report": "shift", "scope": "floor", "shift": floor.shift.name, "date": f"{floor.shift.start:%Y-%m-%d}",
+            "from": _iso(floor.shift.start), "to": _iso(floor.shift.end), "made": _iso(floor.made),
+            "interim": floor.interim, "events": floor.events, "pits": [_pit_json(p) for p in floor.pits],
+            "quiet": floor.quiet, "floor": _figures_json(floor.rounds, floor.tables, floor.lines, floor.total),
+            **({"verified": floor.verified.as_json()} if floor.verified is not None else {})}
+
+
+def floor_digest(floor: FloorReport) -> str:
+    """The digest of what the floor report says: its shift, whether interim, every pit's figures,
+    events, chain head and own reports, and the quiet ones. The same digest printed again is a
+    COPY (app/store/pg/floor_reports.py); a workstation more, or one event more in any pit's
+    shift, makes another. One marked NOT VERIFIED is never a COPY of one that passed the check."""
+    content = {k: v for k, v in floor_json(floor).items() if k not in ("made", "verified")}
+    if floor.not_verified:
+        content["not_verified"] = floor.verified.words()
     return digest_of(content)
-
-
-def floor_json(reports: list[ShiftReport], quiet: list[str], verified=None) -> dict:
-    first = as_json(reports[0])
-    floor = as_json(floor_figures(reports))
-    # each workstation numbers its own slips: the floor's unused numbers are each pit's, together
-    floor["pit"]["unused_numbers"] = {k: {r.db_id: r.unused_numbers[k] for r in reports if r.unused_numbers[k]}
-                                      for k in floor["pit"]["unused_numbers"]}
-    return {"report": "shift", "scope": "floor", "shift": first["shift"], "date": first["date"],
-            "from": first["from"], "to": first["to"], "made": first["made"], "interim": first["interim"],
-            "events": floor["events"], "pits": [{**as_json(r), "name": r.name} for r in reports], "quiet": quiet,
-            "floor": floor["pit"], **({"verified": verified.as_json()} if verified is not None else {})}
 
 
 def read_floor_hold(url: str, start: datetime | None, end: datetime | None, table: str | None = None,
@@ -110,8 +265,3 @@ def floor_hold_json(holds: list[tuple[str, str, HoldReport, str | None]], start:
             "pits": [{"db": where, "db_id": ws, "name": name, **hold_json(h)} for ws, where, h, name in holds],
             "floor": {"rounds": floor["rounds"], "sent_back": floor["sent_back"], **floor["pit"]},
             **({"verified": verified.as_json()} if verified is not None else {})}
-
-
-def pit_label(r: ShiftReport) -> str:
-    """A floor report's pit as a person reads it: "Pit 3 (9f1c2a3b…)", or its id if it has no name."""
-    return f"{r.name} ({r.db_id[:8]}…)" if r.name and r.name != r.db_id else r.db_id

@@ -50,14 +50,12 @@ def test_the_floor_adds_the_pits_money_to_the_cent(casino, money_pits, tmp_path)
         assert f[k] == sum(p["pit"]["money"][k] for p in local.values()), k
     assert f["shifts"] == 2 and f["difference"] == -12_500 == f["tray_difference"]
     assert f["win"] == f["drop"] + f["closer"] + f["credits"] - f["opener"] - f["fills"]
-    assert floor["floor"]["tray_slips"] == 6 and floor["floor"]["void_tray_slips"] == 2
-    assert floor["floor"]["unused_numbers"] == {"fill": {}, "credit": {}}
     # on paper: the pits' money, a line a workstation, and the floor's
     out = tmp_path / "floor.pdf"
     rc, made, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT, "--out", str(out))
     assert rc == 0, err
     text = " ".join(pdf_text(out).split())
-    assert "The pits' money" in text and "The pit's money" in text
+    assert "The pits' money" in text
     (line,) = [ln for ln in pdf_text(out).splitlines() if ln.strip().startswith("Floor") and "$" in ln
                and "$7,200.00" in ln]
     assert win_over_drop(f["win"], f["drop"]) in line and "-$125.00" in line

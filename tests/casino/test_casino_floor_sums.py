@@ -145,14 +145,14 @@ def test_a_server_migrated_to_7_sums_the_events_it_already_holds(own_server, pit
     server, name = own_server
     from tests.support.pg import OWNER, SHIPPER, AUDITOR
     owner = server.url(OWNER, name)
-    # the casino's server as it was before migration 7: its money read models (7, 9) and the marks
-    # of its checks (8) taken away
+    # the casino's server as it was before migration 7: its money read models (7, 9, 10) and the
+    # marks of its checks (8) taken away
     server.sql("ALTER TABLE pitdesk.events DISABLE TRIGGER money_arrived; DROP TRIGGER money_arrived ON pitdesk.events;"
                "DROP FUNCTION pitdesk.money_arrived();" + "".join(
                    f"DROP TABLE pitdesk.{m};" for m in ("money_settlements", "money_house", "money_stakes",
                                                          "money_tables", "money_requests", "money_decisions",
-                                                         "money_tray_rounds", "money_tray_events", "chain_checks"))
-               + "DROP INDEX pitdesk.events_settlements_by_time; DELETE FROM pitdesk.migrations WHERE version >= 7",
+                                                         "money_tray_rounds", "money_tray_events", "report_rows", "chain_checks"))
+               + "DROP INDEX pitdesk.events_settlements_by_time; DROP INDEX pitdesk.events_by_workstation_time; DELETE FROM pitdesk.migrations WHERE version >= 7",
                name, OWNER)
     own = {}
     for d in pits:
@@ -164,7 +164,7 @@ def test_a_server_migrated_to_7_sums_the_events_it_already_holds(own_server, pit
     rc, out, err = pitdesk("hold", "--pg", server.url(AUDITOR, name), "--json")
     assert rc == 2 and "floor migrate" in err       # no sums yet: the owner migrates
     rc, migrated, err = pitdesk("floor", "migrate", "--pg", owner)
-    assert rc == 0 and migrated["applied"] == [7, 8, 9], err
+    assert rc == 0 and migrated["applied"] == [7, 8, 9, 10], err
     rc, floor, err = pitdesk("hold", "--pg", server.url(AUDITOR, name), "--json")
     assert rc == 0, err
     assert {p["db_id"]: _mine(p) for p in floor["pits"]} == {ws: _mine(h) for ws, h in own.items()}

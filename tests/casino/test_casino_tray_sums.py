@@ -15,7 +15,8 @@ from app.workstation.shift_figures import money_json
 from app.workstation.shifts import DEFAULT
 from tests.support.casino import pitdesk
 from tests.support.money import opened
-from tests.support.workstation import Clock, open_ws, sent_back_and_settled_again
+from tests.support.round_panel import PAYEE
+from tests.support.workstation import PIT, Clock, open_ws, sent_back_and_settled_again
 from tests.workstation.test_shift_report_money import play_money
 
 SHIFT = ("--date", "2026-11-21", "--shift", "day")
@@ -34,7 +35,16 @@ def money_pits(tmp_path_factory):
             play_money(ws, short)
             if n:       # the table opened again: a second table shift, its round sent back and settled again
                 opened(ws)
-                sent_back_and_settled_again(ws)
+                _, again = sent_back_and_settled_again(ws)
+                # its payouts released with their slips, one slip voided, and an aggregate-limit
+                # application: the floor report counts them
+                ws.people.sign_in(*PIT)
+                for req in again.approvals:
+                    ws.decisions.decide(req.request, "approved", "meter checked")
+                ws.rounds.release(again.settlement, {1: PAYEE})
+                ws.rounds.void_slip(ws.rounds.slip_book()[0].number, "printed with the wrong seat")
+                ws.floor.approvals.request("aggregate_limit", ws.clock(), "demo-dealer", "dealer", "section6", 2,
+                                           7_500_000, reason="aggregate limit applies")
         finally:
             ws.close()
             mp.undo()
@@ -57,6 +67,26 @@ def test_each_table_shifts_money_from_the_server_is_the_pits_own(casino, money_p
     # the second pit's table: two shifts added, the round sent back counted once
     second = next(t for t in local.values() if t["section6"]["shifts"] == 2)["section6"]
     assert second["rounds"] == 2
+
+
+def test_the_floor_report_of_the_pits_is_each_pits_own_with_a_round_sent_back(casino, money_pits):
+    """The floor report from the server's sums (issue 35, finding 5) states each pit as its own
+    report does: a round sent back by a denial and settled again, a payout slip voided, an
+    aggregate-limit application, each table shift's money."""
+    from tests.casino.test_casino_report import assert_pit_is_its_own
+    local = {}
+    for d in money_pits:
+        rc, own, err = pitdesk("report", "shift", "--db", str(d / "pit.db"), *SHIFT, "--json", home=d / "home")
+        assert rc == 0, err
+        local[own["db_id"]] = own
+        assert pitdesk("ship", "--db", str(d / "pit.db"), "--to", casino.ship, home=d / "home")[0] == 0
+    rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT, "--json")
+    assert rc == 0, err
+    for p in floor["pits"]:
+        assert_pit_is_its_own(p, local[p["db_id"]])
+    f = floor["floor"]
+    assert f["sent_back"] == 1 and f["aggregate_limits"] == 1 and f["slips"] >= 1 and f["void_slips"] == 1, f
+    assert f["rounds"] == sum(own["pit"]["rounds"] for own in local.values())
 
 
 def test_a_tray_sum_the_owner_edits_refuses_the_hold_and_floor_verify_names_it(casino, money_pits):

@@ -5,9 +5,9 @@ Each check that passes (``pitdesk floor verify``, or the check before ``hold --p
 remembered in ``pitdesk.chain_checks``: the workstation, the last row it walked and that row's
 hash. The next check before a figure (``walk_from``) starts from there: the row remembered must
 still have the hash it had (a chain rewritten before it and relinked changes it), and the rows
-after it are walked as ``floor verify`` walks a whole chain. The rows a figure is made from are
-hashed and linked again whatever their age (``reread``, app/store/pg/floor_money.py): a body
-edited before the mark, its hash or its neighbour's link left as it was, is found there.
+after it are walked as ``floor verify`` walks a whole chain. The read models a figure is made from
+are checked up to the row remembered against the digest remembered with it, and past it against
+their events (app/store/pg/floor_money.py ``checked``).
 
 ``floor verify`` itself always walks every chain whole; only the seals (``--key``) find a chain
 rewritten and relinked by someone who owns the server, as before."""

@@ -23,6 +23,7 @@ finding 1). A server migrated to 7 fills them from the events it already holds."
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import contextmanager
 from datetime import datetime
 
 import psycopg
@@ -106,12 +107,15 @@ CREATE INDEX events_settlements_by_time ON pitdesk.events (time) WHERE type = 's
 
 
 def checked_models(pg: psycopg.Connection) -> dict[str, tuple[str, str]]:
-    """Every money read model the server keeps, for the checks: the hold's (migration 7) and the
-    tray's where migration 9 made them (app/store/pg/floor_trays.py)."""
-    from . import floor_trays
-    if pg.execute("SELECT to_regclass('pitdesk.money_tray_rounds') IS NOT NULL").fetchone()[0]:
-        return {**MODELS, **floor_trays.MODELS}
-    return dict(MODELS)
+    """Every read model the server keeps, for the checks: the hold's (migration 7), the tray's
+    where migration 9 made them (app/store/pg/floor_trays.py) and the report's where migration 10
+    did (app/store/pg/floor_counts.py)."""
+    from . import floor_counts, floor_trays
+    out = dict(MODELS)
+    for more, table in ((floor_trays.MODELS, "money_tray_rounds"), (floor_counts.MODELS, "report_rows")):
+        if pg.execute(f"SELECT to_regclass('pitdesk.{table}') IS NOT NULL").fetchone()[0]:
+            out.update(more)
+    return out
 
 
 def _fill(src: str) -> str:
@@ -172,6 +176,9 @@ SELECT s.workstation, s.table_id, COUNT(c.seq) AS rounds, COUNT(*) - COUNT(c.seq
        MIN(s.time) AS first, MAX(s.time) AS last
   FROM period s LEFT JOIN counted c ON c.workstation = s.workstation AND c.seq = s.seq
  GROUP BY 1, 2 ORDER BY 1, 2"""
+_BANKING = _COUNTED + """
+SELECT c.workstation, c.table_id, c.banking, COUNT(*) AS rounds, SUM(c.house_net)::bigint AS house_net
+  FROM counted c GROUP BY 1, 2, 3 ORDER BY 1, 2, 3"""
 _TABLE_IDS = ("SELECT workstation, table_id FROM pitdesk.money_tables UNION "
               "SELECT workstation, table_id FROM pitdesk.money_settlements WHERE table_id IS NOT NULL")
 
@@ -217,9 +224,17 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
     ``first_difference``), read in the same snapshot: the sums are checked before they are used
     (issue 35, finding 1); and the marks to remember if nothing differs. ``walked``: the chain
     check's (workstation, head seq, head hash, the row its walk began after)."""
+    with snapshot(url, "read the floor's money") as (pg, parts):
+        pits = read_lines(pg, parts, start, end, table)
+        difference = checked(pg, walked, [ws for ws, *_ in pits])
+    return pits, *difference
+
+
+@contextmanager
+def snapshot(url: str, doing: str):
+    """One read-only snapshot of the server that keeps the money read models: (connection, parts)."""
     parts = check_url(url, "--pg")
-    params = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE, "table": table}
-    with connect(url) as pg, speaking(parts, "read the floor's money"):
+    with connect(url) as pg, speaking(parts, doing):
         schema_version(pg, parts)
         if not pg.execute("SELECT to_regclass('pitdesk.money_settlements') IS NOT NULL").fetchone()[0]:
             from .server import NoSchema
@@ -229,26 +244,49 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
         with pg.transaction():
             pg.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             pg.execute("SET LOCAL work_mem = '64MB'")   # the sums grouped in memory, not sorted on disk
-            known = names(pg)
-            wss = [w for (w,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation")]
-            by = defaultdict(lambda: {"tables": [], "stakes": [], "house": [], "rounds": []})
-            for ws, t in pg.execute(_TABLE_IDS).fetchall():
-                by[ws]["tables"].append(t)
-            for key, sql in (("stakes", _STAKES), ("house", _HOUSE_LINES), ("rounds", _ROUNDS)):
-                for r in _dicts(pg.execute(sql, params)):
-                    by[r.pop("workstation")][key].append(r)
-            difference, marks, since = checked_before(pg, walked)
-            difference = difference or first_difference(pg, {ws: since.get(ws, 0) for ws in wss})
+            yield pg, parts
+
+
+def read_lines(pg: psycopg.Connection, parts: dict, start: datetime | None, end: datetime | None,
+               table: str | None = None) -> list[tuple[str, str, ServerLines, str | None]]:
+    """``server_lines``'s pits, read in the caller's snapshot."""
+    params = {"start": _iso(start) or _FAR_PAST, "end": _iso(end) or _FAR_FUTURE, "table": table}
+    known = names(pg)
+    wss = [w for (w,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation")]
+    by = defaultdict(lambda: {"tables": [], "stakes": [], "house": [], "rounds": []})
+    for ws, t in pg.execute(_TABLE_IDS).fetchall():
+        by[ws]["tables"].append(t)
+    for key, sql in (("stakes", _STAKES), ("house", _HOUSE_LINES), ("rounds", _ROUNDS)):
+        for r in _dicts(pg.execute(sql, params)):
+            by[r.pop("workstation")][key].append(r)
     for rows in by.values():   # grouped by a hash, not sorted: in their order here
         for key in ("stakes", "house"):
             rows[key].sort(key=lambda r: tuple((v is None, v if v is not None else 0) for v in r.values()))
     return [(ws, f"{where(parts)} workstation {shown(ws, known.get(ws))}",
              ServerLines(by[ws]["tables"], by[ws]["stakes"], by[ws]["house"], by[ws]["rounds"]), known.get(ws))
-            for ws in wss], difference, marks
+            for ws in wss]
+
+
+def checked(pg: psycopg.Connection, walked: tuple, wss: list[str]) -> tuple[tuple[str, Finding] | None, list]:
+    """In the caller's snapshot: the first row where the read models differ from what was checked
+    (``checked_before``) or from their events past it (``first_difference``), and the marks to
+    remember if none does."""
+    difference, marks, since = checked_before(pg, walked)
+    return difference or first_difference(pg, {ws: since.get(ws, 0) for ws in wss}), marks
+
+
+def banking(pg: psycopg.Connection, start: datetime, end: datetime) -> dict[str, dict[str, list[dict]]]:
+    """Per workstation, per table, the counted settlements of the period by banking mode: rounds
+    and the house's net (as app/store/shiftlog.py ``banking`` gives a workstation's own)."""
+    out: dict[str, dict[str, list[dict]]] = defaultdict(dict)
+    for r in _dicts(pg.execute(_BANKING, {"start": _iso(start), "end": _iso(end), "table": None})):
+        out[r["workstation"]].setdefault(r["table_id"], []).append(
+            {"banking": r["banking"], "rounds": r["rounds"], "house_net": r["house_net"]})
+    return out
 
 
 # -- the check: the read models against the events they come from ------------------------------------
-_KEYS = {"money_tray_rounds": 2, "money_tray_events": 2,
+_KEYS = {"money_tray_rounds": 2, "money_tray_events": 2, "report_rows": 2,
          "money_settlements": 2, "money_house": 3, "money_stakes": 4, "money_tables": 2, "money_requests": 2,
          "money_decisions": 2}     # the columns that name a row (workstation, seq, and wager, stake)
 

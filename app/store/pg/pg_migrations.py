@@ -29,7 +29,7 @@ import psycopg
 
 from app.store.chain import GENESIS
 
-from . import chain_marks, floor_money, floor_trays, floor_verdict, verdicts
+from . import chain_marks, floor_counts, floor_money, floor_trays, floor_verdict, verdicts
 from .server import check_url, connect, one_line, where
 
 SHIP_ROLE, FLOOR_ROLE = "pitdesk_ship", "pitdesk_floor"
@@ -309,6 +309,12 @@ def _v9_trays(conn: psycopg.Connection) -> None:
     floor_money.money_trigger(conn, floor_trays.fill_sql("arrived"))
 
 
+def _v10_counts(conn: psycopg.Connection) -> None:
+    """Issue 35, finding 5: what the floor's shift report counts, filled by the money trigger too."""
+    floor_counts.migrate_v10(conn)
+    floor_money.money_trigger(conn, floor_trays.fill_sql("arrived") + "\n" + floor_counts.fill_sql("arrived"))
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (1, "floor log", _v1_floor_log),
     (2, "floor reports", _v2_floor_reports),
@@ -319,6 +325,7 @@ MIGRATIONS: list[tuple[int, str, Callable[[psycopg.Connection], None]]] = [
     (7, "money read models", lambda conn: floor_money.migrate_v7(conn)),          # issue 35 (app/store/pg/floor_money.py)
     (8, "chain checks", lambda conn: chain_marks.migrate_v8(conn)),               # issue 35 (app/store/pg/chain_marks.py)
     (9, "tray read models", lambda conn: _v9_trays(conn)),                        # issue 35 (app/store/pg/floor_trays.py)
+    (10, "report read models", lambda conn: _v10_counts(conn)),                   # issue 35 (app/store/pg/floor_counts.py)
 ]
 
 
