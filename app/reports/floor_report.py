@@ -17,6 +17,7 @@ from app.engine import words
 from app.engine.inventory import win_over_drop
 from app.engine.words import money
 from app.workstation.floor_report import FloorPit, FloorReport
+from app.workstation.shift_figures import banking_of
 
 from .shift_report import (IMAGE_DPI, _PAD, _banking, _cents, _chart_ref, _e, _table, _wagers, banners, draw_parts,
                            new_document, page_layout, page_marks, pct, pdf_of, set_html, theory)
@@ -33,16 +34,6 @@ def floor_foot(floor: FloorReport) -> str:
     copy = f"COPY of No. {floor.copy_of} · " if floor.copy else ""
     unverified = "NOT VERIFIED · " if floor.not_verified else ""
     return f"{unverified}{interim}{copy}pitdesk {number} · {floor.shift.label} · the floor"
-
-
-def _banking_of(tables) -> dict:
-    out: dict[str, dict] = {}
-    for t in tables:
-        for b in t.banking:
-            o = out.setdefault(b["banking"], {"rounds": 0, "house_net": 0})
-            o["rounds"] += b["rounds"]
-            o["house_net"] += b["house_net"]
-    return out
 
 
 def _counts(floor: FloorReport) -> str:
@@ -106,7 +97,7 @@ def build_floor(floor: FloorReport, server: str, width: int, dpi: int = IMAGE_DP
     h.append(_counts(floor))
     h.append("<h3>Wagers, wins and losses by wager type, every pit's summed (cents as dollars)</h3>")
     h.append(_wagers(floor.lines, floor.total))
-    h.append("<h3>Banking</h3>" + _banking(_banking_of(floor.tables)))
+    h.append("<h3>Banking</h3>" + _banking(banking_of(floor.tables)))
 
     h.append("<h3>Tables</h3>")
     h.append(_table(["Workstation", "Table", "Profiles", "Rounds", "Wagered", "House net", "Actual hold", "Win",

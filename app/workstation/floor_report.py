@@ -14,18 +14,18 @@ printed, with the chain head each printed."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from app.engine.inventory import ShiftMoney, sum_money
+from app.engine.inventory import ShiftMoney
 from app.store.pg.floor_counts import COUNT_KEYS, NO_TABLE
 from app.store.pg.floor_money import server_lines
 from app.store.pg.floor_sums import PitSums, floor_sums
 
 from .hold import HoldError, HoldLine, HoldReport, Total, as_json as hold_json, hold, line_json, summed, total_json, \
     total_of
-from .shift_figures import NOT_OPENED, ReportError, digest_of, money_json, pit_money
+from .shift_figures import NOT_OPENED, Issued, ReportError, banking_of, digest_of, money_json, pit_money
 from .shifts import DEFAULT, Shift, ShiftPlan
 from .theoretical import Expectation
 
@@ -46,16 +46,8 @@ class FloorTable:
     counts: dict[str, int]       # app/store/pg/floor_counts.py COUNT_KEYS
 
 
-@dataclass
-class FloorPit:
-    """One workstation's pit over the shift, from the server's sums."""
-    db_id: str
-    name: str | None
-    where: str
-    events: int
-    head: tuple[int, str] | None
-    tables: list[FloorTable]
-    own_reports: list[dict]
+class _Summed:
+    """A pit's figures or the floor's: its tables' (``tables``) added, as a pit's are."""
 
     @property
     def lines(self) -> list[HoldLine]:
@@ -76,6 +68,18 @@ class FloorPit:
     def count(self, key: str) -> int:
         return sum(t.counts[key] for t in self.tables)
 
+
+@dataclass
+class FloorPit(_Summed):
+    """One workstation's pit over the shift, from the server's sums."""
+    db_id: str
+    name: str | None
+    where: str
+    events: int
+    head: tuple[int, str] | None
+    tables: list[FloorTable]
+    own_reports: list[dict]
+
     @property
     def head_text(self) -> str:
         return f"{self.head[0]}:{self.head[1]}" if self.head else "0:(no event before the shift's end)"
@@ -87,7 +91,7 @@ class FloorPit:
 
 
 @dataclass
-class FloorReport:
+class FloorReport(_Summed, Issued):
     shift: Shift
     pits: list[FloorPit]             # the workstations with events in the shift
     quiet: list[str]                 # those with none
@@ -103,39 +107,8 @@ class FloorReport:
         return [t for p in self.pits for t in p.tables]
 
     @property
-    def lines(self) -> list[HoldLine]:
-        return summed([t.lines for t in self.tables])
-
-    @property
-    def total(self) -> Total:
-        return total_of(self.lines)
-
-    @property
-    def rounds(self) -> int:
-        return sum(p.rounds for p in self.pits)
-
-    @property
     def events(self) -> int:
         return sum(p.events for p in self.pits)
-
-    @property
-    def money(self) -> ShiftMoney:
-        return pit_money(self.tables)
-
-    def count(self, key: str) -> int:
-        return sum(p.count(key) for p in self.pits)
-
-    @property
-    def not_verified(self) -> bool:
-        return self.verified is not None and not self.verified.ok
-
-    @property
-    def copy(self) -> bool:
-        return self.copy_of is not None
-
-    @property
-    def interim(self) -> bool:
-        return self.made < self.shift.end
 
     @property
     def heads(self) -> dict[str, dict | None]:
@@ -181,20 +154,11 @@ def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds")
 
 
-def _banking_json(banking: list[dict]) -> dict:
-    out: dict[str, dict] = {}
-    for b in banking:
-        o = out.setdefault(b["banking"], {"rounds": 0, "house_net": 0})
-        o["rounds"] += b["rounds"]
-        o["house_net"] += b["house_net"]
-    return out
-
-
 def _figures_json(rounds: int, tables: list[FloorTable], lines: list[HoldLine], total: Total) -> dict:
     """A pit's figures (or the floor's), with the keys of a workstation report's ``pit``."""
     return {"rounds": rounds, "sent_back": sum(t.sent_back for t in tables),
             "wagers": {ln.wager: line_json(ln) for ln in lines}, "total": total_json(total),
-            "banking": _banking_json([b for t in tables for b in t.banking]),
+            "banking": banking_of(tables),
             **{k: sum(t.counts[k] for t in tables) for k in COUNT_KEYS},
             "money": money_json(pit_money(tables))}
 
@@ -202,7 +166,7 @@ def _figures_json(rounds: int, tables: list[FloorTable], lines: list[HoldLine], 
 def _table_json(t: FloorTable) -> dict:
     return {"table": t.table, "profiles": list(t.profiles), "rounds": t.rounds, "sent_back": t.sent_back,
             "wagers": {ln.wager: line_json(ln) for ln in t.lines}, "total": total_json(t.total),
-            "banking": _banking_json(t.banking), **t.counts, "money": money_json(t.money)}
+            "banking": banking_of([t]), **t.counts, "money": money_json(t.money)}
 
 
 def _pit_json(p: FloorPit) -> dict:

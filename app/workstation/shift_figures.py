@@ -94,8 +94,28 @@ class TableSection:
         return sum(1 for d in self.decks if d["late"]) + sum(1 for d in self.dice if d["late"])
 
 
+class Issued:
+    """What a report printed says of itself (a pit's and the floor's, app/workstation/floor_report.py):
+    NOT VERIFIED, COPY, INTERIM. Needs ``verified``, ``copy_of``, ``made`` and ``shift``."""
+
+    @property
+    def not_verified(self) -> bool:
+        """Read from a record that failed its check (printed only when asked, marked NOT VERIFIED)."""
+        return self.verified is not None and not self.verified.ok
+
+    @property
+    def copy(self) -> bool:
+        """A reprint: the same content as a report printed before (``copy_of``)."""
+        return self.copy_of is not None
+
+    @property
+    def interim(self) -> bool:
+        """Made before the shift ended: its figures are the shift so far, and it says so on every page."""
+        return self.made < self.shift.end
+
+
 @dataclass
-class ShiftReport:
+class ShiftReport(Issued):
     shift: Shift
     db: str
     db_id: str
@@ -110,17 +130,6 @@ class ShiftReport:
     printed_by: str | None = None
     printed_at: datetime | None = None
     verified: Any = None             # the check of the record it was read from (app/store/figures_check.py)
-    name: str | None = None          # a floor report's pit: its name in the casino's register (issue 35)
-
-    @property
-    def not_verified(self) -> bool:
-        """Read from a record that failed its check (printed only when asked, marked NOT VERIFIED)."""
-        return self.verified is not None and not self.verified.ok
-
-    @property
-    def copy(self) -> bool:
-        """A reprint: the same content as a report printed before (``copy_of``)."""
-        return self.copy_of is not None
 
     @property
     def rounds(self) -> int:
@@ -129,11 +138,6 @@ class ShiftReport:
     @property
     def void_rounds(self) -> int:
         return sum(t.void_rounds for t in self.tables)
-
-    @property
-    def interim(self) -> bool:
-        """Made before the shift ended: its figures are the shift so far, and it says so on every page."""
-        return self.made < self.shift.end
 
     @property
     def head_text(self) -> str:
@@ -361,14 +365,19 @@ def tray_slip_json(row: dict) -> dict:
     return out
 
 
-def pit_banking(report: ShiftReport) -> dict:
+def banking_of(tables) -> dict:
+    """The banking modes of ``tables`` (each with ``banking``, a list of rows), added: {mode: rounds, house_net}."""
     out: dict[str, dict] = {}
-    for t in report.tables:
+    for t in tables:
         for b in t.banking:
             o = out.setdefault(b["banking"], {"rounds": 0, "house_net": 0})
             o["rounds"] += b["rounds"]
             o["house_net"] += b["house_net"]
     return out
+
+
+def pit_banking(report: ShiftReport) -> dict:
+    return banking_of(report.tables)
 
 
 def as_json(r: ShiftReport) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine.inventory import win_over_drop
-from tests.support.casino import pitdesk
+from tests.support.casino import pitdesk, shipped_with_own
 from tests.support.shift_report import pdf_text
 from tests.support.workstation import Clock, open_ws
 from tests.workstation.test_shift_report_money import play_money
@@ -34,12 +34,7 @@ def money_pits(tmp_path_factory):
 
 
 def test_the_floor_adds_the_pits_money_to_the_cent(casino, money_pits, tmp_path):
-    local = {}
-    for d, _ in money_pits:
-        rc, own, err = pitdesk("report", "shift", "--db", str(d / "pit.db"), *SHIFT, "--json", home=d / "home")
-        assert rc == 0, err
-        local[own["db_id"]] = own
-        assert pitdesk("ship", "--db", str(d / "pit.db"), "--to", casino.ship, home=d / "home")[0] == 0
+    local = shipped_with_own(casino, [(d / "pit.db", d / "home") for d, _ in money_pits], *SHIFT)
     rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT, "--json")
     assert rc == 0, err
     for p in floor["pits"]:

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.engine.words import money
-from tests.support.casino import pitdesk, register
+from tests.support.casino import pitdesk, register, shipped_with_own
 from tests.support.pg import AUDITOR
 from tests.support.shift_report import pdf_text
 from tests.support.simulated_shift import simulate
@@ -123,13 +123,7 @@ def assert_pit_is_its_own(p: dict, own: dict) -> None:
 
 def _shipped(casino, pits) -> dict:
     """Each pit's own swing report (JSON), its log shipped to the casino."""
-    local = {}
-    for d in pits:
-        rc, own, err = pitdesk("report", "shift", "--db", str(d / "log.db"), *SHIFT, home=d / "home")
-        assert rc == 0, err
-        local[own["db_id"]] = own
-        assert pitdesk("ship", "--db", str(d / "log.db"), "--to", casino.ship)[0] == 0
-    return local
+    return shipped_with_own(casino, [(d / "log.db", d / "home") for d in pits], *SHIFT[:-1])
 
 
 def test_the_floor_report_as_a_pdf_is_every_pits_and_their_sum_numbered_by_the_server(casino, pits, tmp_path):
@@ -182,11 +176,13 @@ def test_each_pits_own_report_of_the_shift_is_named_with_the_head_it_printed(cas
     """The floor report reads sums, not logs (issue 35, finding 5): a pit's lists and its
     procedures' verdicts are its own report's, and the floor report names each pit's own reports
     of the shift as the pit logged them printed (shipped with its log)."""
-    d = pits[0]
+    import shutil
+    d = tmp_path / "pit0"               # a copy: the pits are the module's, and this one prints
+    shutil.copytree(pits[0], d)
     rc, mine, err = pitdesk("report", "shift", "--db", str(d / "log.db"), *SHIFT[:-1], "--out", str(tmp_path / "own.pdf"),
                             home=d / "home")
     assert rc == 0 and mine["number"] == 1, err
-    local = _shipped(casino, pits)
+    local = _shipped(casino, [d, *pits[1:]])
     ws = next(w for w, own in local.items() if own["db"] == str(d / "log.db"))
     rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT)
     assert rc == 0, err

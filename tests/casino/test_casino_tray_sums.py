@@ -13,7 +13,7 @@ import pytest
 from app.store.pg.floor_trays import tray_money
 from app.workstation.shift_figures import money_json
 from app.workstation.shifts import DEFAULT
-from tests.support.casino import pitdesk
+from tests.support.casino import pitdesk, shipped_with_own
 from tests.support.money import opened
 from tests.support.round_panel import PAYEE
 from tests.support.workstation import PIT, Clock, open_ws, sent_back_and_settled_again
@@ -74,12 +74,7 @@ def test_the_floor_report_of_the_pits_is_each_pits_own_with_a_round_sent_back(ca
     report does: a round sent back by a denial and settled again, a payout slip voided, an
     aggregate-limit application, each table shift's money."""
     from tests.casino.test_casino_report import assert_pit_is_its_own
-    local = {}
-    for d in money_pits:
-        rc, own, err = pitdesk("report", "shift", "--db", str(d / "pit.db"), *SHIFT, "--json", home=d / "home")
-        assert rc == 0, err
-        local[own["db_id"]] = own
-        assert pitdesk("ship", "--db", str(d / "pit.db"), "--to", casino.ship, home=d / "home")[0] == 0
+    local = shipped_with_own(casino, [(d / "pit.db", d / "home") for d in money_pits], *SHIFT)
     rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT, "--json")
     assert rc == 0, err
     for p in floor["pits"]:

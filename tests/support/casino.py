@@ -129,3 +129,15 @@ def refusals(url: str, ws: str) -> list[tuple]:
     with psycopg.connect(url) as conn:
         return conn.execute("SELECT seq, reason, head_seq, shipped_by FROM pitdesk.refusals WHERE workstation = %s "
                             "ORDER BY id", (ws,)).fetchall()
+
+
+def shipped_with_own(casino, logs: list[tuple[Path, Path | None]], *shift: str) -> dict[str, dict]:
+    """Each log's own ``report shift --json`` of ``shift`` (``--date D --shift S``), then the log
+    shipped to ``casino``: {its db_id: its own report}. ``logs``: (the log, its PITDESK_HOME)."""
+    local = {}
+    for db, home in logs:
+        rc, own, err = pitdesk("report", "shift", "--db", str(db), *shift, "--json", home=home)
+        assert rc == 0, err
+        local[own["db_id"]] = own
+        assert pitdesk("ship", "--db", str(db), "--to", casino.ship, home=home)[0] == 0
+    return local
