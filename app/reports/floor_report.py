@@ -136,7 +136,7 @@ def pits_money(floor: FloorReport) -> str:
                      _cents(m.difference)])
     return "<h3>The pits' money</h3>" + _table(
         ["Workstation", "Table shifts", "Opener", "Fills", "Credits", "Closer", "Drop", "Win", "Win/drop",
-         "Rounds' house net", "Difference"], rows, set(range(1, 11)), pt=6.0, pad=2, wrap_first=True) + \
+         "Rounds' house net", "Difference"], rows, set(range(1, 11)), pt=6.0, pad=2) + \
         "<p class='dim'>A pit's table shifts opened in the shift, added; \u201cnot counted\u201d: a closer or drop " \
         "not yet counted, or no table opened. Each pit's own report states its tables' slips one by one.</p>"
 

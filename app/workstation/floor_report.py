@@ -14,6 +14,7 @@ printed, with the chain head each printed."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -116,6 +117,12 @@ class FloorReport(_Summed, Issued):
         return {p.db_id: {"seq": p.head[0], "hash": p.head[1]} if p.head else None for p in self.pits}
 
 
+def as_named(name: str | None, ws: str) -> tuple:
+    """A pit's place in the floor's lists: by its registered name as a person counts ("Pit 2"
+    before "Pit 10"), those without a name after, by id."""
+    return (name is None, [(0, int(x), "") if x.isdigit() else (1, 0, x) for x in re.split(r"(\d+)", name or "")], ws)
+
+
 def _table_key(t: str) -> tuple:
     return (t == NO_TABLE, len(t), t)
 
@@ -142,7 +149,7 @@ def read_floor_report(url: str, day: date, name: str, plan: ShiftPlan = DEFAULT,
     (app/store/pg/floor_sums.py); ReportError if no workstation logged an event in the shift."""
     shift = plan.shift_named(name, day)
     sums, difference, marks = floor_sums(url, shift.start, shift.end, shift.name, walked)
-    pits = [floor_pit(s, shift) for s in sums if s.events]
+    pits = sorted((floor_pit(s, shift) for s in sums if s.events), key=lambda p: as_named(p.name, p.db_id))
     if not pits:
         raise ReportError(f"no workstation the server holds logged an event in the {shift.label} shift "
                           f"({shift.hours}): nothing to report")
@@ -208,7 +215,7 @@ def read_floor_hold(url: str, start: datetime | None, end: datetime | None, tabl
     ``server_lines``, ``walked`` the chain check's) and the marks to remember if none does."""
     out = []
     pits, difference, marks = server_lines(url, start, end, table, walked)
-    for ws, where, lines, name in pits:
+    for ws, where, lines, name in sorted(pits, key=lambda p: as_named(p[3], p[0])):
         try:
             out.append((ws, where, hold(None, start, end, table, lines_from=lines), name))
         except HoldError:

@@ -314,6 +314,7 @@ def test_pits_are_named_as_the_casino_registered_them_in_json_and_pdf(casino, pi
     rc, floor, err = pitdesk("report", "shift", "--pg", casino.floor, *SHIFT)
     assert rc == 0, err
     assert {p["db_id"]: p["name"] for p in floor["pits"]} == {ws: f"Pit {n + 3}" for n, ws in enumerate(ids)}
+    assert [p["name"] for p in floor["pits"]] == ["Pit 3", "Pit 4", "Pit 5"]      # as a person counts them, not by id
     rc, hold, err = pitdesk("hold", "--pg", casino.floor, "--from", "2026-11-21 16:00", "--json")
     assert rc == 0 and {p["db_id"]: p["name"] for p in hold["pits"]} == {ws: f"Pit {n + 3}" for n, ws in enumerate(ids)}
     out = tmp_path / "floor.pdf"

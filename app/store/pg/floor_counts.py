@@ -76,14 +76,13 @@ SELECT workstation, seq, time, actor, data FROM pitdesk.report_rows
  WHERE type = 'report_printed' AND data->>'kind' = 'shift' AND COALESCE(data->>'scope', 'pit') = 'pit'
    AND data->>'shift' = %(shift)s AND data->>'date' = %(date)s ORDER BY workstation, seq"""
 
-# each workstation's events in the shift and its chain's head at the shift's end (the index)
+# each workstation's events in the shift and its chain's head at the shift's end: one pass over its
+# rows before the end in the index by time
 _HEADS = """
 SELECT w.workstation, n.events, h.seq, h.hash FROM pitdesk.workstations w
- CROSS JOIN LATERAL (SELECT count(*) AS events FROM pitdesk.events e WHERE e.workstation = w.workstation
-                       AND e.time >= %(start)s AND e.time < %(end)s) n
- LEFT JOIN LATERAL (SELECT e.seq, e.hash FROM pitdesk.events e WHERE e.workstation = w.workstation AND e.seq = (
-                      SELECT max(x.seq) FROM pitdesk.events x WHERE x.workstation = w.workstation
-                         AND x.time < %(end)s)) h ON true"""
+ CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE e.time >= %(start)s) AS events, max(e.seq) AS last
+                       FROM pitdesk.events e WHERE e.workstation = w.workstation AND e.time < %(end)s) n
+ LEFT JOIN pitdesk.events h ON h.workstation = w.workstation AND h.seq = n.last"""
 
 
 def shift_counts(pg: psycopg.Connection, start: str, end: str) -> dict[str, dict[str, dict[str, int]]]:

@@ -23,6 +23,7 @@ finding 1). A server migrated to 7 fills them from the events it already holds."
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -224,10 +225,9 @@ def server_lines(url: str, start: datetime | None, end: datetime | None, table: 
     ``first_difference``), read in the same snapshot: the sums are checked before they are used
     (issue 35, finding 1); and the marks to remember if nothing differs. ``walked``: the chain
     check's (workstation, head seq, head hash, the row its walk began after)."""
-    with snapshot(url, "read the floor's money") as (pg, parts):
+    with snapshot(url, "read the floor's money") as (pg, parts), checked_beside(pg, url, walked) as difference:
         pits = read_lines(pg, parts, start, end, table)
-        difference = checked(pg, walked, [ws for ws, *_ in pits])
-    return pits, *difference
+    return pits, *difference.result()
 
 
 @contextmanager
@@ -245,6 +245,28 @@ def snapshot(url: str, doing: str):
             pg.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             pg.execute("SET LOCAL work_mem = '64MB'")   # the sums grouped in memory, not sorted on disk
             yield pg, parts
+
+
+@contextmanager
+def checked_beside(pg: psycopg.Connection, url: str, walked: tuple):
+    """``checked`` of every workstation, run on a second connection in ``pg``'s snapshot (exported
+    to it) while the caller reads its sums on ``pg``: the server works on both at once. Gives a
+    future of ``checked``'s result, done when the block ends."""
+    snap = pg.execute("SELECT pg_export_snapshot()").fetchone()[0]
+    wss = [w for (w,) in pg.execute("SELECT workstation FROM pitdesk.workstations ORDER BY workstation")]
+
+    def work():
+        with connect(url) as other:
+            with other.transaction():
+                other.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                other.execute(f"SET TRANSACTION SNAPSHOT '{snap}'")     # before any query of its own
+                other.execute("SET LOCAL work_mem = '64MB'")
+                return checked(other, walked, wss)
+
+    with ThreadPoolExecutor(1, thread_name_prefix="pitdesk-check") as pool:
+        future = pool.submit(work)
+        yield future
+        future.result()      # its error, if any, is the caller's
 
 
 def read_lines(pg: psycopg.Connection, parts: dict, start: datetime | None, end: datetime | None,

@@ -45,13 +45,14 @@ def floor_sums(url: str, start: datetime, end: datetime, shift: str, walked: tup
         if not pg.execute("SELECT to_regclass('pitdesk.report_rows') IS NOT NULL").fetchone()[0]:
             raise NoSchema(f"the server at {where(parts)} keeps no report read models yet (its pitdesk schema is "
                            "older): run 'pitdesk floor migrate --pg URL' as the database's owner (docs/casino.md)")
-        lines = floor_money.read_lines(pg, parts, start, end)
-        heads = floor_counts.shift_heads(pg, s, e)
-        money = floor_trays.tray_money(pg, start, end)
-        banking = floor_money.banking(pg, start, end)
-        counts = floor_counts.shift_counts(pg, s, e)
-        own = floor_counts.own_reports(pg, shift, f"{start:%Y-%m-%d}")
-        difference, marks = floor_money.checked(pg, walked, [ws for ws, *_ in lines])
+        with floor_money.checked_beside(pg, url, walked) as check:
+            lines = floor_money.read_lines(pg, parts, start, end)
+            heads = floor_counts.shift_heads(pg, s, e)
+            money = floor_trays.tray_money(pg, start, end)
+            banking = floor_money.banking(pg, start, end)
+            counts = floor_counts.shift_counts(pg, s, e)
+            own = floor_counts.own_reports(pg, shift, f"{start:%Y-%m-%d}")
+        difference, marks = check.result()
     pits = [PitSums(ws, place, name, ln, *heads.get(ws, (0, None)), money.get(ws, {}), banking.get(ws, {}),
                     counts.get(ws, {}), own.get(ws, [])) for ws, place, ln, name in lines]
     return pits, difference, marks

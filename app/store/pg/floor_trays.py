@@ -97,22 +97,40 @@ def read_model_grants(conn: psycopg.Connection, models) -> None:
 
 
 # -- reading: each table shift's money ---------------------------------------------------------------
-# each settlement's table shift: the table's last opener before it not closed before it
+# each settlement's table shift: the table's last opener before it not closed before it (as the
+# workstation's ``open_shift`` finds it when the settlement is folded), summed for the table shifts
+# opened in the period only: the settlements after the first of them, each finding its opener by
+# the openers' index (migration 10), not every settlement against every opener
 _ROUNDS_BY_OPENER = """
-WITH openers AS (
-  SELECT o.workstation, o.seq, o.table_id,
-         (SELECT min(c.seq) FROM pitdesk.money_tray_events c WHERE c.workstation = o.workstation
-           AND c.type = 'tray_closer' AND (c.data->>'opener')::bigint = o.seq) AS closed
-    FROM pitdesk.money_tray_events o WHERE o.type = 'tray_opener'),
-replaced AS (SELECT workstation, replaces AS seq FROM pitdesk.money_tray_rounds WHERE replaces IS NOT NULL)
-SELECT r.workstation, op.seq AS opener, count(*) AS n, sum(r.tray)::bigint AS tray, sum(r.house_net)::bigint AS net,
-       sum(r.to_meter)::bigint AS meter
-  FROM pitdesk.money_tray_rounds r
-  CROSS JOIN LATERAL (SELECT o.seq FROM openers o WHERE o.workstation = r.workstation
-                        AND o.table_id IS NOT DISTINCT FROM r.table_id AND o.seq < r.seq
-                        AND (o.closed IS NULL OR o.closed > r.seq) ORDER BY o.seq DESC LIMIT 1) op
- WHERE NOT EXISTS (SELECT 1 FROM replaced x WHERE x.workstation = r.workstation AND x.seq = r.seq)
- GROUP BY 1, 2"""
+WITH period AS (
+  SELECT workstation, seq FROM pitdesk.money_tray_events
+   WHERE type = 'tray_opener' AND time >= %(start)s AND time < %(end)s),
+firsts AS (SELECT workstation, min(seq) AS first FROM period GROUP BY 1),
+by_opener AS (
+  SELECT r.workstation, op.seq AS opener, count(*) AS n, sum(r.tray)::bigint AS tray,
+         sum(r.house_net)::bigint AS net, sum(r.to_meter)::bigint AS meter
+    FROM firsts f JOIN pitdesk.money_tray_rounds r ON r.workstation = f.workstation AND r.seq > f.first
+    CROSS JOIN LATERAL (
+      SELECT o.seq FROM pitdesk.money_tray_events o
+       WHERE o.workstation = r.workstation AND o.type = 'tray_opener' AND o.table_id = r.table_id
+         AND o.seq < r.seq AND NOT EXISTS (
+           SELECT 1 FROM pitdesk.money_tray_events c WHERE c.workstation = o.workstation AND c.type = 'tray_closer'
+              AND (c.data->>'opener')::bigint = o.seq AND c.seq < r.seq)
+       ORDER BY o.seq DESC LIMIT 1) op
+   WHERE NOT EXISTS (SELECT 1 FROM pitdesk.money_tray_rounds x WHERE x.workstation = r.workstation
+                        AND x.replaces = r.seq)
+   GROUP BY 1, 2)
+SELECT b.* FROM by_opener b JOIN period p ON p.workstation = b.workstation AND p.seq = b.opener"""
+
+# the indexes the sums above read by (migration 10)
+V10_INDEXES = """
+CREATE INDEX money_tray_events_openers ON pitdesk.money_tray_events (workstation, table_id, seq)
+    WHERE type = 'tray_opener';
+CREATE INDEX money_tray_events_closers ON pitdesk.money_tray_events (workstation, ((data->>'opener')::bigint), seq)
+    WHERE type = 'tray_closer';
+CREATE INDEX money_tray_rounds_replaced ON pitdesk.money_tray_rounds (workstation, replaces)
+    WHERE replaces IS NOT NULL;
+"""
 
 
 class _Fold(TrayProjections):
@@ -124,7 +142,8 @@ def tray_money(pg: psycopg.Connection, start: datetime, end: datetime) -> dict[s
     ``end``, added (as a workstation's shift report states each table's): read in the caller's
     snapshot."""
     s, e = start.isoformat(timespec="seconds"), end.isoformat(timespec="seconds")
-    rounds = {(ws, o): (n, tray, net, meter) for ws, o, n, tray, net, meter in pg.execute(_ROUNDS_BY_OPENER)}
+    rounds = {(ws, o): (n, tray, net, meter)
+              for ws, o, n, tray, net, meter in pg.execute(_ROUNDS_BY_OPENER, {"start": s, "end": e})}
     rows = defaultdict(list)
     for r in pg.execute("SELECT workstation, seq, time, table_id, type, actor, role, data FROM pitdesk.money_tray_events "
                         "ORDER BY workstation, seq"):

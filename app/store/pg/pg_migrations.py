@@ -312,6 +312,7 @@ def _v9_trays(conn: psycopg.Connection) -> None:
 def _v10_counts(conn: psycopg.Connection) -> None:
     """Issue 35, finding 5: what the floor's shift report counts, filled by the money trigger too."""
     floor_counts.migrate_v10(conn)
+    conn.execute(floor_trays.V10_INDEXES)
     floor_money.money_trigger(conn, floor_trays.fill_sql("arrived") + "\n" + floor_counts.fill_sql("arrived"))
 
 
