@@ -9,10 +9,10 @@ the server keeps each one's sums as its rows arrive). Then, each timed once as a
 1. ``pitdesk hold --pg URL --json`` the first time: every chain walked and every sum checked
    against the events whole (app/store/pg/chain_marks.py remembers where it passed);
 2. ``pitdesk hold --pg URL --json`` again, best of 3: the check walks on from there;
-3. with ``--before TREE`` (a worktree of the commit before the sums, run with PYTHONPATH=TREE and
-   the same venv), ``hold --pg --json`` as it was: every log rebuilt; runs alternated with 2;
+3. with ``--before TREE`` (a worktree of a parent commit, run with PYTHONPATH=TREE and the same
+   venv), ``hold --pg --json`` as it was there; runs alternated with 2;
 4. ``pitdesk report shift --pg URL --date D --shift day`` as ``--json`` and ``--out F.pdf``, best
-   of 3 (with ``--before``, the report as it was, every log rebuilt, once);
+   of 3 (with ``--before``, the report as it was there, once: before 89d8e80 it rebuilt every log);
 5. ``pitdesk floor verify --pg URL --json``: every chain walked whole.
 
 The shipping time (the trigger that keeps the sums included) is given per row.
@@ -49,7 +49,7 @@ def main() -> int:
     ap.add_argument("--pits", type=int, default=40)
     ap.add_argument("--tables", type=int, default=6)
     ap.add_argument("--rounds", type=int, default=400)
-    ap.add_argument("--before", type=Path, help="a worktree of the commit before the sums (PYTHONPATH)")
+    ap.add_argument("--before", type=Path, help="a worktree of a parent commit to compare with (PYTHONPATH)")
     args = ap.parse_args()
     rows = []
     with casino("pitdesk-floor-sums-bench-") as (bins, folder, server, name):
@@ -90,13 +90,13 @@ def main() -> int:
         rows.append(("hold --pg --json, from the sums, checked past the last check", "the same, best of 3",
                      f"{min(new):.2f} s"))
         if old:
-            rows.append(("hold --pg --json, every log rebuilt (before)", f"{args.before}, alternated, best of 3",
+            rows.append(("hold --pg --json, the tree before", f"{args.before}, alternated, best of 3",
                          f"{min(old):.1f} s ({min(old) / min(new):.0f}x the sums' time)"))
         # the floor's shift report from the sums (the day shift: the most rounds of the day)
         shift = ("report", "shift", "--pg", url, "--date", f"{START:%Y-%m-%d}", "--shift", "day")
         new, old, pdf = [], [], []
         for n in range(3):
-            if args.before is not None and n == 0:     # once: it rebuilds every log, minutes at 40 pits
+            if args.before is not None and n == 0:     # once: a tree that rebuilds every log takes minutes
                 old.append(run(*shift, "--json", tree=args.before)[0])
             dt, floor = run(*shift, "--json")
             new.append(dt)
@@ -107,7 +107,7 @@ def main() -> int:
         rows.append(("report shift --pg --out floor.pdf, the same", f"{made['pages']} pages, "
                      f"{(folder / 'floor.pdf').stat().st_size / 1e6:.1f} MB, best of 3", f"{min(pdf):.2f} s"))
         if old:
-            rows.append(("report shift --pg --json, every log rebuilt (before)", f"{args.before}, once",
+            rows.append(("report shift --pg --json, the tree before", f"{args.before}, once",
                          f"{old[0]:.1f} s ({old[0] / min(new):.0f}x the sums' time)"))
         dt, _ = run("floor", "verify", "--pg", url, "--json")
         rows.append(("floor verify --pg --json", "every chain walked and every read model derived, whole",
