@@ -102,7 +102,7 @@ def build_floor(floor: FloorReport, server: str, width: int, dpi: int = IMAGE_DP
     h.append("<h3>Tables</h3>")
     h.append(_table(["Workstation", "Table", "Profiles", "Rounds", "Wagered", "House net", "Actual hold", "Win",
                      "Slips", "Alarms", "Approvals"],
-                    [[_e(p.label), f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}",
+                    [[_e(p.short), f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}",
                       money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold), _cents(t.money.win),
                       f"{t.counts['slips']:,}", f"{t.counts['alarms']:,}", f"{t.counts['approvals']:,}"]
                      for p in floor.pits for t in p.tables], set(range(3, 11)), pt=6.4, pad=2, wrap_first=True))
@@ -130,7 +130,7 @@ def pits_money(floor: FloorReport) -> str:
     """The pits' money (issue 34): each workstation's pit as its own report states it, then the
     floor's, added from every pit's tables as a pit's are."""
     rows = []
-    for name, m in [(f"<b>{_e(p.label)}</b>", p.money) for p in floor.pits] + [("<b>Floor</b>", floor.money)]:
+    for name, m in [(f"<b>{_e(p.short)}</b>", p.money) for p in floor.pits] + [("<b>Floor</b>", floor.money)]:
         rows.append([name, f"{m.shifts:,}", money(m.opener), money(m.fills), money(m.credits), _cents(m.closer),
                      _cents(m.drop), _cents(m.win), win_over_drop(m.win, m.drop), money(m.rounds_house_net),
                      _cents(m.difference)])

@@ -90,6 +90,12 @@ class FloorPit(_Summed):
         """As a person reads it: "Pit 3 (9f1c2a3b…)", or its id if it has no name."""
         return f"{self.name} ({self.db_id[:8]}…)" if self.name and self.name != self.db_id else self.db_id
 
+    @property
+    def short(self) -> str:
+        """For a table with many columns: its name, or the first eight of its id (its whole id is
+        in the chain heads' table)."""
+        return self.name if self.name and self.name != self.db_id else f"{self.db_id[:8]}…"
+
 
 @dataclass
 class FloorReport(_Summed, Issued):
