@@ -55,11 +55,31 @@ class WorkDialog(QDialog):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
         self.error.show()
-        self.adjustSize()        # grow for the message rather than squeeze the wrapped lines above it
+        self._fit()              # grow for the message rather than squeeze the wrapped lines above it
 
     def showEvent(self, event) -> None:
-        self.adjustSize()
+        self._fit()
         super().showEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._tall_enough()
+
+    def _fit(self) -> None:
+        self.adjustSize()
+        self._tall_enough()
+
+    def _tall_enough(self) -> None:
+        """As tall as the wrapped lines need at the width the dialog has (``adjustSize`` wraps them
+        at another width and, at 1366x768, drew an alarm's message over the line under it)."""
+        lay = self.layout()
+        if lay is None or not lay.hasHeightForWidth():
+            return
+        need = lay.totalHeightForWidth(self.width())
+        if self.minimumHeight() != need:
+            self.setMinimumHeight(need)
+        if self.height() < need:
+            self.resize(self.width(), need)
 
     def submit(self) -> None:
         if self.busy:
@@ -210,6 +230,11 @@ class PinDialog(WorkDialog):
         self.reason.setObjectName("reason")
         self.reason.setPlaceholderText(placeholder)
         form.addRow(label, self.reason)
+        # typed in the order it is read: the PIN, why, then the button (the reason is made after
+        # the buttons, and Qt's focus chain follows the order widgets are made)
+        QWidget.setTabOrder(self.pin, self.reason)
+        QWidget.setTabOrder(self.reason, self.ok)
+        QWidget.setTabOrder(self.ok, self.buttons.button(QDialogButtonBox.StandardButton.Cancel))
 
     def why(self) -> str:
         r = self.reason
