@@ -36,6 +36,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from app.engine.dispersion import moments, two_way_variance
 from app.engine.settle import additional_win, win_amount
 from app.analysis.estimate import Z95, BaseCounts, group_of, simulate
 from app.rules.resources import RESOURCES, paytable, profile
@@ -63,6 +64,11 @@ class Expectation:
     exact: Fraction = Fraction(0)
     estimated: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
     sources: set[str] = field(default_factory=set)
+    # the spread of the house's net over these wagers (issue 36, docs/protection.md): the exact
+    # variance of the wagers priced exactly, and per simulated group the sums over its wagers of
+    # a^2, b^2 and a*b (each takes a on a loss, gives b on a win), wagers independent of each other
+    spread_exact: Fraction = Fraction(0)
+    spread_groups: dict[str, tuple[Fraction, Fraction, Fraction]] = field(default_factory=dict)
 
     def __iadd__(self, other: Expectation) -> Expectation:
         self.exact += other.exact
@@ -70,7 +76,22 @@ class Expectation:
             a0, b0 = self.estimated.get(g, (Fraction(0), Fraction(0)))
             self.estimated[g] = (a0 + a, b0 + b)
         self.sources |= other.sources
+        self.spread_exact += other.spread_exact
+        for g, sums in other.spread_groups.items():
+            self.spread_groups[g] = tuple(x + y for x, y in zip(self.spread_groups.get(g, (0, 0, 0)), sums))
         return self
+
+    def variance(self) -> Fraction:
+        """The variance of the house's net over these wagers (cents squared): the exact part, and
+        each simulated group's at its estimated rates (``two_way_variance``)."""
+        out = self.spread_exact
+        for g, sums in self.spread_groups.items():
+            _, p_lose, p_win = _rates(g)
+            out += two_way_variance(p_lose, p_win, *sums)
+        return out
+
+    def expected_value(self) -> Fraction:
+        return self.value_and_variance()[0]
 
     @property
     def basis(self) -> str:
@@ -142,6 +163,39 @@ def paytable_edge(table_name: str, royal_match: str = "king-queen") -> Fraction 
     """The pay table's house edge per unit wagered, exact (None for envy, not a wager)."""
     p = priced(table_name, royal_match)
     return Fraction(p["house_edge_exact"]) if p.get("house_edge_exact") else None
+
+
+def _rates(group: str) -> tuple[Fraction, Fraction, Fraction]:
+    """The base game's (push, lose, win) rates of the player's hand in ``group``'s estimate."""
+    win, lose, push = base_counts(group).rates()
+    return push, lose, win
+
+
+@cache
+def _odds_spread_one(table_name: str, royal_match: str, stake: int, cap: int | None) -> Fraction:
+    """The variance of the house's net on one wager of ``stake`` on an odds pay table: it keeps
+    the stake on a loss, pays each line's win (at most ``cap``); from the lines' exact
+    probabilities (``dispersion.moments``)."""
+    table = paytable(table_name)
+    lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name, royal_match)["lines"]}
+    hit = sum(lines.values(), Fraction(0))
+    outcomes = [(1 - hit, Fraction(stake))] + [
+        (p, -Fraction(table.pays[ln].amount(stake) if cap is None else min(table.pays[ln].amount(stake), cap)))
+        for ln, p in lines.items()]
+    return moments(outcomes)[1]
+
+
+@cache
+def _progressive_spread_one(table_name: str) -> Fraction:
+    """The variance of the house's net on one progressive wager, at the minimum reset meter as
+    its expectation is priced (000(q)(6)): the stake kept, each line's award paid."""
+    table = paytable(table_name)
+    wager, meter = table.extras["wager"], table.extras["minimum_reset"]
+    lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name)["lines"]}
+    hit = sum(lines.values(), Fraction(0))
+    outcomes = [(1 - hit, Fraction(wager))] + [(p, Fraction(wager - table.pays[ln].amount(wager, meter)))
+                                               for ln, p in lines.items()]
+    return moments(outcomes)[1]
 
 
 def _odds_expectation(table_name: str, royal_match: str, stake: int, count: int, cap: int | None) -> Fraction:
@@ -228,16 +282,19 @@ def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expect
         # 003 GENERAL RULES 6: a toke bet pays at most $500
         cap = rules.envy.toke_max_payout_cents if wager == "fortune_toke" else None
         return Expectation(_odds_expectation(name, rules.royal_match, stake, count, cap), {},
-                           {f"{name} ({paytable(name).citation})"})
+                           {f"{name} ({paytable(name).citation})"},
+                           count * _odds_spread_one(name, rules.royal_match, stake, cap))
     if wager == "progressive":
         # 000(q)(1): $1 or $5; priced at the minimum reset meter (docs/analysis.md)
         name = rules.paytables["progressive_1" if stake == 100 else "progressive_5"].name
-        return Expectation(count * stake * paytable_edge(name), {}, {f"{name} ({paytable(name).citation})"})
+        return Expectation(count * stake * paytable_edge(name), {}, {f"{name} ({paytable(name).citation})"},
+                           count * _progressive_spread_one(name))
     if wager == "additional":
         # 000(p)(1), (2)(iii): one number of seven wins; (2)(vi): the win rounded down to the dollar
         win = additional_win(stake, rules)
         return Expectation(count * (Fraction(6, 7) * stake - Fraction(1, 7) * win), {},
-                           {f"000(p)(2)(vi) at {rules.additional_odds[0]} to {rules.additional_odds[1]}"})
+                           {f"000(p)(2)(vi) at {rules.additional_odds[0]} to {rules.additional_odds[1]}"},
+                           count * moments([(Fraction(6, 7), stake), (Fraction(1, 7), -win)])[1])
     if wager == "collection_fee":
         # 002 COLLECTION PROCEDURES: the posted fee, taken before play
         return Expectation(Fraction(count * rules.commission.flat_fee(stake)), {}, {"002 COLLECTION PROCEDURES"})
@@ -246,13 +303,15 @@ def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expect
         # (000(l)(8), (9); 001 11.9(j); 004(12))
         win = win_amount(stake, rules)
         group = group_of(rules)
-        return Expectation(Fraction(0), {group: (Fraction(count * stake), Fraction(count * (win - rules.commission.on_win(win))))},
-                           {f"base game estimate {group}"})
+        a, b = Fraction(stake), Fraction(win - rules.commission.on_win(win))
+        return Expectation(Fraction(0), {group: (count * a, count * b)}, {f"base game estimate {group}"},
+                           Fraction(0), {group: (count * a * a, count * b * b, count * a * b)})
     if wager == "dealer_wager":
         # 000(m)(11), (14): the dealer's wager against the bank; the house is the bettor, its win
         # returns to the table inventory without commission; a copy is the bank's
         win = win_amount(stake, rules)
         group = group_of(rules)
-        return Expectation(Fraction(0), {group: (Fraction(-count * stake), Fraction(-count * win))},
-                           {f"base game estimate {group}"})
+        a, b = Fraction(-stake), Fraction(-win)
+        return Expectation(Fraction(0), {group: (count * a, count * b)}, {f"base game estimate {group}"},
+                           Fraction(0), {group: (count * a * a, count * b * b, count * a * b)})
     return None

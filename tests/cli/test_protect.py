@@ -1,0 +1,87 @@
+"""``pitdesk protect`` (issue 36, game protection; docs/protection.md): each table's result per shift
+and wager type against its exact odds, in sigmas. A calm simulated shift is quiet; the same shift
+with rare hands planted (``simulate shift --plant``, a cold deck's top awards) is found where they
+were dealt."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+
+import pytest
+
+from tests.support.casino import pitdesk
+from tests.support.simulated_shift import simulate
+
+START = datetime(2026, 11, 21, 16, 0)      # the swing shift
+PERIOD = ("--from", "2026-11-21 16:00", "--to", "2026-11-22 00:00")
+
+
+@pytest.fixture(scope="module")
+def shifts(tmp_path_factory):
+    out = {}
+    for name, plant in (("calm", False), ("planted", True)):
+        d = tmp_path_factory.mktemp(name)
+        simulate(d / "log.db", d / "home", 3, 40, START, 31, plant=plant)
+        out[name] = d
+    return out
+
+
+def _protect(d, *more: str) -> tuple[int, dict | None, str]:
+    return pitdesk("protect", "--db", str(d / "log.db"), *PERIOD, *more, home=d / "home")
+
+
+def test_a_calm_shift_is_quiet_and_each_check_is_the_holds_figures_in_sigmas(shifts):
+    d = shifts["calm"]
+    rc, out, err = _protect(d, "--json")
+    assert rc == 0, err
+    assert out["notices"] == [] and out["threshold"] == 3.0 and out["verified"]["ok"] is True
+    rc, hold, err = pitdesk("hold", "--db", str(d / "log.db"), *PERIOD, "--json", home=d / "home")
+    assert rc == 0, err
+    lines = {(t["table"], w): ln for t in hold["tables"] for w, ln in t["wagers"].items()}
+    assert {c["wager"] for c in out["checks"]} >= {"base", "fortune"}
+    for c in out["checks"]:
+        ln = lines[(c["table"], c["wager"])]
+        assert (c["wagered"], c["actual"], c["shift"]) == (ln["wagered"], ln["house_net"], "swing 2026-11-21")
+        expected = Fraction(c["expected_exact"])
+        assert abs(c["expected"] - expected) <= Fraction(1, 2)
+        assert c["sigma"] > 0 and c["z"] == pytest.approx(float(c["actual"] - expected) / c["sigma"], rel=1e-3, abs=1e-3)
+    assert "progressive" not in {c["wager"] for c in out["checks"]} and "progressive" in out["not_checked"]
+
+
+def test_planted_top_awards_are_where_to_look(shifts):
+    rc, out, err = _protect(shifts["planted"], "--json")
+    assert rc == 0, err
+    found = {(n["table"], n["wager"]) for n in out["notices"]}
+    assert ("T1", "fortune") in found, out["notices"]
+    assert all(n["z"] <= -3 for n in out["notices"])       # the house paid far more than its odds say
+    rc, text, err = pitdesk("protect", "--db", str(shifts["planted"] / "log.db"), *PERIOD,
+                            home=shifts["planted"] / "home")
+    assert rc == 0, err
+    first = text.splitlines()[0]
+    assert first == f"Where to look, |z| >= 3: {len(out['notices'])}"
+    assert any(line.startswith("T1 ") and " fortune " in line for line in text.splitlines()[1:2 + len(found)])
+
+
+def test_the_threshold_is_the_persons_to_set(shifts):
+    rc, loose, err = _protect(shifts["calm"], "--json", "--threshold", "1")
+    assert rc == 0, err
+    assert loose["threshold"] == 1.0
+    assert [n for n in loose["checks"] if abs(n["z"]) >= 1] == loose["notices"] != []
+
+
+@pytest.mark.parametrize("args,words", [
+    (("--threshold", "0"), "--threshold 0.0: give |z| above 0"),
+    (("--threshold", "nan"), "--threshold nan: give |z| above 0"),
+    (("--to", "2026-11-21 15:00"), "--from must be before --to"),
+])
+def test_bad_input_exits_2_naming_the_fault(shifts, args, words):
+    d = shifts["calm"]
+    rc, out, err = pitdesk("protect", "--db", str(d / "log.db"), "--from", "2026-11-21 16:00", *args, "--json",
+                           home=d / "home")
+    assert rc == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_missing_log_exits_2(tmp_path):
+    rc, out, err = pitdesk("protect", "--db", str(tmp_path / "none.db"), *PERIOD)
+    assert rc == 2 and "none.db" in err and not (tmp_path / "none.db").exists()
