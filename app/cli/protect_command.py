@@ -72,9 +72,18 @@ def text(data: dict) -> str:
         return (f"{r['table']:<6} {r['shift']:<18} {r['wager']:<16} {r['rounds']:>6} {words.money(r['wagered']):>14} "
                 f"{words.money(r['actual']):>13} {words.money(r['expected']):>13} {words.money(r['sigma']):>12} {z:>7}")
 
+    def award(r: dict) -> str:
+        return (f"{r['table']:<6} {r['shift']:<18} {r['wager']:<16} {r['hits']} top award(s) hit in {r['wagers']:,} "
+                f"wagers, {r['expected']:.4f} expected: {r['tail']:.2g} by the odds alone ({', '.join(r['lines'])})")
+
     notices = data["notices"]
-    out = [f"Where to look, |z| >= {data['threshold']:g}: " + (f"{len(notices)}" if notices else "none")]
-    if notices:
-        out += [head] + [line(r) for r in notices]
+    out = [f"Where to look, |z| >= {data['threshold']:g} or top awards as rare: " + (f"{len(notices)}" if notices
+                                                                                       else "none")]
+    sigmas = [r for r in notices if r["scope"] == "table"]
+    if sigmas:
+        out += [head] + [line(r) for r in sigmas]
+    out += [award(r) for r in notices if r["scope"] == "top_awards"]
     out += ["", f"Every check ({len(data['checks'])}):", head] + [line(r) for r in data["checks"]]
+    out += ["", f"Top awards ({data['top_award']}), every count ({len(data['top_awards'])}):"] + \
+        [award(r) for r in data["top_awards"]]
     return "\n".join(out)

@@ -41,3 +41,31 @@ def z_score(actual: int, expected: Fraction, variance: Fraction) -> float | None
     if variance <= 0:
         return None
     return float(Fraction(actual) - expected) / math.sqrt(variance)
+
+
+def poisson_tail(k: int, lam: float) -> float:
+    """P(N >= k) for N Poisson with mean ``lam``: how rare ``k`` or more hits of a rare line are
+    when ``lam`` are expected (1 for k <= 0)."""
+    if k <= 0:
+        return 1.0
+    term, below = math.exp(-lam), 0.0
+    for i in range(k):
+        below += term
+        term *= lam / (i + 1)
+    return max(0.0, 1.0 - below) if below < 0.5 else _upper(k, lam, term)
+
+
+def _upper(k: int, lam: float, term: float) -> float:
+    """The upper tail summed directly from P(N = k) on (exact where 1 - P(N < k) would lose its
+    digits): ``term`` is P(N = k)."""
+    total, i = 0.0, k
+    while term > 1e-300 and (i < lam + 50 or term > total * 1e-17):
+        total += term
+        i += 1
+        term *= lam / i
+    return total
+
+
+def normal_tail(z: float) -> float:
+    """P(Z >= z) for a standard normal Z: the one-sided tail a z threshold stands for (3: 0.00135)."""
+    return 0.5 * math.erfc(z / math.sqrt(2))

@@ -97,6 +97,19 @@ GROUP BY 1 ORDER BY 1"""
     return _rows(conn, sql, _params(start, end, table))
 
 
+def lines_hit(conn: sqlite3.Connection, start: str | None, end: str | None, table: str | None = None) -> list[dict]:
+    """Per (table_id, profile, wager, line): how many of the counted settlements' wagers won on
+    that pay-table line (a result's ``line``: Fortune, the bonuses, the progressive), for the
+    count of top awards against their expectation (issue 36, app/workstation/protection.py)."""
+    sql = COUNTED + """
+SELECT c.table_id, c.profile, json_extract(r.value, '$.wager') AS wager, json_extract(r.value, '$.line') AS line,
+       COUNT(*) AS hits
+FROM counted c JOIN settlements s ON s.seq = c.seq, json_each(s.settlement, '$.results') r
+WHERE json_extract(r.value, '$.line') IS NOT NULL AND json_extract(r.value, '$.outcome') = 'win'
+GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"""
+    return _rows(conn, sql, _params(start, end, table))
+
+
 def table_ids(conn: sqlite3.Connection) -> list[str]:
     """Every table configured in the log, and any table with a settlement."""
     sql = "SELECT table_id FROM tables UNION SELECT DISTINCT table_id FROM settlements WHERE table_id IS NOT NULL"

@@ -21,11 +21,13 @@ from fractions import Fraction
 from math import isqrt
 from pathlib import Path
 
-from app.engine.dispersion import z_score
+from app.engine.dispersion import normal_tail, poisson_tail, z_score
+from app.store import hold_lines
 from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
-from .hold import HoldError, check_period, hold
+from .hold import _RENAME, HoldError, check_period, hold, wager_type
+from .theoretical import TOP_AWARD, top_award_lines
 from .shifts import DEFAULT, ShiftPlan
 
 THRESHOLD = 3.0          # |z| at which a check becomes a notice (about 0.27% of calm checks, two-sided)
@@ -79,15 +81,68 @@ def table_checks(conn, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT
     return out
 
 
+@dataclass(frozen=True)
+class AwardCheck:
+    """The top awards hit on one wager type at one table over one shift, against the count its
+    odds lead to expect (a Poisson count: a cold deck deals the jackpot, Sam's Town 1999)."""
+
+    table: str
+    shift: str
+    start: datetime
+    end: datetime
+    wager: str
+    lines: tuple[str, ...]      # the pay table's top-award lines (each rarer than TOP_AWARD)
+    wagers: int                 # how many wagers could hit them
+    hits: int
+    expected: Fraction          # the expected number of hits
+
+    @property
+    def tail(self) -> float:
+        """The chance of this many hits or more, by the odds alone."""
+        return poisson_tail(self.hits, float(self.expected))
+
+    def notice(self, threshold: float = THRESHOLD) -> bool:
+        """As rare as a z at the threshold, one-sided (3: about 0.00135)."""
+        return self.hits > 0 and self.tail <= normal_tail(threshold)
+
+
+def award_checks(conn, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT) -> list[AwardCheck]:
+    """Every table's wagers with top awards, shift by shift over ``[start, end)``: the hits on
+    their top-award lines against the expected count (the settlements the hold counts)."""
+    check_period(start, end)
+    out = []
+    for shift in plan.shifts_between(start, end):
+        s, e = max(start, shift.start), min(end, shift.end)
+        si, ei = s.isoformat(timespec="seconds"), e.isoformat(timespec="seconds")
+        wagers: dict[tuple[str, str], list] = {}
+        for r in hold_lines.stakes(conn, si, ei):
+            w = wager_type(r["wager"], r["banking"])
+            top = top_award_lines(r["profile"], w, r["stake"]) if w else None
+            if top is None or not top[0]:
+                continue
+            at = wagers.setdefault((r["table_id"], w), [set(), 0, Fraction(0)])
+            at[0] |= top[0]
+            at[1] += r["count"]
+            at[2] += r["count"] * top[1]
+        hits: dict[tuple[str, str], dict[str, int]] = {}
+        for r in hold_lines.lines_hit(conn, si, ei):
+            w = _RENAME.get(r["wager"], r["wager"])
+            hits.setdefault((r["table_id"], w), {})[r["line"]] = r["hits"]
+        for (t, w), (lines, n, lam) in sorted(wagers.items()):
+            k = sum(h for line, h in hits.get((t, w), {}).items() if line in lines)
+            out.append(AwardCheck(t, shift.label, s, e, w, tuple(sorted(lines)), n, k, lam))
+    return out
+
+
 def read_checks(db: Path, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT, verify: bool = True):
-    """``table_checks`` over the audit database at ``db``, read-only; with ``verify`` the log is
+    """``table_checks`` and ``award_checks`` over the audit database at ``db``, read-only; with ``verify`` the log is
     checked first and read in the snapshot checked (as the hold is): (checks, what the check
     found, or None unverified)."""
     check_period(start, end)
 
     def work(conn, access):
         log_meta(conn, Path(db))
-        return table_checks(conn, start, end, plan)
+        return table_checks(conn, start, end, plan) + award_checks(conn, start, end, plan)
 
     if not verify:
         return read_db(Path(db), work)[0], None
@@ -115,12 +170,21 @@ def check_json(c: Check, threshold: float) -> dict:
             "notice": c.notice(threshold)}
 
 
-def as_json(checks: list[Check], start: datetime, end: datetime, threshold: float = THRESHOLD) -> dict:
-    """``pitdesk protect --json``: every check, and the notices among them (|z| >= threshold)."""
-    rows = [check_json(c, threshold) for c in checks]
+def award_json(c: AwardCheck, threshold: float) -> dict:
+    return {"scope": "top_awards", "table": c.table, "shift": c.shift, "from": c.start.isoformat(timespec="seconds"),
+            "to": c.end.isoformat(timespec="seconds"), "wager": c.wager, "lines": list(c.lines), "wagers": c.wagers,
+            "hits": c.hits, "expected": round(float(c.expected), 6), "tail": c.tail, "notice": c.notice(threshold)}
+
+
+def as_json(checks: list, start: datetime, end: datetime, threshold: float = THRESHOLD) -> dict:
+    """``pitdesk protect --json``: every check in sigmas (``checks``), every count of top awards
+    (``top_awards``), and the notices among both (|z| >= threshold, or hits as rare)."""
+    rows = [check_json(c, threshold) for c in checks if isinstance(c, Check)]
+    awards = [award_json(c, threshold) for c in checks if isinstance(c, AwardCheck)]
     return {"from": start.isoformat(timespec="seconds"), "to": end.isoformat(timespec="seconds"),
-            "threshold": threshold, "checks": rows, "notices": [r for r in rows if r["notice"]],
-            "not_checked": NOT_CHECKED}
+            "threshold": threshold, "checks": rows, "top_awards": awards,
+            "notices": [r for r in rows + awards if r["notice"]], "not_checked": NOT_CHECKED,
+            "top_award": f"a line rarer than {TOP_AWARD.denominator:,} to 1 against"}
 
 
-__all__ = ["Check", "THRESHOLD", "table_checks", "read_checks", "as_json", "HoldError"]
+__all__ = ["Check", "AwardCheck", "THRESHOLD", "table_checks", "award_checks", "read_checks", "as_json", "HoldError"]

@@ -271,6 +271,32 @@ def _write_user_cache(counts: BaseCounts) -> None:
     tmp.replace(path)
 
 
+# -- the rare lines: top awards (issue 36, docs/protection.md) ---------------------------------------
+TOP_AWARD = Fraction(1, 5000)     # a line rarer than one wager in 5,000 is a top award
+
+
+def top_award_lines(profile_name: str, wager: str, stake: int) -> tuple[frozenset[str], Fraction] | None:
+    """The top-award lines of ``wager``'s pay table at a table of ``profile_name`` (each rarer
+    than ``TOP_AWARD``) and the chance that one wager hits one of them, exact; None where the wager
+    has no pay table there."""
+    rules = profile(profile_name).rules
+    if wager in PAYTABLE_WAGERS:
+        key = PAYTABLE_WAGERS[wager]
+        if key not in rules.paytables:
+            return None
+        lines = priced(rules.paytables[key].name, rules.royal_match)["lines"]
+    elif wager == "progressive":
+        key = "progressive_1" if stake == 100 else "progressive_5"
+        if key not in rules.paytables:
+            return None
+        lines = priced(rules.paytables[key].name)["lines"]
+    else:
+        return None
+    top = {ln["line"]: Fraction(ln["probability_exact"]) for ln in lines
+           if 0 < Fraction(ln["probability_exact"]) < TOP_AWARD}
+    return frozenset(top), sum(top.values(), Fraction(0))
+
+
 # -- one wager type at one stake ---------------------------------------------------------------------
 def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expectation | None:
     """The house's expected net on ``count`` wagers of ``stake`` cents of ``wager`` (a hold wager

@@ -5,6 +5,7 @@ were dealt."""
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from fractions import Fraction
 
@@ -52,15 +53,34 @@ def test_a_calm_shift_is_quiet_and_each_check_is_the_holds_figures_in_sigmas(shi
 def test_planted_top_awards_are_where_to_look(shifts):
     rc, out, err = _protect(shifts["planted"], "--json")
     assert rc == 0, err
-    found = {(n["table"], n["wager"]) for n in out["notices"]}
+    sigmas = [n for n in out["notices"] if n["scope"] == "table"]
+    found = {(n["table"], n["wager"]) for n in sigmas}
     assert ("T1", "fortune") in found, out["notices"]
-    assert all(n["z"] <= -3 for n in out["notices"])       # the house paid far more than its odds say
+    assert all(n["z"] <= -3 for n in sigmas)       # the house paid far more than its odds say
     rc, text, err = pitdesk("protect", "--db", str(shifts["planted"] / "log.db"), *PERIOD,
                             home=shifts["planted"] / "home")
     assert rc == 0, err
     first = text.splitlines()[0]
-    assert first == f"Where to look, |z| >= 3: {len(out['notices'])}"
+    assert first == f"Where to look, |z| >= 3 or top awards as rare: {len(out['notices'])}"
     assert any(line.startswith("T1 ") and " fortune " in line for line in text.splitlines()[1:2 + len(found)])
+
+
+def test_top_awards_dealt_more_often_than_their_odds_allow_are_found_even_on_the_progressive(shifts):
+    """A cold deck's jackpot (Sam's Town, 1999): the progressive's awards are the meter's, not a
+    house net to put in sigmas, so its top awards are counted against their Poisson expectation."""
+    rc, out, err = _protect(shifts["planted"], "--json")
+    assert rc == 0, err
+    awards = {(a["table"], a["wager"]): a for a in out["top_awards"]}
+    hit = awards[("T3", "progressive")]
+    assert hit["hits"] >= 1 and hit["notice"] and hit["tail"] <= 0.00135
+    assert hit in out["notices"] and hit["lines"] and hit["wagers"] > 0
+    for a in out["top_awards"]:
+        if a["hits"] == 0:
+            assert a["tail"] == 1.0 and not a["notice"]
+        else:   # P(N >= 1) = 1 - exp(-expected) and more hits are rarer still
+            assert a["tail"] <= (1 - math.exp(-a["expected"])) * (1 + 1e-3)     # expected: 6 decimals
+    rc, calm, err = _protect(shifts["calm"], "--json")
+    assert rc == 0 and calm["top_awards"] and not any(a["notice"] for a in calm["top_awards"]), err
 
 
 def test_the_threshold_is_the_persons_to_set(shifts):

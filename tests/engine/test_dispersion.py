@@ -38,3 +38,14 @@ def test_z_is_the_distance_in_sigmas_and_none_without_spread():
     assert z_score(130, Fraction(100), Fraction(100)) == pytest.approx(3.0)
     assert z_score(70, Fraction(100), Fraction(100)) == pytest.approx(-3.0)
     assert z_score(12, Fraction(12), Fraction(0)) is None
+
+
+def test_the_poisson_tail_and_the_normal_tail_a_threshold_stands_for():
+    from math import exp, factorial
+    from app.engine.dispersion import normal_tail, poisson_tail
+    for k, lam in ((1, 0.0002), (2, 0.0096), (3, 0.16), (12, 4.0), (40, 30.0), (5, 60.0)):
+        direct = 1 - sum(exp(-lam) * lam ** i / factorial(i) for i in range(k))
+        assert poisson_tail(k, lam) == pytest.approx(direct, rel=1e-9, abs=1e-15), (k, lam)
+    assert poisson_tail(0, 3.0) == 1.0
+    assert poisson_tail(1, 1e-9) == pytest.approx(1e-9, rel=1e-6)       # no digits lost to 1 - P(N = 0)
+    assert normal_tail(3) == pytest.approx(0.0013499, rel=1e-4) and normal_tail(0) == 0.5
