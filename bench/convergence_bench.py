@@ -43,11 +43,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.engine.settle import additional_win  # noqa: E402
-from app.rules.resources import paytable, profile  # noqa: E402
-from app.store import hold_lines  # noqa: E402
-from app.workstation.hold import HoldLine, hold, wager_type  # noqa: E402
-from app.workstation.theoretical import EXACT, PAYTABLE_WAGERS, priced  # noqa: E402
+from app.workstation.hold import HoldLine, hold  # noqa: E402
+from app.workstation.theoretical import EXACT  # noqa: E402
 
 START = datetime(2026, 11, 21, 8, 0)
 Z95 = 1.959963984540054
@@ -63,45 +60,17 @@ def one_shift(args: tuple) -> dict:
     return run_shift(db, tables, rounds, START, seed, plant=plant)
 
 
-def unit_moments(profile_name: str, wager: str, stake: int) -> tuple[Fraction, Fraction] | None:
-    """The house's net on one wager of ``stake``: its mean and its second moment, exact; None
-    where the bench does not judge the wager type."""
-    rules = profile(profile_name).rules
-    if wager in PAYTABLE_WAGERS:
-        name = rules.paytables[PAYTABLE_WAGERS[wager]].name
-        cap = rules.envy.toke_max_payout_cents if wager == "fortune_toke" else None
-        table = paytable(name)
-        outcomes = []
-        for ln in priced(name, rules.royal_match)["lines"]:
-            p = Fraction(ln["probability_exact"])
-            win = table.pays[ln["line"]].amount(stake)
-            outcomes.append((p, -(win if cap is None else min(win, cap))))
-        outcomes.append((1 - sum((p for p, _ in outcomes), Fraction(0)), stake))
-    elif wager == "additional":
-        outcomes = [(Fraction(6, 7), stake), (Fraction(1, 7), -additional_win(stake, rules))]
-    elif wager == "collection_fee":
-        outcomes = [(Fraction(1), rules.commission.flat_fee(stake))]
-    else:
-        return None
-    mean = sum((p * x for p, x in outcomes), Fraction(0))
-    return mean, sum((p * x * x for p, x in outcomes), Fraction(0))
-
-
 def read(db: str, home: str) -> tuple[dict[str, HoldLine], dict[str, Fraction], int]:
-    """The pit's hold lines of ``db``, each judged wager's variance (cents squared), its rounds."""
+    """The pit's hold lines of ``db``, each judged wager's variance (cents squared: the hold's own
+    expectation carries it, app/workstation/theoretical.py ``Expectation.variance``), its rounds."""
     os.environ["PITDESK_HOME"] = home
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         report = hold(conn)
-        variance: dict[str, Fraction] = {}
-        for r in hold_lines.stakes(conn, None, None):
-            w = wager_type(r["wager"], r["banking"])
-            m = unit_moments(r["profile"], w, r["stake"]) if w in JUDGED else None
-            if m is not None:
-                mean, second = m
-                variance[w] = variance.get(w, Fraction(0)) + r["count"] * (second - mean * mean)
     finally:
         conn.close()
+    variance = {ln.wager: ln.expected.variance() for ln in report.pit
+                if ln.wager in JUDGED and ln.expected is not None and not ln.unpriced}
     return {ln.wager: ln for ln in report.pit}, variance, report.rounds
 
 
