@@ -190,6 +190,13 @@ class TrayDay:
         self.wait(30, 90)
         table, dealer = self.id, self.dealer
         walked = self.shift.walk[1] if self.shift.walk and self.shift.walk[0] == table else 0
+        # a tray the last round left below its low-water mark is filled before it is counted: a
+        # large award paid in the last round (a planted one) would otherwise leave it below no chips
+        _, money = self.shift.desk.ws.inventory.money(table)
+        if money is not None and money.closer is None:
+            low = fill_for(self.shift.desk.ws.config.chips, money.opener, money.expected)
+            if low is not None:
+                yield from self.slip("fill", low)
 
         def close(desk):
             _, money = desk.ws.inventory.money(table)
