@@ -9,7 +9,10 @@ seven hands (42) is one player's hand against the banker's, compared as the sett
 them (``compare_hands``: a copy is the banker's, 000(l)(6)(ii), or a push where the profile's
 ties push, 004(7)). Each pair is a uniform pair of disjoint seven-card hands, so the win, loss
 and push rates are unbiased; the pairs of one deal share their cards, so the interval is taken
-over the deals, which are independent (the per-deal counts and their squares are kept).
+over the deals, which are independent (the per-deal counts and their squares are kept). Per banker's
+hand of each deal, its six players' wins and losses are kept too (their squares and product
+summed): how often two seats against one banker's hand win or lose together, for the spread of a
+round's base wagers (issue 36, game protection: docs/protection.md).
 
 What the estimate leaves out: a player who does not play the house way, surrender, fouls; the
 figure is the house way played on both sides.
@@ -61,6 +64,13 @@ class BaseCounts:
     sum_w2: int
     sum_l2: int
     sum_wl: int
+    # per deal and per banker's hand, its six players' wins w and losses l: the sums over the
+    # (deal, banker) groups of w^2, l^2 and w*l, from which two seats against one banker's hand
+    # win or lose together (``same_banker``; issue 36: the seats of a round are not independent).
+    # 0 in an estimate made before they were kept: not known
+    banker_w2: int = 0
+    banker_l2: int = 0
+    banker_wl: int = 0
 
     @property
     def pairs(self) -> int:
@@ -83,13 +93,26 @@ class BaseCounts:
         sample_var = (sxx - sx * sx / d) / (d - 1)
         return value, sample_var / d
 
+    def same_banker(self) -> tuple[Fraction, Fraction, Fraction] | None:
+        """For two different players against the same banker's hand: the chance both win, both
+        lose, and the first wins while the second loses; None where the estimate did not keep it.
+        Each banker's hand has 6 players, so E[w^2] = 6 pW + 30 P(both win), and so on."""
+        if not (self.banker_w2 or self.banker_l2):
+            return None
+        groups, pairs = self.deals * HANDS, (HANDS - 1) * (HANDS - 2)
+        p_win, p_lose, _ = self.rates()
+        ww = (Fraction(self.banker_w2, groups) - (HANDS - 1) * p_win) / pairs
+        ll = (Fraction(self.banker_l2, groups) - (HANDS - 1) * p_lose) / pairs
+        return ww, ll, Fraction(self.banker_wl, groups) / pairs
+
     def as_json(self) -> dict:
         return {**asdict(self), "profiles": list(self.profiles)}
 
     @classmethod
     def from_json(cls, d: dict) -> BaseCounts:
         return cls(d["group"], tuple(d["profiles"]), d["seed"], d["deals"], d["wins"], d["losses"], d["pushes"],
-                   d["sum_w2"], d["sum_l2"], d["sum_wl"])
+                   d["sum_w2"], d["sum_l2"], d["sum_wl"], d.get("banker_w2", 0), d.get("banker_l2", 0),
+                   d.get("banker_wl", 0))
 
 
 def group_of(rules) -> str:
@@ -106,29 +129,36 @@ def groups() -> dict[str, tuple[str, ...]]:
     return {g: tuple(v) for g, v in sorted(out.items())}
 
 
-def _block(args: tuple[str, int, int, int]) -> tuple[int, int, int, int, int, int]:
-    """(wins, losses, pushes, sum W^2, sum L^2, sum W*L) of ``n`` deals of block ``block``."""
+def _block(args: tuple[str, int, int, int]) -> tuple[int, ...]:
+    """(wins, losses, pushes, sum W^2, sum L^2, sum W*L, and per banker's hand sum w^2, sum l^2,
+    sum w*l) of ``n`` deals of block ``block``."""
     profile_name, seed, block, n = args
     from app.rules.resources import profile
     prof = profile(profile_name)
     rules, ranker, house = prof.rules, prof.ranker(), prof.house()
     rng = random.Random(f"{seed}:{block}")
     deck = list(range(53))
-    w = lo = p = w2 = l2 = wl = 0
+    w = lo = p = w2 = l2 = wl = bw2 = bl2 = bwl = 0
     for _ in range(n):
         rng.shuffle(deck)
         sets = [house.set(deck[7 * i:7 * i + 7]) for i in range(HANDS)]
         dw = dl = 0
+        bw, bl = [0] * HANDS, [0] * HANDS
         for i, j in permutations(range(HANDS), 2):   # hand i plays against banker's hand j
             a, b = sets[i], sets[j]
             outcome, _ = compare_hands(ranker, a.high, a.low, b.high, b.low, rules)
             if outcome == WIN:
                 dw += 1
+                bw[j] += 1
             elif outcome == LOSE:
                 dl += 1
+                bl[j] += 1
         w, lo, p = w + dw, lo + dl, p + PAIRS - dw - dl
         w2, l2, wl = w2 + dw * dw, l2 + dl * dl, wl + dw * dl
-    return w, lo, p, w2, l2, wl
+        bw2 += sum(x * x for x in bw)
+        bl2 += sum(x * x for x in bl)
+        bwl += sum(x * y for x, y in zip(bw, bl))
+    return w, lo, p, w2, l2, wl, bw2, bl2, bwl
 
 
 def simulate(group: str, profiles: tuple[str, ...], deals: int, seed: int, workers: int = 1,
@@ -137,7 +167,7 @@ def simulate(group: str, profiles: tuple[str, ...], deals: int, seed: int, worke
     if deals < 2:
         raise ValueError(f"at least 2 deals are needed for an interval, got {deals}")
     todo = [(profiles[0], seed, b, min(BLOCK, deals - b * BLOCK)) for b in range(math.ceil(deals / BLOCK))]
-    totals = [0] * 6
+    totals = [0] * 9
     done = 0
     if workers > 1 and len(todo) > 1:
         with mp.get_context("spawn").Pool(workers) as pool:

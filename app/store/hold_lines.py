@@ -110,6 +110,19 @@ GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4"""
     return _rows(conn, sql, _params(start, end, table))
 
 
+def base_rounds(conn: sqlite3.Connection, start: str | None, end: str | None) -> list[dict]:
+    """Per counted settlement: its table, profile, banking and its base wagers as (seat, stake)
+    pairs (a returned one left out), for the seats' covariance against the one banker's hand
+    (issue 36, app/workstation/protection.py)."""
+    sql = COUNTED + """
+SELECT c.table_id, c.profile, c.banking, c.seq,
+       json_group_array(json_array(json_extract(r.value, '$.seat'), json_extract(r.value, '$.stake'))) AS wagers
+FROM counted c JOIN settlements s ON s.seq = c.seq, json_each(s.settlement, '$.results') r
+WHERE json_extract(r.value, '$.wager') = 'base' AND json_extract(r.value, '$.outcome') IS NOT 'returned'
+GROUP BY c.seq ORDER BY c.seq"""
+    return _rows(conn, sql, _params(start, end, None))
+
+
 def table_ids(conn: sqlite3.Connection) -> list[str]:
     """Every table configured in the log, and any table with a settlement."""
     sql = "SELECT table_id FROM tables UNION SELECT DISTINCT table_id FROM settlements WHERE table_id IS NOT NULL"

@@ -15,6 +15,7 @@ wagers the engine prices), and a line with wagers at a stake or profile not pric
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -27,7 +28,7 @@ from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
 from .hold import _RENAME, HoldError, check_period, hold, wager_type
-from .theoretical import TOP_AWARD, top_award_lines
+from .theoretical import TOP_AWARD, base_round_covariance, top_award_lines
 from .shifts import DEFAULT, ShiftPlan
 
 THRESHOLD = 3.0          # |z| at which a check becomes a notice (about 0.27% of calm checks, two-sided)
@@ -70,14 +71,32 @@ def table_checks(conn, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT
     out = []
     for shift in plan.shifts_between(start, end):
         s, e = max(start, shift.start), min(end, shift.end)
+        together = seats_together(conn, s, e)
         for t in hold(conn, s, e).tables:
             for ln in t.lines:
                 if ln.wager in NOT_CHECKED or ln.expected is None or ln.unpriced or not ln.wagered:
                     continue
-                variance = ln.expected.variance()
+                variance = ln.expected.variance() + (together.get(t.table, Fraction(0)) if ln.wager == "base" else 0)
                 if variance:        # a fee taken before play cannot stray: nothing to check
                     out.append(Check(t.table, shift.label, s, e, ln.wager, t.rounds, ln.wagered, ln.house_net,
                                      ln.expected.expected_value(), variance, ln.expected.basis))
+    return out
+
+
+def seats_together(conn, start: datetime, end: datetime) -> dict[str, Fraction]:
+    """Per table, what its rounds' house-banked base wagers add to the variance of the house's
+    net because their seats play one banker's hand (``theoretical.base_round_covariance``),
+    summed over the rounds: the bettors on a seat's hand added to it first."""
+    out: dict[str, Fraction] = {}
+    for r in hold_lines.base_rounds(conn, start.isoformat(timespec="seconds"), end.isoformat(timespec="seconds")):
+        if wager_type("base", r["banking"]) != "base":
+            continue        # a player bank's or a player-dealer's round: not the house's base wagers
+        seats: dict = {}
+        for seat, stake in json.loads(r["wagers"]):
+            seats[seat] = seats.get(seat, 0) + stake
+        cov = base_round_covariance(r["profile"], list(seats.values()))
+        if cov:
+            out[r["table_id"]] = out.get(r["table_id"], Fraction(0)) + cov
     return out
 
 

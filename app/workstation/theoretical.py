@@ -297,6 +297,37 @@ def top_award_lines(profile_name: str, wager: str, stake: int) -> tuple[frozense
     return frozenset(top), sum(top.values(), Fraction(0))
 
 
+# -- the base game's seats against one banker's hand (issue 36) -----------------------------------------
+def base_round_covariance(profile_name: str, seats: list[int]) -> Fraction:
+    """The covariance the house-banked base wagers of one round add to the variance of the house's
+    net, beyond each wager's own (``Expectation.variance``): every seat plays the same banker's
+    hand, so seats win and lose together more often than independent ones (the estimate's
+    ``same_banker``: docs/protection.md). ``seats``: the stake on each seat's hand (the bettors on
+    one hand added: they win and lose as one). 0 where the estimate does not know, or one seat.
+
+    X_i = a_i on the seat's loss, -b_i on its win: sum over i != j of E[X_i X_j] - E[X_i]E[X_j] =
+    P(LL)(A^2 - sum a^2) - 2 P(WL)(AB - sum ab) + P(WW)(B^2 - sum b^2) - ((A pL - B pW)^2 - sum (a pL - b pW)^2)."""
+    if len(seats) < 2:
+        return Fraction(0)
+    rules = profile(profile_name).rules
+    counts = base_counts(group_of(rules))
+    same = counts.same_banker()
+    if same is None:
+        return Fraction(0)
+    ww, ll, wl = same
+    p_win, p_lose, _ = counts.rates()
+    a = [Fraction(s) for s in seats]
+    b = []
+    for s in seats:
+        win = win_amount(s, rules)
+        b.append(Fraction(win - rules.commission.on_win(win)))
+    big_a, big_b = sum(a), sum(b)
+    saa, sbb, sab = sum(x * x for x in a), sum(x * x for x in b), sum(x * y for x, y in zip(a, b))
+    together = ll * (big_a * big_a - saa) - 2 * wl * (big_a * big_b - sab) + ww * (big_b * big_b - sbb)
+    means = (big_a * p_lose - big_b * p_win) ** 2 - sum((x * p_lose - y * p_win) ** 2 for x, y in zip(a, b))
+    return together - means
+
+
 # -- one wager type at one stake ---------------------------------------------------------------------
 def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expectation | None:
     """The house's expected net on ``count`` wagers of ``stake`` cents of ``wager`` (a hold wager

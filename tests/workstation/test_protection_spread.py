@@ -70,3 +70,41 @@ def test_spreads_add_over_wagers_and_stakes():
         2 * expectation("casino", "fortune", 2_500, 1).variance()
     # a fee taken before play cannot stray
     assert expectation("face-up-ca", "collection_fee", 10_000, 5).variance() == 0
+
+
+def test_seats_against_one_bankers_hand_win_and_lose_together():
+    """The base game's seats all play the banker's one hand (issue 36): the estimate keeps, per
+    banker's hand, its players' wins and losses, and two seats both win far more often than two
+    independent ones would; the round's covariance is what a brute-force sum over the two seats'
+    joint outcomes gives."""
+    from app.analysis.estimate import group_of
+    from app.engine.settle import win_amount
+    from app.workstation.theoretical import base_counts, base_round_covariance
+    rules = profile("casino").rules
+    counts = base_counts(group_of(rules))
+    ww, ll, wl = counts.same_banker()
+    p_win, p_lose, _ = counts.rates()
+    assert ww > p_win * p_win and ll > p_lose * p_lose and wl < p_win * p_lose     # a weak or strong banker
+    for stakes in ((1_000, 2_500), (500, 500, 10_000)):
+        x = []   # each seat's (a on a loss, -b on a win)
+        for s in stakes:
+            win = win_amount(s, rules)
+            x.append((Fraction(s), -Fraction(win - rules.commission.on_win(win))))
+        joint = {("W", "W"): ww, ("L", "L"): ll, ("W", "L"): wl, ("L", "W"): wl}
+        joint[("W", "P")] = joint[("P", "W")] = p_win - ww - wl
+        joint[("L", "P")] = joint[("P", "L")] = p_lose - ll - wl
+        joint[("P", "P")] = 1 - sum(joint.values())
+        value = {"W": 1, "L": 0, "P": None}
+        brute = Fraction(0)
+        for i in range(len(x)):
+            for j in range(len(x)):
+                if i == j:
+                    continue
+                def pay(k, o):
+                    return Fraction(0) if value[o] is None else (x[k][1] if value[o] else x[k][0])
+                exy = sum(p * pay(i, oi) * pay(j, oj) for (oi, oj), p in joint.items())
+                mi = p_lose * x[i][0] + p_win * x[i][1]
+                mj = p_lose * x[j][0] + p_win * x[j][1]
+                brute += exy - mi * mj
+        assert base_round_covariance("casino", list(stakes)) == brute
+    assert base_round_covariance("casino", [2_500]) == 0
