@@ -225,16 +225,15 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
     pages (a preview of part of it)."""
     doc = new_document()
     chart_w = int(width * 0.8)
-    issued = r
     h = [f"<h1>{escape(title(r))}</h1>"]
     number = f"{r.number}" if r.number is not None else "— (preview, not numbered)"
     if r.copy:
         number += f", a reprint of No. {r.copy_of}"
     h += banners(r, "report")
-    printed = f"{issued.printed_at:%Y-%m-%d %H:%M:%S}" if issued.printed_at else "not printed (preview)"
+    printed = f"{r.printed_at:%Y-%m-%d %H:%M:%S}" if r.printed_at else "not printed (preview)"
     h.append(f"<table cellpadding='{_PAD[0] // 2}'>")
     for k, v in (("Report No.", number),
-                 ("Printed", f"{printed} by {issued.printed_by or '—'}"),
+                 ("Printed", f"{printed} by {r.printed_by or '—'}"),
                  ("Shift", f"{r.shift.label}: {r.shift.start:%Y-%m-%d %H:%M} to {r.shift.end:%Y-%m-%d %H:%M}"),
                  ("Audit log", f"{r.db_id} ({r.events:,} events in the shift)")):
         h.append(f"<tr><td class='dim'>{escape(k)}</td><td><b>{escape(v)}</b></td></tr>")

@@ -53,10 +53,6 @@ class Check:
     basis: str                  # "exact", or "estimate" (the base game's rates are simulated)
 
     @property
-    def sigma(self) -> float:
-        return float(self.variance) ** 0.5
-
-    @property
     def z(self) -> float | None:
         return z_score(self.actual, self.expected, self.variance)
 

@@ -172,17 +172,17 @@ def _rates(group: str) -> tuple[Fraction, Fraction, Fraction]:
 
 
 @cache
-def _odds_spread_one(table_name: str, royal_match: str, stake: int, cap: int | None) -> Fraction:
-    """The variance of the house's net on one wager of ``stake`` on an odds pay table: it keeps
-    the stake on a loss, pays each line's win (at most ``cap``); from the lines' exact
-    probabilities (``dispersion.moments``)."""
+def _odds_moments(table_name: str, royal_match: str, stake: int, cap: int | None) -> tuple[Fraction, Fraction]:
+    """The mean and the variance of the house's net on one wager of ``stake`` on an odds pay
+    table, once a process per pay table and stake: it keeps the stake on a loss, pays each line's
+    win (at most ``cap``); from the lines' exact probabilities (``dispersion.moments``)."""
     table = paytable(table_name)
     lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name, royal_match)["lines"]}
     hit = sum(lines.values(), Fraction(0))
     outcomes = [(1 - hit, Fraction(stake))] + [
         (p, -Fraction(table.pays[ln].amount(stake) if cap is None else min(table.pays[ln].amount(stake), cap)))
         for ln, p in lines.items()]
-    return moments(outcomes)[1]
+    return moments(outcomes)
 
 
 @cache
@@ -204,15 +204,9 @@ def _odds_expectation(table_name: str, royal_match: str, stake: int, count: int,
     return count * _odds_one(table_name, royal_match, stake, cap)
 
 
-@cache
 def _odds_one(table_name: str, royal_match: str, stake: int, cap: int | None) -> Fraction:
-    """``_odds_expectation`` of one wager, once a process per pay table and stake."""
-    table = paytable(table_name)
-    lines = {ln["line"]: Fraction(ln["probability_exact"]) for ln in priced(table_name, royal_match)["lines"]}
-    hit = sum(lines.values(), Fraction(0))
-    paid = sum((p * (table.pays[ln].amount(stake) if cap is None else min(table.pays[ln].amount(stake), cap))
-                for ln, p in lines.items()), Fraction(0))
-    return (1 - hit) * stake - paid
+    """``_odds_expectation`` of one wager."""
+    return _odds_moments(table_name, royal_match, stake, cap)[0]
 
 
 # -- the base game's estimate ----------------------------------------------------------------------
@@ -340,7 +334,7 @@ def expectation(profile_name: str, wager: str, stake: int, count: int) -> Expect
         cap = rules.envy.toke_max_payout_cents if wager == "fortune_toke" else None
         return Expectation(_odds_expectation(name, rules.royal_match, stake, count, cap), {},
                            {f"{name} ({paytable(name).citation})"},
-                           count * _odds_spread_one(name, rules.royal_match, stake, cap))
+                           count * _odds_moments(name, rules.royal_match, stake, cap)[1])
     if wager == "progressive":
         # 000(q)(1): $1 or $5; priced at the minimum reset meter (docs/analysis.md)
         name = rules.paytables["progressive_1" if stake == 100 else "progressive_5"].name
