@@ -17,6 +17,7 @@ from app.engine import words
 from app.engine.inventory import difference_words, tray_words, win_over_drop
 from app.store.trays import signers_of
 from app.workstation.hold import LABELS
+from app.workstation.pace import pit_hours
 from app.workstation.shift_figures import BANKING, BANKING_LABEL, NO_TABLE, ShiftReport, pit_banking
 
 from app.qt import (QBuffer, QColor, QFont, QImage, QIODevice, QMarginsF, QPageLayout, QPageSize, QPainter,
@@ -257,11 +258,43 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
                         [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
                           money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
                           theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
+        h.append(pace_section(r))
     h.append(money_section(r))
     for t in r.tables:
         if tables is True or (not isinstance(tables, bool) and t.table in tables):
             h.append(_section(doc, r, t, chart_w, dpi))
     return set_html(doc, h)
+
+
+def pace_section(r: ShiftReport) -> str:
+    """Each table's rounds and wagers per clock hour of the shift, and the pit's (issue 36): a
+    table well under or over the others' pace stands out in its row."""
+    pit = pit_hours(r.tables)
+    if not pit:
+        return "<h3>Pace and turnover by hour</h3><p class='dim'>no round settled in the shift</p>"
+    hours = [h.hour for h in pit]
+    rows = [t for t in r.tables if t.pace]
+
+    def matrix(value, total) -> list[list[str]]:
+        out = []
+        for t in rows:
+            by = {p.hour: p for p in t.pace}
+            out.append([f"<b>{_e(t.table)}</b>"] + [value(by[h]) if h in by else "" for h in hours]
+                       + [f"<b>{total(t.pace)}</b>"])
+        out.append(["<b>Pit</b>"] + [f"<b>{value(p)}</b>" for p in pit] + [f"<b>{total(pit)}</b>"])
+        return out
+
+    head = ["Table"] + [f"{h:%H:%M}" for h in hours] + ["Shift"]
+    numeric = set(range(1, len(head)))
+    return ("<h3>Pace and turnover by hour</h3><p class='dim'>Rounds settled and counted (a settlement sent back "
+            "by a denial is not), and what the players wagered on them, per clock hour: every wager, those "
+            "against a player bank or a player-dealer too, where the hold's Wagered is the house's action "
+            "only.</p>"
+            + _table(head, matrix(lambda p: f"{p.rounds:,}", lambda ps: f"{sum(p.rounds for p in ps):,}"),
+                     numeric, pt=6.4, pad=2)
+            + "<p></p>"
+            + _table(head, matrix(lambda p: money(p.wagered), lambda ps: money(sum(p.wagered for p in ps))),
+                     numeric, pt=5.6, pad=1))
 
 
 def _cents(v) -> str:
@@ -349,6 +382,11 @@ def _section(doc, r: ShiftReport, t, chart_w: int, dpi: int) -> str:
              f"<b>{t.sent_back:,}</b></p>")
     h.append("<h3>Wagers, wins and losses by wager type</h3>" + _wagers(t.lines, t.total))
     h.append("<h3>Banking</h3>" + _banking({b["banking"]: b for b in t.banking}))
+    h.append("<h3>Pace and turnover by hour</h3>")
+    h.append(_table(["Hour", "Rounds", "Wagered", "Average round", "Seats in play"],
+                    [[f"{p.hour:%H:%M}", f"{p.rounds:,}", money(p.wagered), money(p.average_wager),
+                      f"{p.seats_tenths // 10}.{p.seats_tenths % 10}"] for p in t.pace], {1, 2, 3, 4},
+                    "no round settled"))
     chart = _chart_ref(doc, t.table, t.lines, chart_w, dpi)
     if chart:
         h.append("<h3>Actual against theoretical hold</h3>" + chart)

@@ -40,11 +40,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TypeVar
 
 from . import chain, checkpoint, heads, paths
 from .holder import location_fault
 from .read_models import STATEFUL, Projector, catch_up, reproject, restore
 from .schema import BUSY_TIMEOUT, READ_MODELS, connect, migrate
+
+T = TypeVar("T")
 
 
 class StoreError(RuntimeError):
@@ -536,6 +539,14 @@ class AuditLog:
             cur = self._conn.execute(sql, params)
             cols = [c[0] for c in cur.description]
             return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    def read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(conn)`` on the log's connection, held as ``query`` holds it (a read of several
+        statements, or one written for a plain connection: app/store/pace_rows.py)."""
+        with self._lock:
+            if self._closed:
+                raise StoreStopped(self.stopped or f"the audit log {self.path} is closed")
+            return work(self._conn)
 
     def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
         """As ``query``, each row a plain tuple: a long series read without a dict per row."""

@@ -125,6 +125,22 @@ class DeckModel(RecordModel):
         super().__init__(key=lambda d: d.clock.deck, parent=parent)
 
 
+class PaceModel(RecordModel):
+    """A table's shift per clock hour (issue 36, app/workstation/pace.py PaceHour)."""
+    columns = (
+        Column("Hour", lambda h: f"{h.hour:%a %H:%M}", sort=lambda h: stamp(h.hour)),
+        Column("Rounds", lambda h: str(h.rounds), sort=lambda h: h.rounds, numeric=True, bold=True),
+        Column("Wagered", lambda h: theme.money(h.wagered), sort=lambda h: h.wagered, numeric=True),
+        Column("Average round", lambda h: theme.money(h.average_wager), sort=lambda h: h.average_wager,
+               numeric=True),
+        Column("Seats in play", lambda h: f"{h.seats_tenths // 10}.{h.seats_tenths % 10}",
+               sort=lambda h: h.seats_tenths, numeric=True, stretch=True),
+    )
+
+    def __init__(self, parent=None):
+        super().__init__(key=lambda h: h.hour, parent=parent)
+
+
 def irregularity_status(i) -> str:
     if i.acknowledged_by:
         return f"{LEVEL_MARK[OK]} acknowledged by {i.acknowledged_by}"

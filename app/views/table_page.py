@@ -12,12 +12,13 @@ panel (app/views/round/) is a second tab beside the detail, under the same heade
 from __future__ import annotations
 
 from . import theme
-from .pit_models import DeckModel, HistoryModel, IrregularityModel
+from .pit_models import DeckModel, HistoryModel, IrregularityModel, PaceModel
 from .money_box import MoneyBox
 from .position_box import PositionBox
 from app.qt import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, Qt, QTabWidget, QVBoxLayout,
                     QWidget)
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
+from .tile import pace_words
 from .widgets import record_view, seat_text, state_text
 
 def tray_words(tray) -> str:
@@ -117,6 +118,10 @@ class TablePage(QWidget):
         self.lists.addTab(self.history_view, "History (newest first)")
         self.lists.addTab(self.decks_view, "Decks")
         self.lists.addTab(self.irregularities_view, "Irregularities this round")
+        # the shift so far, hour by hour (issue 36): pace and turnover
+        self.pace = PaceModel(self)
+        self.pace_view = record_view(self.pace, "pace")
+        self.lists.addTab(self.pace_view, "Pace by hour")
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(bank_box)
@@ -199,7 +204,8 @@ class TablePage(QWidget):
                            + ("PROGRESSIVE " + (f"{theme.money(t.meter_cents)}" if t.meter_cents is not None else "—")
                               + (f"  {LEVEL_MARK[RED]} CLOSED (controller offline)" if t.progressive == "closed"
                                  else "  open") if t.progressive else "no progressive wager")
-                           + (f"   ·   {tray_words(t.tray)}" if t.tray is not None else ""))
+                           + (f"   ·   {tray_words(t.tray)}" if t.tray is not None else "")
+                           + (f"   ·   {pace_words(t.pace)}" if t.pace is not None else ""))
         clocks = []
         if t.deck is not None:
             clocks.append(f"DECK {t.deck.deck} {theme.clock_words(t.deck.level, t.deck.left, t.deck.overdue)}")
@@ -227,6 +233,7 @@ class TablePage(QWidget):
         n = len(d.irregularities)
         self.lists.setTabText(2, f"Irregularities this round ({n})" if n else "Irregularities this round")
         self.history.set_page(d.history)
+        self.pace.set_records(d.pace_hours)
         if self.tabs is not None and d.money is not None:
             self.money.show_info(d.money)
 

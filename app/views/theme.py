@@ -151,8 +151,13 @@ def set_plain(label: QLabel) -> None:
 
 
 def set_dim(widget: QWidget) -> None:
+    set_text_colour(widget, TEXT_DIM)
+
+
+def set_text_colour(widget: QWidget, colour: QColor) -> None:
+    """Text in ``colour`` without a level (dim for what needs no one, bright for what is worth a look)."""
     p = QPalette(widget.palette())
-    p.setColor(QPalette.ColorRole.WindowText, TEXT_DIM)
+    p.setColor(QPalette.ColorRole.WindowText, colour)
     widget.setPalette(p)
 
 

@@ -36,6 +36,14 @@ def tile_level(t) -> str:
     return OK
 
 
+def pace_words(p) -> str:
+    """A tile's pace line: ``PACE 34/H · $5,100.00/H · 6 SEATS``; off its usual pace, which way
+    and the usual one first: ``⇣ SLOW 18/H (USUALLY 34) · ...``."""
+    head = {"slow": "⇣ SLOW ", "fast": "⇡ FAST "}.get(p.off, "PACE ")
+    usual = f" (USUALLY {p.usual})" if p.off else ""
+    return f"{head}{p.rounds}/H{usual} · {theme.money(p.wagered)}/H · {p.seats} SEAT{'' if p.seats == 1 else 'S'}"
+
+
 class TileWidget(QFrame):
     """Focusable: arrows move between tiles (FloorView), Enter or a double click opens the table."""
 
@@ -82,6 +90,9 @@ class TileWidget(QFrame):
         self.tray = _label(1.3, bold=True, name="tray")
         self.tray.setWordWrap(True)
         self.slips = _label(1.1, bold=True, name="slips")
+        # its last hour (issue 36): rounds, wagered, seats; a table off its usual pace says so in words
+        self.pace = _label(1.0, name="pace")
+        self.pace.setWordWrap(True)
         self.irregularities.setWordWrap(True)
         for badge in (self.alarms, self.approvals, self.irregularities, self.void, self.slips):
             badge.setMargin(4)
@@ -128,6 +139,7 @@ class TileWidget(QFrame):
         box.addLayout(self.lights_box)
         box.addWidget(self.tray)
         box.addLayout(slips)
+        box.addWidget(self.pace)
         box.addStretch(1)
         box.addWidget(self.meter)
         box.addWidget(self.progressive)
@@ -166,7 +178,8 @@ class TileWidget(QFrame):
              ("_show_lights", ("lights",)),
              ("_show_progressive", ("meter_cents", "progressive")),
              ("_show_counts", ("open_alarms", "pending_approvals", "pending_acknowledgements", "waits")),
-             ("_show_tray", ("tray",)))
+             ("_show_tray", ("tray",)),
+             ("_show_pace", ("pace",)))
 
     def show_tile(self, t) -> bool:
         """Show ``t``; True when the tile may need another size (a text changed length, a line
@@ -281,6 +294,24 @@ class TileWidget(QFrame):
                              f"{tray.approved} approved and waiting for a signature (the table's Money tab, Ctrl+T)")
             theme.set_level(self.slips, AMBER, filled=True)
 
+    def _show_pace(self, t) -> None:
+        p = t.pace
+        self._shown(self.pace, p is not None)
+        if p is None:
+            return
+        self._put(self.pace, pace_words(p))
+        _tip(self.pace, f"in the last hour: {p.rounds} rounds, {theme.money(p.wagered)} wagered; "
+                        f"{p.seats} seats occupied now; {p.usual_words()}"
+                        + ("" if p.whole_hour else "; not judged: the table has not played a whole hour yet"))
+        # off its usual pace: bold words and an arrow, not a level colour (no alarm: issue 36)
+        bold = bool(p.off)
+        if self.pace.font().bold() != bold:
+            f = self.pace.font()
+            f.setBold(bold)
+            self.pace.setFont(f)
+            self.pace.setProperty("font_spec", (1.0, bold, False))
+        theme.set_text_colour(self.pace, theme.TEXT if p.off else theme.TEXT_DIM)
+
     def _show_lights(self, t) -> None:
         lights = t.lights
         serials = [light.serial for light in lights]
@@ -317,6 +348,8 @@ class TileWidget(QFrame):
                   self.approvals.text()]
         if not self.slips.isHidden():
             parts.append(self.slips.text())
+        if not self.pace.isHidden():
+            parts.append(self.pace.text())
         if not self.irregularities.isHidden():
             parts.append(self.irregularities.text())
         return "; ".join(p for p in parts if p)

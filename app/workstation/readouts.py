@@ -68,6 +68,7 @@ class Tile:
     progressive_rule: str = ""      # the table's own citation for a controller offline (its profile's
                                     # progressive_offline: app/engine/citations.py), shown with "closed"
     tray: Any = None                # the table's tray at a glance (app/workstation/money_readout.py FloorTray)
+    pace: Any = None                # its last hour: rounds, wagered, seats, off its usual pace (app/workstation/pace.py)
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ class TableDetail:
     irregularities: tuple[IrregularityInfo, ...]   # this round's, in order
     history: HistoryPage
     money: Any = None                          # the table's tray in full (money_readout.TrayInfo, issue 34)
+    pace_hours: tuple = ()                     # its shift so far, per clock hour (pace.PaceHour, issue 36)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,8 @@ from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
+from .pace import hours as pace_hours
+from .pace import pit_hours
 from .shifts import DEFAULT, Shift, ShiftPlan
 from .theoretical import Expectation
 
@@ -88,6 +90,7 @@ class TableSection:
     # counted (closer, drop, win and difference None)
     money: ShiftMoney = field(default_factory=lambda: NOT_OPENED)
     tray_slips: list[dict] = field(default_factory=list)    # its fill and credit slips requested in the shift
+    pace: list = field(default_factory=list)          # its clock hours with rounds (pace.PaceHour, issue 36)
 
     @property
     def late(self) -> int:
@@ -202,6 +205,9 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
     tray_slips: dict[str, list[dict]] = {}
     for slip in trays.slips(conn, s, e):
         tray_slips.setdefault(slip["table_id"], []).append(slip)
+    paces: dict[str, list] = {}
+    for ph in pace_hours(conn, shift.start, shift.end):
+        paces.setdefault(ph.table, []).append(ph)
     for t in sorted(set(money) | set(tray_slips)):
         if t not in known:
             known.append(t)
@@ -218,7 +224,7 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             [a for a in approvals if a["kind"] == "progressive_meter_payout"], by.get(("slips", t), []),
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
             by.get(("alarms", t), []), approvals,
-            sum_money(money[t]) if t in money else NOT_OPENED, tray_slips.get(t, [])))
+            sum_money(money[t]) if t in money else NOT_OPENED, tray_slips.get(t, []), paces.get(t, [])))
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
                        shiftlog.events_in(conn, s, e), made)
 
@@ -352,7 +358,8 @@ def _section_json(t: TableSection) -> dict:
             "aggregate_limits": t.aggregate_limits, "meter": t.meter, "hits": t.hits, "slips": t.slips,
             "decks": t.decks, "dice": t.dice, "late_changes": t.late, "irregularities": t.irregularities,
             "alarms": t.alarms, "approvals": t.approvals, "money": money_json(t.money),
-            "tray_slips": [tray_slip_json(x) for x in t.tray_slips]}
+            "tray_slips": [tray_slip_json(x) for x in t.tray_slips],
+            "pace": [{k: v for k, v in h.as_json().items() if k != "table"} for h in t.pace]}
 
 
 def tray_slip_json(row: dict) -> dict:
@@ -401,6 +408,8 @@ def as_json(r: ShiftReport) -> dict:
                 "void_tray_slips": sum(1 for x in r.tray_slips if x["status"] == "VOID"),
                 "unused_numbers": r.unused_numbers},
         "tables": [_section_json(t) for t in r.tables],
+        # the pit's clock hours: its tables' rounds and wagers added (issue 36)
+        "pace": [h.as_json() for h in pit_hours(r.tables)],
         **({"verified": r.verified.as_json()} if r.verified is not None else {}),
     }
 

@@ -56,6 +56,7 @@ from .hits import Hits
 from .inbox import INBOX_LIMIT, Inbox
 from .journal import Journal
 from .logs import Logs
+from .pace import PaceBook
 from .pit import Pit, TableConfig
 from .progressive_readout import MeterBook
 from .runner import runner_for, stop_together
@@ -140,6 +141,8 @@ class Workstation:
             self.log.close()
             raise
         self.journal.fold_into(self._fold_alarms)
+        self.pace = PaceBook(self.log)              # each table's last hour, for its tile (issue 36)
+        self.journal.fold_into(self.pace.fold)
         # queue.Queue[LinkEvent] that says when it fills, and what it drops when full (docs/devices.md)
         self.events: Inbox = Inbox(inbox_limit)
         self.runner = runner_for([d for t in config.tables for d in t.devices], self.events, factory=link_factory,

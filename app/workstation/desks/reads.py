@@ -40,11 +40,12 @@ class Reads:
                 states = {t: s for t, s in states.items() if t in wanted}
             watches = ws.live.clocks.all(states, now)
             money = floor_trays(ws.log, states)
+            paces = ws.pace.paces({t: len(state.seated) for t, (state, _) in states.items()}, now)
         meters = ws.journal.meters
         waits = ws.rounds.waiting(states)
         return tuple(replace(tile(ws.setup(t), ws.positions[t], state, rules, watches[t], links, meters.get(t),
                                   alarms.get(t, 0), pending.get(t, 0), now), waits=waits.get(t, ""),
-                             tray=money.get(t))
+                             tray=money.get(t), pace=paces.get(t))
                      for t, (state, rules) in states.items())
 
     def tile(self, table: str, now: datetime | None = None) -> Tile:
@@ -90,6 +91,7 @@ class Reads:
         irregularities, and the first page of the table's history (``history`` pages on)."""
         ws = self.ws
         ws.check_table(table)
+        now = now or ws.clock()
         with ws.reading():   # one moment of the table: the tile, its state and its log rows
             t = self.tile(table, now)
             state, rules = ws.state_of(table)
@@ -99,7 +101,8 @@ class Reads:
                                detail.bank(state, rules), detail.decks(t, state, heard.colours, heard.counts),
                                detail.irregularities(ws.log, table, state),
                                detail.history(ws.log, table, None, history_limit),
-                               tray_info(ws.log, table, rules, ws.config.chips))
+                               tray_info(ws.log, table, rules, ws.config.chips),
+                               ws.pace.shift_hours(table, ws.shifts.shift_of(now).start, now))
 
     def tray(self, table: str):
         """``table``'s tray in full (app/workstation/money_readout.py ``TrayInfo``): what a money
