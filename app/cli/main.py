@@ -19,13 +19,15 @@ from app.rules.resources import ResourceError
 
 from . import (analyze_command as analyze, audit_command as audit, deal_command as deal, devices_command as devices,
                floor_command as floor, gui_command as gui, hand_command as hand, hold_command as hold,
-               inventory_command as inventory, protect_command as protect, report_command as report, round_command as rounds, selftest,
+               inventory_command as inventory, protect_command as protect, ratings_command as ratings,
+               report_command as report, round_command as rounds, selftest,
                settle_command as settle, ship_command as ship, simulate_command as simulate, users_command as users)
 from .common import EXIT_BAD_INPUT, InputError
 
 # in the order ``pitdesk --help`` lists them
 GROUPS = {"hand": hand, "settle": settle, "deal": deal, "round": rounds, "inventory": inventory, "analyze": analyze,
-          "audit": audit, "users": users, "simulate": simulate, "devices": devices, "hold": hold, "protect": protect, "report": report,
+          "audit": audit, "users": users, "simulate": simulate, "devices": devices, "hold": hold, "protect": protect, "ratings": ratings,
+          "report": report,
           "ship": ship, "floor": floor, "gui": gui}
 
 

@@ -258,7 +258,9 @@ def build(r: ShiftReport, width: int, dpi: int = 300, tables: bool | tuple[str, 
                         [[f"<b>{_e(t.table)}</b>", _e(", ".join(t.profiles)), f"{t.rounds:,}", f"{t.void_rounds:,}",
                           money(t.total.wagered), money(t.total.house_net), pct(t.total.actual_hold),
                           theory(t.total.theoretical), f"{t.late}"] for t in r.tables], {2, 3, 4, 5, 6, 7, 8}))
-        h.append(pace_section(r))
+    # the pit's pace and its rated players: the pit's own pages, in every part of the report
+    h.append(pace_section(r))
+    h.append(ratings_section(r))
     h.append(money_section(r))
     for t in r.tables:
         if tables is True or (not isinstance(tables, bool) and t.table in tables):
@@ -295,6 +297,27 @@ def pace_section(r: ShiftReport) -> str:
             + "<p></p>"
             + _table(head, matrix(lambda p: money(p.wagered), lambda ps: money(sum(p.wagered for p in ps))),
                      numeric, pt=5.6, pad=1))
+
+
+def ratings_section(r: ShiftReport) -> str:
+    """The rated players of the shift (issue 36): each card's rounds, time, wagers, actual and
+    theoretical win, from the rounds they sat in."""
+    h = ["<h3>Player ratings</h3>"]
+    if not r.ratings:
+        return h[0] + "<p class='dim'>no rated player in the shift</p>"
+    h.append("<p class='dim'>From the rounds each rated player sat in: actual = what the player lost (positive) "
+             "or won (negative); theoretical = each wager times its house edge in the table's rules (the base "
+             "game's an estimate, its 95% interval beside it).</p>")
+    rows = []
+    for p in r.ratings:
+        j = p.as_json()
+        band = j["theoretical_interval_95"]
+        rows.append([f"<b>{_e(p.player)}</b>", _e(p.name), _e(", ".join(p.tables)), f"{p.rounds:,}",
+                     f"{j['minutes']:,}", money(p.wagered), money(j["average_wager"]), money(p.actual),
+                     f"<b>{money(j['theoretical'])}</b>" + (f" ({money(band[0])} to {money(band[1])})" if band else "")])
+    h.append(_table(["Player", "Name", "Tables", "Rounds", "Minutes", "Wagered", "Average", "Actual", "Theoretical"],
+                    rows, {3, 4, 5, 6, 7}, pt=6.4, pad=2, wrap={8}))
+    return "".join(h)
 
 
 def _cents(v) -> str:

@@ -40,6 +40,7 @@ from app.store.log import AuditLog, StoreError
 from app.workstation.config import DeviceSetup, TableSetup, WorkstationConfig
 from .opening import DEMO_DEALER, DEMO_FLOOR, opening_events
 from .tray_play import SIM_CHIPS
+from .regulars import Regulars
 from .table_play import Conductor, Dealer, Pace, sign_in_stations
 from app.workstation.errors import WorkstationError
 from app.workstation.runner import stop_together
@@ -308,9 +309,10 @@ def start_dealers(ws: Workstation, devices: DemoDevices, pace: Pace, seed: int |
     rng = random.Random(seed)
     pins = {u.name: u.pin for u in DEMO_USERS}
     dealers = []
+    regulars = Regulars(random.Random(rng.getrandbits(64)))     # they come and go between the tables
     for table, _, _, classes in devices.tables:
         served = {cls: devices.served[serial(cls, table)] for cls in classes}
-        dealers.append(Dealer(ws, table, served, pace, random.Random(rng.getrandbits(64))))
+        dealers.append(Dealer(ws, table, served, pace, random.Random(rng.getrandbits(64)), regulars=regulars))
     conductor = Conductor(dealers, first=lambda: sign_in_stations(ws, dealers, pins))
     ws.first_at_close(conductor.stop)
     return conductor.start()

@@ -73,6 +73,20 @@ class Desk:
         """``name`` records a procedure event at ``table`` (docs/table-events.md)."""
         return self.signed(name).decisions.record(table, type_, data)
 
+    def rate(self, name: str, table: str, seat: int, card: str, player: str) -> Changes:
+        """``name`` rates the player with ``card`` sitting down at ``seat`` (issue 36): the
+        workstation seats them and opens the rating in one append."""
+        return self.signed(name).ratings.sit_down(table, seat, card, player)
+
+    def unrate(self, name: str, table: str, seat: int) -> Changes:
+        """The rated player at ``seat`` stands up: their rating ends and the seat is free (the
+        second betting area of a regular who played two has no rating: it is left)."""
+        ws = self.signed(name)
+        rated = [r for r in ws.ratings.open_ratings(table) if r.seat == seat and not r.bettor]
+        if not rated:
+            return ws.decisions.record(table, "player_left", {"seat": seat})
+        return ws.ratings.stand_up(rated[0].rating)
+
     def open_alarms(self, table: str) -> tuple[AlarmInfo, ...]:
         """The table's alarms not yet acknowledged, as the alarm list shows them."""
         return self.ws.reads.alarms(True, table)

@@ -26,6 +26,7 @@ from app.engine.players import table_seats
 from app.engine.procedure import TableState
 from app.rules.resources import profile
 
+from .regulars import REGULARS
 from .staff import Desk
 from .tray_play import TrayDay
 
@@ -53,6 +54,24 @@ class Item:
 
     time: datetime
     fn: Callable[[Desk], Any]
+
+
+def regular_of(table: str, player: int, seated) -> tuple[str, str] | None:
+    """The regular (name, card) who is the table's ``player``-th player to sit down, or None: two
+    players in five are regulars (app/simulate/regulars.py), each table's own, none seated twice;
+    which players are regulars follows from their number, not from the table's dice, so that a
+    shift's rounds are the same with or without them."""
+    if player % 5 not in (1, 3):
+        return None
+    k = (player * 3) % len(REGULARS)
+    name = f"{REGULARS[k]} ({table})"
+    if name in seated:
+        return None
+    return name, f"PC-{table}-{k + 1:02d}"
+
+
+def is_regular(name: str) -> bool:
+    return name.endswith(")") and name.split(" (")[0] in REGULARS
 
 
 class TableDay(TrayDay):
@@ -116,6 +135,28 @@ class TableDay(TrayDay):
             old = self.state
             changed = desk.record(who or desk.operator(t), table, type_, data)
             self.count(old, self.state, type_)
+            return changed
+        return Item(t, do)
+
+    def rate(self, seat: int, card: str, player: str) -> Item:
+        """The floor supervisor rates a regular sitting down at ``seat`` now."""
+        t, table = self.t, self.id
+
+        def do(desk: Desk):
+            old = self.state
+            changed = desk.rate(desk.operator(t), table, seat, card, player)
+            self.count(old, self.state, "player_seated")
+            return changed
+        return Item(t, do)
+
+    def unrate(self, seat: int) -> Item:
+        """The rated regular at ``seat`` stands up now."""
+        t, table = self.t, self.id
+
+        def do(desk: Desk):
+            old = self.state
+            changed = desk.unrate(desk.operator(t), table, seat)
+            self.count(old, self.state, "player_left")
             return changed
         return Item(t, do)
 
@@ -230,7 +271,13 @@ class TableDay(TrayDay):
         name = f"{self.id}-p{self.players:02d}"
         seat = self.rng.choice(free)
         self.wait(5, 40)
-        yield self.ev("player_seated", seat=seat, player=name)
+        regular = regular_of(self.id, self.players, self.owner.values())
+        if regular is None:
+            yield self.ev("player_seated", seat=seat, player=name)
+        else:
+            # a regular shows their player's card: rated from the moment they sit (issue 36)
+            name, card = regular
+            yield self.rate(seat, card, name)
         self.owner[seat] = name
         yield from self.buy_in(seat)     # the player buys chips with cash as they sit down
         # 000(o)(1), 001 11.12: one player may play two adjacent betting areas
@@ -306,7 +353,10 @@ class TableDay(TrayDay):
                 player = self.owner[self.rng.choice(s.seated)]
                 for x in [x for x in s.seated if self.owner[x] == player]:
                     self.wait(5, 30)
-                    yield self.ev("player_left", seat=x, player=player)
+                    if is_regular(player):
+                        yield self.unrate(x)
+                    else:
+                        yield self.ev("player_left", seat=x, player=player)
             if len(self.state.seated) < len(self.seats) and self.rng.random() < 0.06:
                 yield from self.seat_player()
         # 000(e)(5): the cards before their deadline (and as planned)

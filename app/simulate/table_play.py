@@ -42,6 +42,7 @@ from app.workstation.errors import NotPermitted, Refused, WorkstationError
 from . import random_rounds as gen
 from .demo_money import DemoTray
 from .opening import DEMO_CASHIER, DEMO_COUNT, DEMO_DEALER, DEMO_FLOOR
+from .regulars import Regulars
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +113,9 @@ class Dealer:
     simulator (``say``, ``inject``). Its people sign in before it deals (``sign_in_stations``)."""
 
     def __init__(self, ws, table: str, devices: dict, pace: Pace, rng: random.Random,
-                 first: bool = True):
+                 first: bool = True, regulars: Regulars | None = None):
         self.ws, self.table, self.devices, self.pace, self.rng = ws, table, devices, pace, rng
+        self.regulars = regulars      # the floor's regulars, who show a player's card (issue 36)
         setup = ws.setup(table)
         self.prof = profile(setup.profile)
         self.rules = self.prof.rules
@@ -250,7 +252,11 @@ class Dealer:
         for seat in sorted(seated):
             if len(seated) > 2 and self.rng.random() < 0.04:
                 yield self.wait(2, 6)
-                self.record("player_left", seat=seat)
+                rated = [r for r in self.ws.ratings.open_ratings(self.table) if r.seat == seat and not r.bettor]
+                if rated:            # a regular stands up: their rating ends, the seat is free
+                    self.act(lambda ws: ws.ratings.stand_up(rated[0].rating), self.floor)
+                else:
+                    self.record("player_left", seat=seat)
                 seated.discard(seat)
                 self.players.pop(seat, None)
         want = self.rng.randint(2, 5) if not seated else (1 if self.rng.random() < 0.05 else 0)
@@ -258,7 +264,11 @@ class Dealer:
             if self.rng.random() < 0.5 and seated:
                 continue
             yield self.wait(2, 6)
-            self.record("player_seated", seat=seat)
+            regular = self.regulars.arriving(self.ws) if self.regulars is not None else None
+            if regular is not None:  # the floor supervisor rates a regular as they sit down
+                self.act(lambda ws: ws.ratings.sit_down(self.table, seat, *regular), self.floor)
+            else:
+                self.record("player_seated", seat=seat)
             seated.add(seat)
             self.players.setdefault(seat, Seat(f"{self.table}-P{seat}-{self.rng.randrange(1000, 9999)}",
                                               self.state().round))

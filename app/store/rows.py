@@ -472,3 +472,72 @@ def drop_counted(time: datetime, actor: str, role: str, table: str, opener: int,
     return Record("drop_counted", time, actor, role, table,
                   {"opener": opener, "count": _count(count), "cents": cents, "signed_by": _signers(signers),
                    "source": source})
+
+
+# -- player ratings (issue 36, docs/ratings.md) ----------------------------------------------------
+# a player's card number: what the casino's player's club prints on it (letters, digits, hyphens)
+CARD = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,23}")
+RATING_FIELDS = ("card", "name", "started", "ended")
+
+
+def card_fault(card) -> str | None:
+    """Why ``card`` is not a player's card number, or None."""
+    if not isinstance(card, str) or not CARD.fullmatch(card):
+        return (f"a player's card number is 1 to 24 letters, digits or hyphens, starting with a letter or a "
+                f"digit; got {card!r}")
+    return None
+
+
+def _player_name(name) -> str:
+    from app.engine.names import name_fault
+    name = name.strip() if isinstance(name, str) else ""
+    fault = name_fault(name)
+    if fault:
+        raise RowError(f"a player's name {fault}")
+    return name
+
+
+def rating_started(time: datetime, actor: str, role: str, table: str, seat: int, card: str, name: str = "",
+                   bettor: str = "") -> Record:
+    """A rated player sits down at ``seat`` (or bets on its circle as ``bettor``, the name the round
+    file gives them, 003): their rounds there count in the rating from now."""
+    fault = card_fault(card)
+    if fault:
+        raise RowError(fault)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 7:
+        raise RowError(f"a seat is 1 to 7, got {seat!r}")
+    data = {"card": card, "seat": seat}
+    if _player_name(name):
+        data["name"] = _player_name(name)
+    if _player_name(bettor):
+        data["bettor"] = _player_name(bettor)
+    return Record("rating_started", time, actor, role, table, data)
+
+
+def rating_moved(time: datetime, actor: str, role: str, table: str, rating: int, seat: int) -> Record:
+    """The rated player moves to ``seat`` at the same table; the rating goes on."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 7:
+        raise RowError(f"a seat is 1 to 7, got {seat!r}")
+    return Record("rating_moved", time, actor, role, table, {"rating": rating, "seat": seat})
+
+
+def rating_ended(time: datetime, actor: str, role: str, table: str, rating: int) -> Record:
+    """The rated player stands up: the rating counts no round after this."""
+    return Record("rating_ended", time, actor, role, table, {"rating": rating})
+
+
+def rating_corrected(time: datetime, actor: str, role: str, table: str, rating: int, field: str, was, now,
+                     why: str) -> Record:
+    """A supervisor corrects a rating's ``field`` (its card, name, start or end time) from ``was``
+    to ``now``, and says why; the rating's figures follow from its rounds."""
+    if field not in RATING_FIELDS:
+        raise RowError(f"a rating's correction is of its {', '.join(RATING_FIELDS)}; got {field!r}")
+    why = why.strip() if isinstance(why, str) else ""
+    if not why:
+        raise RowError(f"a correction of rating {rating} says why")
+    if field == "card" and card_fault(now):
+        raise RowError(card_fault(now))
+    if field == "name":
+        now = _player_name(now)
+    return Record("rating_corrected", time, actor, role, table,
+                  {"rating": rating, "field": field, "was": was, "now": now, "why": why})

@@ -34,6 +34,7 @@ from app.store.reading import log_meta, read_db
 from .hold import LABELS, HoldLine, TableHold, Total, hold, line_json, total_json
 from .pace import hours as pace_hours
 from .pace import pit_hours
+from .ratings import by_player, ratings
 from .shifts import DEFAULT, Shift, ShiftPlan
 from .theoretical import Expectation
 
@@ -133,6 +134,7 @@ class ShiftReport(Issued):
     printed_by: str | None = None
     printed_at: datetime | None = None
     verified: Any = None             # the check of the record it was read from (app/store/figures_check.py)
+    ratings: list = field(default_factory=list)     # the rated players of the shift (ratings.Player, issue 36)
 
     @property
     def rounds(self) -> int:
@@ -225,8 +227,9 @@ def shift_report(conn, shift: Shift, tables: list[str] | None = None, made: date
             by.get(("decks", t), []), by.get(("dice", t), []), by.get(("irregularities", t), []),
             by.get(("alarms", t), []), approvals,
             sum_money(money[t]) if t in money else NOT_OPENED, tray_slips.get(t, []), paces.get(t, [])))
+    rated = by_player(ratings(conn, shift.start, shift.end), min(made, shift.end), shift.start, shift.end)
     return ShiftReport(shift, db, db_id, sections, h.pit, h.total, shiftlog.chain_head(conn, e),
-                       shiftlog.events_in(conn, s, e), made)
+                       shiftlog.events_in(conn, s, e), made, ratings=rated)
 
 
 def read_shift_report(db: Path, day: date, name: str, plan: ShiftPlan = DEFAULT, tables: list[str] | None = None,
@@ -410,6 +413,8 @@ def as_json(r: ShiftReport) -> dict:
         "tables": [_section_json(t) for t in r.tables],
         # the pit's clock hours: its tables' rounds and wagers added (issue 36)
         "pace": [h.as_json() for h in pit_hours(r.tables)],
+        # the rated players of the shift, each card's ratings added (issue 36, docs/ratings.md)
+        "ratings": [p.as_json() for p in r.ratings],
         **({"verified": r.verified.as_json()} if r.verified is not None else {}),
     }
 

@@ -49,6 +49,7 @@ from .desks.decisions import Decisions
 from .desks.inventory import Inventory
 from .desks.live import Live
 from .desks.people import People
+from .desks.ratings import Ratings
 from .desks.reads import Reads
 from .desks.rounds import Rounds
 from .errors import ConfigError, LogStopped, Refused
@@ -162,6 +163,7 @@ class Workstation:
         self.rounds = Rounds(self)
         self.decisions = Decisions(self)
         self.inventory = Inventory(self)
+        self.ratings = Ratings(self)
         self.live = Live(self)
         self.reads = Reads(self)
 

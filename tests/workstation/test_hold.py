@@ -307,7 +307,11 @@ def test_the_command_prints_the_same_figures_with_the_keys_asked_for(shift):
     p = pitdesk("--db", str(shift), "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
-    assert out == {"db": str(shift), **as_json(read_hold(shift))}
+    # the check says where it derived from: the first row, or a derivation a check before kept
+    # (which depends on what ran before on this shift, so it is left out of the comparison)
+    again = {"db": str(shift), **as_json(read_hold(shift))}
+    assert out["verified"]["ok"] and again["verified"]["ok"]
+    assert {k: v for k, v in out.items() if k != "verified"} == {k: v for k, v in again.items() if k != "verified"}
     for t in out["tables"]:
         for w, d in t["wagers"].items():
             assert all(k in d for k in KEYS), (t["table"], w)

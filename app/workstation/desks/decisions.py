@@ -112,8 +112,11 @@ class Decisions:
                 new = apply(state, event, rules)
             except EngineRefused as e:
                 raise Refused(f"table {table}: {words.refusal(str(e))}") from None
+            # a table closed ends the ratings of those still at it (its seats are empty: issue 36)
+            ended = [rows.rating_ended(event.time, s.name, s.role, table, r.rating)
+                     for r in self.ws.ratings.open_at(table)] if type_ == "table_closed" else []
             return self.ws.write([rows.procedure_event(table, event),
-                                  *self.ws.book.irregularity_alarms(table, new, now)]) | changes(tables=[table])
+                                  *self.ws.book.irregularity_alarms(table, new, now), *ended]) | changes(tables=[table])
 
     def log_note(self, text: str) -> Changes:
         """A note in the log, by whoever is signed in, about the log itself (``note`` {text}): a
