@@ -76,6 +76,12 @@ def text(data: dict) -> str:
         return (f"{r['table']:<6} {r['shift']:<18} {r['wager']:<16} {r['hits']} top award(s) hit in {r['wagers']:,} "
                 f"wagers, {r['expected']:.4f} expected: {r['tail']:.2g} by the odds alone ({', '.join(r['lines'])})")
 
+    def player(r: dict) -> str:
+        z = "—" if r["z"] is None else f"{r['z']:+.2f}"
+        return (f"player {r['player']} ({r['name'] or 'no name'}, {', '.join(r['tables'])}) {r['wager']}: "
+                f"{r['rounds']} rounds, {words.money(r['wagered'])} wagered, house net {words.money(r['actual'])} "
+                f"against {words.money(r['expected'])} expected, sigma {words.money(r['sigma'])}, z {z}")
+
     notices = data["notices"]
     out = [f"Where to look, |z| >= {data['threshold']:g} or top awards as rare: " + (f"{len(notices)}" if notices
                                                                                        else "none")]
@@ -83,7 +89,10 @@ def text(data: dict) -> str:
     if sigmas:
         out += [head] + [line(r) for r in sigmas]
     out += [award(r) for r in notices if r["scope"] == "top_awards"]
+    out += [player(r) for r in notices if r["scope"] == "player"]
     out += ["", f"Every check ({len(data['checks'])}):", head] + [line(r) for r in data["checks"]]
     out += ["", f"Top awards ({data['top_award']}), every count ({len(data['top_awards'])}):"] + \
         [award(r) for r in data["top_awards"]]
+    out += ["", f"Rated players, each wager type the house banks against them ({len(data['players'])}):"] + \
+        [player(r) for r in data["players"]]
     return "\n".join(out)

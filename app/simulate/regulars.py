@@ -9,7 +9,7 @@ import random
 
 REGULARS = ("Ann Lee", "Bo Chan", "Carla Diaz", "Dev Patel", "Edie Moss", "Frank Ito", "Gia Russo", "Hal Okafor",
             "Ines Berg", "Jun Park", "Kofi Mensah", "Lena Novak")
-SHARE = 0.4          # of the players sitting down, about this many show a card
+SHARE = 0.3          # of the players sitting down, about this many show a card
 
 
 def card_of(k: int) -> str:

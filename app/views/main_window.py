@@ -24,6 +24,8 @@ from .money_commands import MONEY_COMMANDS, MoneyCommands
 from .logs_page import LogsPage
 from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
+from .rating_commands import RATING_COMMANDS, RatingCommands
+from .ratings_page import RatingsPage
 from .reports_page import ReportsPage
 from .round.panel import RoundPanel
 from app.qt import (QAction, QByteArray, QDialog, QDialogButtonBox, QEvent, QGuiApplication, QKeySequence, QLabel,
@@ -33,7 +35,7 @@ from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import allow, command_button, record_view, why_not_role
 
-VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports", "ratings")
 # the round panel's commands (app/views/round/panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
@@ -117,6 +119,18 @@ COMMANDS = (
             "a fill or credit slip on paper or as a PDF, both copies: the table's latest, or the number typed"),
     Command("import_count_room", "&Money", "&Import the count room's file…", "Ctrl+Shift+J",
             "the drop boxes of several tables from the count room's CSV, signed by two of the count team"),
+    Command("ratings", "P&layers", "&Ratings", "Ctrl+Shift+A",
+            "the rated players: seated now or a shift's, each sitting or each player, from the rounds they sat in"),
+    Command("rate_player", "P&layers", "Rate a &player…", "Ctrl+Shift+N",
+            "a player sits down with their card: rated from the rounds at that seat from now"),
+    Command("move_player", "P&layers", "&Move a rated player…", "Ctrl+Shift+M",
+            "the sitting chosen in Ratings moves to another seat at the table; the rating goes on"),
+    Command("stand_up", "P&layers", "&Stand a rated player up…", "Ctrl+Shift+U",
+            "the sitting chosen in Ratings ends now; the seat is free"),
+    Command("correct_rating", "P&layers", "&Correct a rating…", "Ctrl+Alt+C",
+            "a supervisor corrects the chosen sitting's card, name, start or end, and says why"),
+    Command("export_ratings", "P&layers", "&Export ratings as CSV…", "Ctrl+Alt+E",
+            "the ratings shown, as shown (each sitting or each player), to a CSV file"),
     Command("export_log", "&Logs", "&Export log as CSV…", "Ctrl+E",
             "the rows the log tab shows, as it shows them, to a CSV file"),
     Command("find_in_log", "&Logs", "&Find in log", "Ctrl+F", "type words to find in the log tab shown"),
@@ -198,6 +212,7 @@ class MainWindow(QMainWindow):
             "logs": lambda: LogsPage(self.bridge, log_tabs, self.actions_by_name["export_log"]),
             "hold": lambda: HoldPage(self.bridge, floor=lambda: self.table_order),
             "reports": lambda: ReportsPage(self.bridge, session=lambda: self.session),
+            "ratings": self._make_ratings,
         }
         self._made: dict[str, QWidget] = {}
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
@@ -265,6 +280,9 @@ class MainWindow(QMainWindow):
         self.money = MoneyCommands(self)
         for name in MONEY_COMMANDS:
             handlers[name] = lambda name=name: self.money.run(name)
+        self.rating_commands = RatingCommands(self)
+        for name in RATING_COMMANDS:
+            handlers[name] = lambda name=name: self.rating_commands.run(name)
         for c in COMMANDS:
             menu = menus.get(c.menu)
             if menu is None:
@@ -332,6 +350,18 @@ class MainWindow(QMainWindow):
     def reports_page(self):
         return self._page("reports")
 
+    @property
+    def ratings_page(self):
+        return self._page("ratings")
+
+    def _make_ratings(self):
+        page = RatingsPage(self.bridge, floor=lambda: self.table_order,
+                           commands={n: self.actions_by_name[n] for n in RATING_COMMANDS[1:]})
+        page.selection_changed = self._enable
+        page.sittings_view.selectionModel().selectionChanged.connect(lambda *_: self._enable())
+        page.group.currentIndexChanged.connect(lambda *_: self._enable())
+        return page
+
     def _page(self, name: str):
         """The view ``name``, made the first time it is asked for, in its place in the stack."""
         page = self._made.get(name)
@@ -348,11 +378,11 @@ class MainWindow(QMainWindow):
 
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
-        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``."""
+        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``, ``ratings``."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
             raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events, "
-                             "hold, reports)")
+                             "hold, reports, ratings)")
         if name == "logs" and table:
             self.logs_page.show_tab(table)
         if name == "table":
@@ -534,6 +564,7 @@ class MainWindow(QMainWindow):
             self._made["reports"].allow_issue(report)
         self.round_panel.set_reachable(self.view == "table" and self.table_page.table is not None)
         self.money.enable()
+        self.rating_commands.enable()
 
     def _why_no_request(self) -> str:
         if not any(r.status == "pending" for r in self.approvals):
@@ -723,9 +754,8 @@ class MainWindow(QMainWindow):
             app.removeEventFilter(self)
         if self.dialog is not None:
             self.dialog.reject()
-        for name in ("progressive", "hold", "reports"):
-            if name in self._made:
-                self._made[name].activate(False)
+        for page in self._made.values():     # every view made stops its timers
+            page.activate(False)
         self.statusBar().clearMessage()      # and the timer that would clear it
         self.bridge.close()
 

@@ -28,7 +28,7 @@ from app.store.figures_check import checked
 from app.store.reading import log_meta, read_db
 
 from .hold import _RENAME, HoldError, check_period, hold, wager_type
-from .theoretical import TOP_AWARD, base_round_covariance, top_award_lines
+from .theoretical import TOP_AWARD, Expectation, base_round_covariance, top_award_lines
 from .shifts import DEFAULT, ShiftPlan
 
 THRESHOLD = 3.0          # |z| at which a check becomes a notice (about 0.27% of calm checks, two-sided)
@@ -149,6 +149,55 @@ def award_checks(conn, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT
     return out
 
 
+@dataclass(frozen=True)
+class PlayerCheck:
+    """One wager type of one rated player's sittings over the period (issue 36: "each rated
+    player's sessions"): the house's net on their wagers against its expectation."""
+
+    player: str                 # the card
+    name: str
+    tables: tuple[str, ...]
+    wager: str
+    rounds: int                 # their rounds in the period
+    wagered: int                # cents, on this wager type
+    actual: int                 # the house's net on it, cents
+    expected: Fraction
+    variance: Fraction
+    basis: str
+
+    @property
+    def z(self) -> float | None:
+        return z_score(self.actual, self.expected, self.variance)
+
+    def notice(self, threshold: float = THRESHOLD) -> bool:
+        return self.z is not None and abs(self.z) >= threshold
+
+
+def player_checks(conn, start: datetime, end: datetime) -> list[PlayerCheck]:
+    """Each rated player's wager types the house banks against them, over ``[start, end)``: their
+    sittings added (app/workstation/ratings.py), by card and wager type."""
+    from .ratings import ratings
+    by: dict[tuple[str, str], list] = {}
+    names: dict[str, str] = {}
+    for r in ratings(conn, start, end):
+        names[r.card] = r.name or names.get(r.card, "")
+        for w, (actual, e, stakes) in r.house.items():
+            at = by.setdefault((r.card, w), [[], 0, 0, 0, Expectation()])
+            if r.table not in at[0]:
+                at[0].append(r.table)
+            at[1] += r.rounds
+            at[2] += stakes
+            at[3] += actual
+            at[4] += e
+    out = []
+    for (card, w), (tables, rounds, stakes, actual, e) in sorted(by.items()):
+        variance = e.variance()
+        if variance:
+            out.append(PlayerCheck(card, names[card], tuple(tables), w, rounds, stakes, actual, e.expected_value(),
+                                   variance, e.basis))
+    return out
+
+
 def read_checks(db: Path, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT, verify: bool = True):
     """``table_checks`` and ``award_checks`` over the audit database at ``db``, read-only; with ``verify`` the log is
     checked first and read in the snapshot checked (as the hold is): (checks, what the check
@@ -157,7 +206,8 @@ def read_checks(db: Path, start: datetime, end: datetime, plan: ShiftPlan = DEFA
 
     def work(conn, access):
         log_meta(conn, Path(db))
-        return table_checks(conn, start, end, plan) + award_checks(conn, start, end, plan)
+        return table_checks(conn, start, end, plan) + award_checks(conn, start, end, plan) + \
+            player_checks(conn, start, end)
 
     if not verify:
         return read_db(Path(db), work)[0], None
@@ -191,15 +241,26 @@ def award_json(c: AwardCheck, threshold: float) -> dict:
             "hits": c.hits, "expected": round(float(c.expected), 6), "tail": c.tail, "notice": c.notice(threshold)}
 
 
+def player_json(c: PlayerCheck, threshold: float) -> dict:
+    z = c.z
+    return {"scope": "player", "player": c.player, "name": c.name, "tables": list(c.tables), "wager": c.wager,
+            "rounds": c.rounds, "wagered": c.wagered, "actual": c.actual, "expected": _cents(c.expected),
+            "expected_exact": f"{c.expected.numerator}/{c.expected.denominator}", "sigma": sigma_cents(c.variance),
+            "z": None if z is None else round(z, 3), "basis": c.basis, "notice": c.notice(threshold)}
+
+
 def as_json(checks: list, start: datetime, end: datetime, threshold: float = THRESHOLD) -> dict:
     """``pitdesk protect --json``: every check in sigmas (``checks``), every count of top awards
-    (``top_awards``), and the notices among both (|z| >= threshold, or hits as rare)."""
+    (``top_awards``), every rated player's wager types (``players``), and the notices among them
+    (|z| >= threshold, or hits as rare)."""
     rows = [check_json(c, threshold) for c in checks if isinstance(c, Check)]
     awards = [award_json(c, threshold) for c in checks if isinstance(c, AwardCheck)]
+    players = [player_json(c, threshold) for c in checks if isinstance(c, PlayerCheck)]
     return {"from": start.isoformat(timespec="seconds"), "to": end.isoformat(timespec="seconds"),
-            "threshold": threshold, "checks": rows, "top_awards": awards,
-            "notices": [r for r in rows + awards if r["notice"]], "not_checked": NOT_CHECKED,
+            "threshold": threshold, "checks": rows, "top_awards": awards, "players": players,
+            "notices": [r for r in rows + awards + players if r["notice"]], "not_checked": NOT_CHECKED,
             "top_award": f"a line rarer than {TOP_AWARD.denominator:,} to 1 against"}
 
 
-__all__ = ["Check", "AwardCheck", "THRESHOLD", "table_checks", "award_checks", "read_checks", "as_json", "HoldError"]
+__all__ = ["Check", "AwardCheck", "PlayerCheck", "THRESHOLD", "table_checks", "award_checks", "player_checks",
+           "read_checks", "as_json", "HoldError"]

@@ -64,6 +64,9 @@ class Rating:
     expected: Expectation = field(default_factory=Expectation)
     unpriced: int = 0
     round_seqs: list[int] = field(default_factory=list)
+    # per wager type the house banks against the player: [the house's net, its expectation, stakes]
+    # (game protection per rated player, app/workstation/protection.py ``player_checks``)
+    house: dict[str, list] = field(default_factory=dict)
 
     @property
     def started(self) -> datetime:
@@ -169,6 +172,12 @@ def by_player(found: list[Rating], now: datetime, start: datetime | None = None,
     return [out[c] for c in sorted(out)]
 
 
+# the wagers whose result the house's net mirrors (the house banks them and pays their win itself):
+# not a toke bet (its win is the dealer's, 003 GENERAL RULES 6), the progressive (the meter's), a
+# fee (taken before play) or a bank's
+MIRRORED = frozenset({"base", "fortune", "insurance", "three_card", "seven_card", "ace_high", "additional"})
+
+
 def _iso(t: datetime) -> str:
     return t.isoformat(timespec="seconds")
 
@@ -260,6 +269,11 @@ def add_rounds(ratings: list[Rating], rounds: list[dict]) -> None:
                     r.unpriced += x["stake"]
                 else:
                     r.expected += priced
+                    if kind in MIRRORED:
+                        h = r.house.setdefault(kind, [0, Expectation(), 0])
+                        h[0] -= x.get("net", 0)
+                        h[1] += priced
+                        h[2] += x["stake"]
 
 
 def ratings(conn, start: datetime | None, end: datetime | None, table: str | None = None) -> list[Rating]:

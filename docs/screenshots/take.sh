@@ -45,6 +45,7 @@ for size in $SIZES; do
     shot logs ctrl+l
     shot hold ctrl+shift+h
     shot reports ctrl+shift+r
+    shot ratings ctrl+shift+a
     kill "$gui" 2>/dev/null || true
     wait "$gui" 2>/dev/null || true
     kill "$xvfb" 2>/dev/null || true

@@ -87,7 +87,9 @@ def test_the_threshold_is_the_persons_to_set(shifts):
     rc, loose, err = _protect(shifts["calm"], "--json", "--threshold", "1")
     assert rc == 0, err
     assert loose["threshold"] == 1.0
-    assert [n for n in loose["checks"] if abs(n["z"]) >= 1] == loose["notices"] != []
+    assert [n for n in loose["checks"] if abs(n["z"]) >= 1] == [n for n in loose["notices"] if n["scope"] == "table"]
+    assert [n for n in loose["players"] if abs(n["z"]) >= 1] == [n for n in loose["notices"] if n["scope"] == "player"]
+    assert loose["notices"] != []
 
 
 @pytest.mark.parametrize("args,words", [
@@ -105,3 +107,46 @@ def test_bad_input_exits_2_naming_the_fault(shifts, args, words):
 def test_a_missing_log_exits_2(tmp_path):
     rc, out, err = pitdesk("protect", "--db", str(tmp_path / "none.db"), *PERIOD)
     assert rc == 2 and "none.db" in err and not (tmp_path / "none.db").exists()
+
+
+def test_each_rated_players_wagers_the_house_banks_are_checked_from_their_own_results(shifts):
+    """Issue 36, "each rated player's sessions": the house's net on a player's wagers of one type is
+    what their results at their seats lost, counted here from the settlements and the rating rows."""
+    import json
+    import sqlite3
+    d = shifts["calm"]
+    rc, out, err = _protect(d, "--json")
+    assert rc == 0, err
+    players = out["players"]
+    assert players and {p["wager"] for p in players} >= {"base"}
+    conn = sqlite3.connect(d / "log.db")
+    try:
+        stays = {}        # card -> [(table, seat, start, end)]
+        starts = {}
+        for seq, t, typ, table, body in conn.execute("SELECT seq, time, type, table_id, body FROM events WHERE type "
+                                                     "IN ('rating_started', 'rating_ended') ORDER BY seq"):
+            data = json.loads(body)["data"]
+            if typ == "rating_started":
+                starts[seq] = [data["card"], table, data["seat"], t, "9999"]
+            else:
+                starts[data["rating"]][4] = t
+        for card, table, seat, a, b in starts.values():
+            stays.setdefault(card, []).append((table, seat, a, b))
+        # the settlements the hold counts (one a denial sent back moved no money)
+        from app.store.hold_lines import COUNTED
+        settled = conn.execute(COUNTED + "SELECT s.table_id, s.time, s.settlement FROM counted c JOIN settlements s "
+                               "ON s.seq = c.seq", {"start": "0", "end": "9", "table": None}).fetchall()
+    finally:
+        conn.close()
+    for p in players:
+        lost = 0
+        for table, seat, a, b in stays[p["player"]]:
+            for t, when, body in settled:
+                s = json.loads(body)
+                # the house banks the side wagers but in 002; the base wager only in a round it banks
+                banked = s["banking"] == "house" if p["wager"] == "base" else s["banking"] != "player-dealer"
+                if t == table and a <= when < b and banked:
+                    lost += sum(-r["net"] for r in s["results"] if r["seat"] == seat
+                                and not r.get("bettor") and r["wager"].split(" ")[0] == p["wager"])
+        assert p["actual"] == lost, p
+        assert p["sigma"] > 0 and (p["notice"] is (abs(p["z"]) >= 3))

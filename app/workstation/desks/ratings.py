@@ -176,6 +176,30 @@ class Ratings:
                 raise Refused(str(e)) from None
             return self.ws.write([row]) | changes(tables=[r.table])
 
+    def listing(self, scope: str, table: str | None = None, now: datetime | None = None) -> dict:
+        """What the Ratings view shows (a read): ``scope`` ``seated`` (the ratings open now, each
+        over its whole sitting), ``shift`` or ``last_shift`` (the ratings of that shift, their
+        figures within it); each sitting (``Rating.as_json``) and each player (their sittings
+        added, ``Player.as_json``), and the period in words."""
+        from ..ratings import by_player, ratings
+        now = now or self.ws.clock()
+        with self.ws.reading():
+            if scope == "seated":
+                open_ = self.open_at(table)
+                start = min((r.started for r in open_), default=now)
+                found = [r for r in self.ws.log.read(lambda conn: ratings(conn, start, None, table)) if r.open]
+                period, end, words = (None, None), None, "seated now"
+            elif scope in ("shift", "last_shift"):
+                shift = self.ws.shifts.shift_of(now) if scope == "shift" else self.ws.shifts.shifts_back(now, 1)
+                start, end = shift.start, shift.end
+                found = self.ws.log.read(lambda conn: ratings(conn, start, end, table))
+                period, words = (start, end), shift.words
+            else:
+                raise Refused(f"ratings are listed seated now, this shift or the last shift; not {scope!r}")
+        return {"scope": scope, "words": words,
+                "sittings": [r.as_json(now, *period) for r in found],
+                "players": [p.as_json() for p in by_player(found, now, *period)]}
+
     def ratings(self, start: datetime | None, end: datetime | None, table: str | None = None) -> list[Rating]:
         """The ratings with a stay in ``[start, end)`` and the rounds of that period (a read)."""
         from ..ratings import ratings
