@@ -97,6 +97,19 @@ class _Wanted:
     book: int = 0                   # asked for the table's rounds and slips again this many times
 
 
+def listed_counts(alarms, approvals, tables: set) -> tuple[dict, dict]:
+    """Per table of the floor, its open alarms and pending requests in these lists, as its tile
+    counts them (a table with none left out)."""
+    open_, pending = {}, {}
+    for a in alarms:
+        if a.open and a.table in tables:
+            open_[a.table] = open_.get(a.table, 0) + 1
+    for q in approvals:
+        if q.status == "pending" and q.table in tables:
+            pending[q.table] = pending.get(q.table, 0) + 1
+    return open_, pending
+
+
 @dataclass
 class _Reads:
     """What the lane read last: lives on the lane's thread only."""
@@ -108,6 +121,10 @@ class _Reads:
     seen: set = field(default_factory=set)
     newest: int | None = None      # the watched table's newest settlement, as last read
     shipping: tuple | None = None  # what the status bar says of the shipper, as last sent
+    # per table, the open alarms and pending requests of the lists last sent: the tiles' counts,
+    # read every tick, say when another hand changed them (its Changes went to it, not here)
+    listed: tuple | None = None
+    lists: tuple = ((), ())        # the alarms and the approvals last sent
 
 
 class Bridge(QObject):
@@ -353,8 +370,17 @@ class Bridge(QObject):
             # only the tables that changed (issue 33: a pump of a forty-table floor read and redrew
             # every tile, and most had not changed since the pump a few milliseconds before)
             tiles = ws.reads.tiles(now, changes.tables | changes.rounds)
-        alarms = ws.reads.alarms(open_only=False) if first or changes.alarms else None
-        approvals = ws.reads.approvals(pending_only=False) if first or changes.approvals else None
+        stale_lists = False
+        if tiles is not None and tick and r.listed is not None:
+            # a request or an alarm made by another hand (the demo's dealers): the lists read again
+            counts = ({t.table: t.open_alarms for t in tiles if t.open_alarms},
+                      {t.table: t.pending_approvals for t in tiles if t.pending_approvals})
+            stale_lists = counts != r.listed
+        alarms = ws.reads.alarms(open_only=False) if first or changes.alarms or stale_lists else None
+        approvals = ws.reads.approvals(pending_only=False) if first or changes.approvals or stale_lists else None
+        if alarms is not None or approvals is not None:
+            r.lists = (alarms if alarms is not None else r.lists[0], approvals if approvals is not None else r.lists[1])
+            r.listed = listed_counts(*r.lists, set(ws.tables()))
         detail = None
         if wanted.table is not None and (tick or new_table or wanted.table in changes.tables or changes.alarms
                                          or changes.approvals):
