@@ -6,7 +6,6 @@ naming the row and the kind) unless ``--unverified`` asks for it, then marked NO
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from datetime import datetime
@@ -39,13 +38,9 @@ def add_parser(sub) -> None:
                    help="show the ratings even when the log fails its check, marked NOT VERIFIED")
 
 
-CSV_PLAYER = ("player", "name", "sessions", "tables", "rounds", "minutes", "wagered", "average_wager", "actual",
-              "theoretical", "unpriced")
-
-
 def run(args) -> int:
     from app.store.reading import NotALog, missing
-    from app.workstation.ratings import RATING_CSV, by_player, read_ratings
+    from app.workstation.ratings import PLAYER_CSV, RATING_CSV, by_player, read_ratings
     from app.workstation.theoretical import TheoryUnavailable
     start = parse_time(args.start, "--from")
     end = parse_time(args.end, "--to") if args.end else datetime.now().replace(microsecond=0)
@@ -66,7 +61,7 @@ def run(args) -> int:
     if args.by == "rating":
         lines, keys = [r.as_json(now, start, end) for r in found], RATING_CSV
     else:
-        lines, keys = [p.as_json() for p in by_player(found, now, start, end)], CSV_PLAYER
+        lines, keys = [p.as_json() for p in by_player(found, now, start, end)], PLAYER_CSV
     if args.csv:
         return _csv(args.csv, lines, keys, verified)
     data = {"db": str(db), "from": start.isoformat(timespec="minutes"), "to": end.isoformat(timespec="minutes"),
@@ -80,23 +75,17 @@ def run(args) -> int:
 
 
 def _csv(path: str, lines: list[dict], keys: tuple[str, ...], verified) -> int:
-    """The lines as CSV (money in cents, a list joined by '; '), written whole or not at all."""
-    import io
+    """The lines as CSV (app/workstation/ratings.py ``csv_text``), written whole or not at all."""
     from pathlib import Path
 
     from app.reports.whole_file import write_whole
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    if not verified.ok:
-        w.writerow([f"NOT VERIFIED: {verified.words()}"])
-    w.writerow(keys)
-    for line in lines:
-        w.writerow(["; ".join(v) if isinstance(v, list) else "" if v is None else str(v) for v in (line[k] for k in keys)])
+    from app.workstation.ratings import csv_text
+    text_ = csv_text(lines, keys, "" if verified.ok else f"NOT VERIFIED: {verified.words()}")
     if path == "-":
-        sys.stdout.write(buf.getvalue())
+        sys.stdout.write(text_)
         return 0
     try:
-        write_whole(Path(path), buf.getvalue().encode("utf-8"))
+        write_whole(Path(path), text_.encode("utf-8"))
     except OSError as e:
         print(f"pitdesk: error: cannot write {path}: {e.strerror or e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .hold_lines import COUNTED, _params, _rows, _with
+from .hold_lines import _params, _rows, _with
 
 NOT_WAGERED = ("collection fee", "bank", "player-dealer", "dealer wager")
 _WAGERED = "h.wager NOT IN (" + ", ".join(f"'{w}'" for w in NOT_WAGERED) + ")"

@@ -5,12 +5,12 @@ view, which each opens first."""
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.qt import Qt
+
+from app.workstation.ratings import PLAYER_CSV, RATING_CSV, csv_text
 
 from .rating_dialogs import CorrectDialog, MoveDialog, RateDialog, StandUpDialog
 from .widgets import allow, save_dialog
@@ -18,22 +18,6 @@ from .widgets import allow, save_dialog
 # the Players menu's commands (app/views/main_window.py COMMANDS)
 RATING_COMMANDS = ("ratings", "rate_player", "move_player", "stand_up", "correct_rating", "export_ratings")
 ON_A_SITTING = ("move_player", "stand_up", "correct_rating")
-
-SITTING_CSV = ("rating", "player", "name", "bettor", "table", "seat", "started", "ended", "rounds", "minutes",
-               "wagered", "average_wager", "actual", "theoretical", "unpriced")
-PLAYER_CSV = ("player", "name", "sessions", "tables", "rounds", "minutes", "wagered", "average_wager", "actual",
-              "theoretical", "unpriced")
-
-
-def csv_text(lines: list[dict], keys: tuple[str, ...]) -> str:
-    """The lines as CSV, money in cents (as ``pitdesk ratings --csv`` writes them)."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(keys)
-    for line in lines:
-        w.writerow(["; ".join(v) if isinstance(v, list) else "" if v is None else str(v) for v in (line[k] for k in keys)])
-    return buf.getvalue()
-
 
 @dataclass
 class RatingCommands:
@@ -94,7 +78,7 @@ class RatingCommands:
             d.open()
             return d
         lines = page.listing["players" if by_player else "sittings"]
-        text = csv_text(lines, PLAYER_CSV if by_player else SITTING_CSV)
+        text = csv_text(lines, PLAYER_CSV if by_player else RATING_CSV)
 
         def write(_ws):
             from app.reports.whole_file import write_whole

@@ -307,14 +307,24 @@ def read_ratings(db: Path | str, start: datetime | None, end: datetime | None, t
     return found, verified
 
 
+# the CSV export's columns (``pitdesk ratings --csv``, the Ratings view's export), money in cents
 RATING_CSV = ("rating", "player", "name", "bettor", "table", "seat", "started", "ended", "rounds", "minutes",
               "wagered", "average_wager", "actual", "theoretical", "unpriced")
+PLAYER_CSV = ("player", "name", "sessions", "tables", "rounds", "minutes", "wagered", "average_wager", "actual",
+              "theoretical", "unpriced")
 
 
-def csv_rows(found: list[Rating], now: datetime) -> list[list[str]]:
-    """The ratings as the CSV export writes them (``RATING_CSV``'s columns, money in cents)."""
-    out = []
-    for r in found:
-        j = r.as_json(now)
-        out.append(["" if j[k] is None else str(j[k]) for k in RATING_CSV])
-    return out
+def csv_text(lines: list[dict], keys: tuple[str, ...], first: str = "") -> str:
+    """``lines`` (each a sitting's or a player's ``as_json``) as CSV, ``keys`` its columns: a list
+    joined by '; ', None empty; ``first``: a line before the heading (NOT VERIFIED)."""
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if first:
+        w.writerow([first])
+    w.writerow(keys)
+    for line in lines:
+        w.writerow(["; ".join(v) if isinstance(v, list) else "" if v is None else str(v)
+                    for v in (line[k] for k in keys)])
+    return buf.getvalue()
