@@ -82,6 +82,12 @@ def text(data: dict) -> str:
                 f"{r['rounds']} rounds, {words.money(r['wagered'])} wagered, house net {words.money(r['actual'])} "
                 f"against {words.money(r['expected'])} expected, sigma {words.money(r['sigma'])}, z {z}")
 
+    def drop(r: dict) -> str:
+        lo, hi = r["band_95"]
+        return (f"{r['table']:<6} win-to-drop {r['win_to_drop']:.2%} ({words.money(r['win'])} of "
+                f"{words.money(r['drop'])}, {r['shifts']} shift(s)); its 95% band {lo:.2%} to {hi:.2%}"
+                + ("  OUTSIDE" if r["notice"] else ""))
+
     notices = data["notices"]
     out = [f"Where to look, |z| >= {data['threshold']:g} or top awards as rare: " + (f"{len(notices)}" if notices
                                                                                        else "none")]
@@ -90,9 +96,12 @@ def text(data: dict) -> str:
         out += [head] + [line(r) for r in sigmas]
     out += [award(r) for r in notices if r["scope"] == "top_awards"]
     out += [player(r) for r in notices if r["scope"] == "player"]
+    out += [drop(r) for r in notices if r["scope"] == "win_to_drop"]
     out += ["", f"Every check ({len(data['checks'])}):", head] + [line(r) for r in data["checks"]]
     out += ["", f"Top awards ({data['top_award']}), every count ({len(data['top_awards'])}):"] + \
         [award(r) for r in data["top_awards"]]
+    out += ["", "Win-to-drop, the table shifts opened in the period with their drop counted (Maryland COMAR "
+                "36.05.03.25):"] + [drop(r) for r in data["win_to_drop"]]
     out += ["", f"Rated players, each wager type the house banks against them ({len(data['players'])}):"] + \
         [player(r) for r in data["players"]]
     return "\n".join(out)

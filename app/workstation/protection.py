@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from math import isqrt
 from pathlib import Path
 
+from app.analysis.estimate import Z95
 from app.engine.dispersion import normal_tail, poisson_tail, z_score
 from app.store import hold_lines
 from app.store.figures_check import checked
@@ -198,6 +199,61 @@ def player_checks(conn, start: datetime, end: datetime) -> list[PlayerCheck]:
     return out
 
 
+@dataclass(frozen=True)
+class DropCheck:
+    """One table's win-to-drop over the table shifts opened in the period whose drop was counted,
+    against its own 95% band (Maryland COMAR 36.05.03.25: a table game's win-to-drop outside a 95%
+    confidence interval is investigated): the band is the expected win of those shifts' rounds,
+    plus or minus 1.96 standard deviations of the house's net over their wagers, over the drop."""
+
+    table: str
+    shifts: int                 # table shifts opened in the period with their drop counted
+    drop: int                   # cents
+    win: int                    # by count: drop + closer + credits - opener - fills
+    expected: Fraction          # the rounds' expected win (the priced wagers)
+    variance: Fraction
+    unpriced: int               # cents wagered that are not priced (the band leaves them out)
+
+    @property
+    def z(self) -> float | None:
+        return z_score(self.win, self.expected, self.variance)
+
+    def band(self) -> tuple[Fraction, Fraction]:
+        """The 95% band of win over drop."""
+        half = Z95 * sigma_cents(self.variance)       # the sigma printed beside it, in whole cents
+        return (self.expected - half) / self.drop, (self.expected + half) / self.drop
+
+    def notice(self) -> bool:
+        lo, hi = self.band()
+        return not lo <= Fraction(self.win, self.drop) <= hi
+
+
+def drop_checks(conn, start: datetime, end: datetime) -> list[DropCheck]:
+    """Per table, its shifts opened in ``[start, end)`` with the drop counted, added: their win by
+    count against the expectation of their rounds (from opener to closer)."""
+    from app.store import trays
+    by: dict[str, list] = {}
+    for o in trays.shifts_opened(conn, start.isoformat(timespec="seconds"), end.isoformat(timespec="seconds")):
+        m = trays.shift_money(conn, o["seq"])
+        if m.win is None or not m.drop:
+            continue
+        closer = conn.execute("SELECT time FROM trays WHERE kind = 'closer' AND opener = ? LIMIT 1",
+                              (o["seq"],)).fetchone()
+        s, e = datetime.fromisoformat(o["time"]), datetime.fromisoformat(closer[0]) + timedelta(seconds=1)
+        at = by.setdefault(o["table_id"], [0, 0, 0, Fraction(0), Fraction(0), 0])
+        at[0] += 1
+        at[1] += m.drop
+        at[2] += m.win
+        together = seats_together(conn, s, e).get(o["table_id"], Fraction(0))
+        th = hold(conn, s, e).table_hold(o["table_id"])
+        for ln in th.lines if th is not None else ():
+            at[5] += ln.unpriced
+            if ln.expected is not None:
+                at[3] += ln.expected.expected_value()
+                at[4] += ln.expected.variance() + (together if ln.wager == "base" else 0)
+    return [DropCheck(t, *v) for t, v in sorted(by.items())]
+
+
 def read_checks(db: Path, start: datetime, end: datetime, plan: ShiftPlan = DEFAULT, verify: bool = True):
     """``table_checks`` and ``award_checks`` over the audit database at ``db``, read-only; with ``verify`` the log is
     checked first and read in the snapshot checked (as the hold is): (checks, what the check
@@ -207,7 +263,7 @@ def read_checks(db: Path, start: datetime, end: datetime, plan: ShiftPlan = DEFA
     def work(conn, access):
         log_meta(conn, Path(db))
         return table_checks(conn, start, end, plan) + award_checks(conn, start, end, plan) + \
-            player_checks(conn, start, end)
+            player_checks(conn, start, end) + drop_checks(conn, start, end)
 
     if not verify:
         return read_db(Path(db), work)[0], None
@@ -249,6 +305,15 @@ def player_json(c: PlayerCheck, threshold: float) -> dict:
             "z": None if z is None else round(z, 3), "basis": c.basis, "notice": c.notice(threshold)}
 
 
+def drop_json(c: DropCheck) -> dict:
+    lo, hi = c.band()
+    z = c.z
+    return {"scope": "win_to_drop", "table": c.table, "shifts": c.shifts, "drop": c.drop, "win": c.win,
+            "win_to_drop": round(c.win / c.drop, 6), "expected_win": _cents(c.expected),
+            "sigma": sigma_cents(c.variance), "band_95": [round(float(lo), 6), round(float(hi), 6)],
+            "z": None if z is None else round(z, 3), "unpriced": c.unpriced, "notice": c.notice()}
+
+
 def as_json(checks: list, start: datetime, end: datetime, threshold: float = THRESHOLD) -> dict:
     """``pitdesk protect --json``: every check in sigmas (``checks``), every count of top awards
     (``top_awards``), every rated player's wager types (``players``), and the notices among them
@@ -256,11 +321,13 @@ def as_json(checks: list, start: datetime, end: datetime, threshold: float = THR
     rows = [check_json(c, threshold) for c in checks if isinstance(c, Check)]
     awards = [award_json(c, threshold) for c in checks if isinstance(c, AwardCheck)]
     players = [player_json(c, threshold) for c in checks if isinstance(c, PlayerCheck)]
+    drops = [drop_json(c) for c in checks if isinstance(c, DropCheck)]
     return {"from": start.isoformat(timespec="seconds"), "to": end.isoformat(timespec="seconds"),
-            "threshold": threshold, "checks": rows, "top_awards": awards, "players": players,
-            "notices": [r for r in rows + awards + players if r["notice"]], "not_checked": NOT_CHECKED,
+            "threshold": threshold, "checks": rows, "top_awards": awards, "players": players, "win_to_drop": drops,
+            "notices": [r for r in rows + awards + players + drops if r["notice"]], "not_checked": NOT_CHECKED,
             "top_award": f"a line rarer than {TOP_AWARD.denominator:,} to 1 against"}
 
 
-__all__ = ["Check", "AwardCheck", "PlayerCheck", "THRESHOLD", "table_checks", "award_checks", "player_checks",
+__all__ = ["Check", "AwardCheck", "PlayerCheck", "DropCheck", "THRESHOLD", "table_checks", "award_checks",
+           "player_checks", "drop_checks",
            "read_checks", "as_json", "HoldError"]

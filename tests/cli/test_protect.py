@@ -150,3 +150,24 @@ def test_each_rated_players_wagers_the_house_banks_are_checked_from_their_own_re
                                 and not r.get("bettor") and r["wager"].split(" ")[0] == p["wager"])
         assert p["actual"] == lost, p
         assert p["sigma"] > 0 and (p["notice"] is (abs(p["z"]) >= 3))
+
+
+def test_each_tables_win_to_drop_is_the_counted_win_against_its_own_95_percent_band(shifts):
+    """Issue 36, the Maryland rule (COMAR 36.05.03.25): a period's win-to-drop per table from the
+    pit's money, against the band its own rounds' odds give."""
+    d = shifts["calm"]
+    rc, out, err = _protect(d, "--json")
+    assert rc == 0, err
+    rc, report, err = pitdesk("report", "shift", "--db", str(d / "log.db"), "--date", "2026-11-21", "--shift",
+                              "swing", "--json", home=d / "home")
+    assert rc == 0, err
+    money = {t["table"]: t["money"] for t in report["tables"] if t["money"]["shifts"]}
+    assert {c["table"] for c in out["win_to_drop"]} == {t for t, m in money.items() if m["drop"]}
+    for c in out["win_to_drop"]:
+        m = money[c["table"]]
+        assert (c["win"], c["drop"], c["shifts"]) == (m["win"], m["drop"], m["shifts"])
+        lo, hi = c["band_95"]
+        eps = 1e-6              # the band is printed to six decimals
+        assert lo - eps <= c["expected_win"] / c["drop"] <= hi + eps
+        assert hi - lo == pytest.approx(2 * 1.96 * c["sigma"] / c["drop"], abs=2 * eps)
+        assert c["notice"] is (not lo - eps <= c["win"] / c["drop"] <= hi + eps)
