@@ -56,22 +56,19 @@ class Item:
     fn: Callable[[Desk], Any]
 
 
-def regular_of(table: str, player: int, seated) -> tuple[str, str] | None:
+def regular_of(table: str, player: int, seated_cards) -> tuple[str, str] | None:
     """The regular (name, card) who is the table's ``player``-th player to sit down, or None: two
-    players in five are regulars (app/simulate/regulars.py), each table's own, none seated twice;
-    which players are regulars follows from their number, not from the table's dice, so that a
-    shift's rounds are the same with or without them."""
+    players in five are regulars (app/simulate/regulars.py), each table's own, none seated twice.
+    Which players are regulars follows from their number, not from the table's dice, and the
+    simulator knows each player by the same id whether they show a card or not, so that a shift's
+    rounds are the same with or without the ratings."""
     if player % 5 not in (1, 3):
         return None
     k = (player * 3) % len(REGULARS)
-    name = f"{REGULARS[k]} ({table})"
-    if name in seated:
+    card = f"PC-{table}-{k + 1:02d}"
+    if card in seated_cards:
         return None
-    return name, f"PC-{table}-{k + 1:02d}"
-
-
-def is_regular(name: str) -> bool:
-    return name.endswith(")") and name.split(" (")[0] in REGULARS
+    return f"{REGULARS[k]} ({table})", card
 
 
 class TableDay(TrayDay):
@@ -92,6 +89,7 @@ class TableDay(TrayDay):
         self.rng_fault = False
         self.dice_change_at: datetime | None = None
         self.owner: dict[int, str] = {}   # seat -> the player seated there
+        self.cards: dict[str, str] = {}   # a player who showed a card -> the card (issue 36)
         self.methods_used: set[str] = set()
         self.profile = profile(name)
         self.rules = self.profile.rules
@@ -271,13 +269,15 @@ class TableDay(TrayDay):
         name = f"{self.id}-p{self.players:02d}"
         seat = self.rng.choice(free)
         self.wait(5, 40)
-        regular = regular_of(self.id, self.players, self.owner.values())
+        seated_cards = {self.cards[self.owner[x]] for x in self.state.seated if self.owner.get(x) in self.cards}
+        regular = regular_of(self.id, self.players, seated_cards)
         if regular is None:
             yield self.ev("player_seated", seat=seat, player=name)
         else:
             # a regular shows their player's card: rated from the moment they sit (issue 36)
-            name, card = regular
-            yield self.rate(seat, card, name)
+            shown, card = regular
+            self.cards[name] = card
+            yield self.rate(seat, card, shown)
         self.owner[seat] = name
         yield from self.buy_in(seat)     # the player buys chips with cash as they sit down
         # 000(o)(1), 001 11.12: one player may play two adjacent betting areas
@@ -353,7 +353,7 @@ class TableDay(TrayDay):
                 player = self.owner[self.rng.choice(s.seated)]
                 for x in [x for x in s.seated if self.owner[x] == player]:
                     self.wait(5, 30)
-                    if is_regular(player):
+                    if player in self.cards:
                         yield self.unrate(x)
                     else:
                         yield self.ev("player_left", seat=x, player=player)

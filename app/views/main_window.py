@@ -24,6 +24,7 @@ from .money_commands import MONEY_COMMANDS, MoneyCommands
 from .logs_page import LogsPage
 from .pit_models import ShortcutModel
 from .progressive_view import ProgressivePage
+from .protection_page import ProtectionPage
 from .rating_commands import RATING_COMMANDS, RatingCommands
 from .ratings_page import RatingsPage
 from .reports_page import ReportsPage
@@ -35,7 +36,8 @@ from .table_page import TablePage
 from .theme import AMBER, LEVEL_MARK, NONE, OK, RED
 from .widgets import allow, command_button, record_view, why_not_role
 
-VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports", "ratings")
+VIEWS = ("floor", "table", "alarms", "approvals", "progressive", "logs", "hold", "reports", "ratings",
+         "protection")
 # the round panel's commands (app/views/round/panel.py): its methods of the same names
 ROUND_COMMANDS = ("new_round", "pick_cards", "settle", "release", "discard_round", "reopen_round", "print_slip",
                   "save_slip", "void_slip", "reissue_slip")
@@ -69,6 +71,8 @@ COMMANDS = (
     Command("hold", "&View", "&Hold", "Ctrl+Shift+H", "the hold per table and wager type and for the pit, "
                                                        "actual against theoretical, over a shift or a period"),
     Command("reports", "&View", "Re&ports", "Ctrl+Shift+R", "the shift report: preview, print and save as PDF"),
+    Command("protection", "&View", "Game prot&ection", "Ctrl+Alt+P",
+            "where to look: each table, top award, rated player and win-to-drop against its exact odds"),
     Command("next_table", "&View", "&Next table", "Ctrl+PgDown", "the next table, in the floor's order"),
     Command("previous_table", "&View", "P&revious table", "Ctrl+PgUp", "the previous table"),
     Command("show_acknowledged", "&View", "Show ac&knowledged alarms", "Ctrl+H",
@@ -213,6 +217,7 @@ class MainWindow(QMainWindow):
             "hold": lambda: HoldPage(self.bridge, floor=lambda: self.table_order),
             "reports": lambda: ReportsPage(self.bridge, session=lambda: self.session),
             "ratings": self._make_ratings,
+            "protection": lambda: ProtectionPage(self.bridge),
         }
         self._made: dict[str, QWidget] = {}
         self.pages = {"floor": self.floor, "table": self.table_page, "alarms": self.alarms_page,
@@ -272,6 +277,7 @@ class MainWindow(QMainWindow):
             "progressive": lambda: self.show_view("progressive"),
             "logs": lambda: self.show_view("logs"), "hold": lambda: self.show_view("hold"),
             "reports": lambda: self.show_view("reports"), "print_report": self.print_report,
+            "protection": lambda: self.show_view("protection"),
             "save_report": self.save_report,
             "export_log": self.export_log, "find_in_log": self.find_in_log,
         }
@@ -351,6 +357,10 @@ class MainWindow(QMainWindow):
         return self._page("reports")
 
     @property
+    def protection_page(self):
+        return self._page("protection")
+
+    @property
     def ratings_page(self):
         return self._page("ratings")
 
@@ -378,11 +388,11 @@ class MainWindow(QMainWindow):
 
     def show_view(self, spec: str) -> None:
         """``floor``, ``table`` (the last table), ``table:T1``, ``alarms``, ``approvals``, ``progressive``,
-        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``, ``ratings``."""
+        ``logs`` or ``logs:TAB`` (``logs:events``), ``hold``, ``reports``, ``ratings``, ``protection``."""
         name, _, table = spec.partition(":")
         if name not in VIEWS:
             raise ValueError(f"no view {spec!r} (floor, table:T1, alarms, approvals, progressive, logs, logs:events, "
-                             "hold, reports, ratings)")
+                             "hold, reports, ratings, protection)")
         if name == "logs" and table:
             self.logs_page.show_tab(table)
         if name == "table":

@@ -202,6 +202,8 @@ class RatingsPage(QWidget):
         theme.set_plain(self.status)
         self.reads += 1
         self.selection_changed()
+        if self.stale:          # a choice changed while this was read: read the new one now
+            self.refresh()
 
     # -- the commands' side ----------------------------------------------------------------------
     def selected(self) -> dict | None:

@@ -46,6 +46,7 @@ for size in $SIZES; do
     shot hold ctrl+shift+h
     shot reports ctrl+shift+r
     shot ratings ctrl+shift+a
+    shot protection ctrl+alt+p
     kill "$gui" 2>/dev/null || true
     wait "$gui" 2>/dev/null || true
     kill "$xvfb" 2>/dev/null || true

@@ -142,6 +142,14 @@ class Reads:
         from ..hold import read_hold   # the theoretical figures load the analysis only when asked
         return read_hold(self.ws.log.path, start, end, table)
 
+    def protection(self, start: datetime, end: datetime) -> dict:
+        """``pitdesk protect --json``'s figures over ``[start, end)`` (app/workstation/protection.py),
+        the log checked first as the hold's is: every check, the notices, ``verified``. On a
+        read-only connection of its own, so it may run on any thread."""
+        from ..protection import as_json, read_checks
+        checks, verified = read_checks(self.ws.log.path, start, end, self.ws.shifts)
+        return {**as_json(checks, start, end), "verified": verified.as_json() if verified else None}
+
     def shift_report(self, day, name: str):
         """The report of shift ``name`` starting on ``day`` (app/workstation/shift_figures.py), over
         the floor's tables and the configuration's shifts, not yet numbered. Read on a read-only
