@@ -11,6 +11,8 @@ period changes and, while shown, after a round was settled, at most once every `
 from __future__ import annotations
 
 from . import theme
+from app.workstation.hold import LABELS
+
 from .hold_view import period_of
 from .records import Column, RecordModel
 from app.qt import QComboBox, QHBoxLayout, QTimer, QVBoxLayout, QWidget
@@ -52,7 +54,7 @@ class ProtectionModel(RecordModel):
         Column("Check", lambda r: SCOPE_WORDS[r["scope"]]),
         Column("Table or player", who, bold=True),
         Column("Shift", lambda r: r.get("shift", "the period")),
-        Column("Wager", lambda r: r.get("wager", "all")),
+        Column("Wager", lambda r: LABELS.get(r["wager"], r["wager"]) if "wager" in r else "all"),
         Column("Measure", measure, sort=lambda r: -abs(r["z"]) if r.get("z") is not None else 0, numeric=True,
                bold=True),
         Column("Found", figure, stretch=True),
