@@ -12,19 +12,16 @@ import pytest
 from app.store import hold_lines
 from app.qt import QSettings, Qt
 from app.views.tile import pace_words
-from app.workstation.config import TableSetup, WorkstationConfig
-from app.workstation.workstation import Workstation
-from tests.support.views import Clock, WAIT_MS, close_window, open_window
+from tests.support.views import WAIT_MS, close_window, open_window, shift_workstation
 
 
 @pytest.fixture
 def window(themed, logs_shift, tmp_path, qtbot, monkeypatch, no_threads_left):
     own = logs_shift.copy(tmp_path / "log")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
+    ws, clock = shift_workstation(own, "the pace test")
     # a few minutes after the shift's last round: its last hour is on the tiles
-    clock = Clock(datetime.fromisoformat(own.one("SELECT max(time) FROM settlements")) + timedelta(minutes=4))
-    config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source="the pace test")
-    ws = Workstation(config, own.db, clock=clock)
+    clock.set(datetime.fromisoformat(own.one("SELECT max(time) FROM settlements")) + timedelta(minutes=4))
     w = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "pace test",
                     size=(1366, 768))
     w.own, w.ws, w.clock = own, ws, clock

@@ -4,16 +4,14 @@ figures), the notices first, each saying "WHERE TO LOOK" in words beside its amb
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from app.qt import QSettings
 from app.views.protection_page import rows_of
 from app.views.records import LevelRole
-from app.workstation.config import TableSetup, WorkstationConfig
-from app.workstation.workstation import Workstation
-from tests.support.views import Clock, WAIT_MS, close_window, open_window
+from tests.support.views import WAIT_MS, close_window, open_window, shift_workstation
 from tests.views.test_gui_commands import press
 
 
@@ -21,9 +19,7 @@ from tests.views.test_gui_commands import press
 def window(themed, logs_shift, tmp_path, qtbot, monkeypatch, no_threads_left):
     own = logs_shift.copy(tmp_path / "log")
     monkeypatch.setenv("PITDESK_HOME", str(own.home))
-    clock = Clock(datetime.fromisoformat(own.one("SELECT max(time) FROM events")) + timedelta(minutes=5))
-    config = WorkstationConfig(tuple(TableSetup(t, p) for t, p in own.tables()), source="the protection test")
-    ws = Workstation(config, own.db, clock=clock)
+    ws, clock = shift_workstation(own, "the protection test")        # five minutes after its last row
     w = open_window(qtbot, ws, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), "protection test",
                     size=(1366, 768))
     w.ws, w.clock = ws, clock
